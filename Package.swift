@@ -1,0 +1,119 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Photometer",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "photometer", targets: ["PhotometerCLI"]),
+    .executable(name: "photometer-host", targets: ["PhotometerHostMain"]),
+    .executable(name: "photometer-testplugin", targets: ["TestPlugin"]),
+    .executable(name: "photometer-benchmark-protocol", targets: ["ProtocolBenchmark"]),
+    .library(name: "PhotometerProtocol", targets: ["PhotometerProtocol"]),
+    .library(name: "PluginKit", targets: ["PluginKit"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+  ],
+  targets: [
+    // MARK: Protocol
+
+    .target(
+      name: "CPhotometerProtocol",
+      path: "Sources/Protocol/CPhotometerProtocol",
+      linkerSettings: [.linkedLibrary("protobuf-c")]
+    ),
+    .target(
+      name: "PhotometerProtocol",
+      dependencies: ["CPhotometerProtocol"],
+      path: "Sources/Protocol/PhotometerProtocol"
+    ),
+
+    // MARK: Host
+
+    .target(name: "CSpawn", path: "Sources/Host/CSpawn"),
+    .target(
+      name: "ChildProcess",
+      dependencies: ["CSpawn", .product(name: "Logging", package: "swift-log")],
+      path: "Sources/Host/ChildProcess"
+    ),
+    .target(
+      name: "PhotometerVoting",
+      dependencies: ["PhotometerProtocol"],
+      path: "Sources/Host/PhotometerVoting"
+    ),
+    .target(
+      name: "PhotometerHost",
+      dependencies: [
+        "PhotometerProtocol", "ChildProcess", "PhotometerVoting",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Sources/Host/PhotometerHost"
+    ),
+    .executableTarget(
+      name: "PhotometerHostMain",
+      dependencies: [
+        "PhotometerHost",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Sources/Host/HostMain"
+    ),
+    .target(
+      name: "PhotometerClient",
+      dependencies: ["PhotometerProtocol", "ChildProcess", .product(name: "Logging", package: "swift-log")],
+      path: "Sources/Host/PhotometerClient"
+    ),
+    .executableTarget(
+      name: "PhotometerCLI",
+      dependencies: [
+        "PhotometerClient",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Sources/Host/CLI"
+    ),
+    .executableTarget(
+      name: "ProtocolBenchmark",
+      dependencies: ["PhotometerProtocol", "PhotometerHost", "ChildProcess", .product(name: "Logging", package: "swift-log")],
+      path: "Sources/Host/Benchmarks/ProtocolBenchmark"
+    ),
+
+    // MARK: Plugins
+
+    .target(
+      name: "PluginKit",
+      dependencies: ["PhotometerProtocol"],
+      path: "Sources/Plugins/PluginKit"
+    ),
+    .executableTarget(
+      name: "TestPlugin",
+      dependencies: ["PluginKit"],
+      path: "Sources/Plugins/TestPlugin"
+    ),
+
+    // MARK: Tests
+
+    .target(
+      name: "TestSupport",
+      dependencies: ["PhotometerProtocol", .product(name: "Logging", package: "swift-log")],
+      path: "Tests/TestSupport"
+    ),
+    .testTarget(
+      name: "PhotometerProtocolTests",
+      dependencies: ["PhotometerProtocol", "TestSupport"]
+    ),
+    .testTarget(
+      name: "PhotometerVotingTests",
+      dependencies: ["PhotometerVoting"]
+    ),
+    .testTarget(
+      name: "PhotometerHostTests",
+      dependencies: [
+        "PhotometerHost", "PhotometerClient", "PhotometerProtocol", "TestSupport",
+        "PhotometerHostMain", "TestPlugin", "PhotometerCLI",
+      ]
+    ),
+  ]
+)

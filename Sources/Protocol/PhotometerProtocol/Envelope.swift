@@ -1,0 +1,52 @@
+/// One frame's content: a message and the id of the request it is or answers.
+public struct Envelope: Hashable, Sendable {
+  /// Chosen by the side that sends a request; a reply carries the id of its request.
+  public var requestID: UInt64
+  public var message: Message
+
+  public init(requestID: UInt64, message: Message) {
+    self.requestID = requestID
+    self.message = message
+  }
+}
+
+/// Every kind of message, in both conversations (client with host, host with plugin).
+public enum Message: Hashable, Sendable {
+  case hello(Hello)
+  case error(ErrorReply)
+  case ping(payload: [UInt8])
+  case pong(payload: [UInt8])
+  /// Asks the receiver to abandon the request with this id; it has no reply of its own.
+  case cancel(requestID: UInt64)
+  case shutdown
+  case shutdownComplete
+  case read(ReadRequest)
+  case identify(IdentifyRequest)
+  case listPlugins
+  case readResult(ReadResult)
+  case identifyResult(IdentifyResult)
+  case pluginList([PluginStatus])
+  case engineReading(EngineReading)
+  case pluginCandidates([Candidate])
+
+  /// The message's name in the schema, for logs and error messages.
+  public var kind: String {
+    switch self {
+    case .hello: "Hello"
+    case .error: "Error"
+    case .ping: "Ping"
+    case .pong: "Pong"
+    case .cancel: "Cancel"
+    case .shutdown: "Shutdown"
+    case .shutdownComplete: "ShutdownComplete"
+    case .read: "ReadRequest"
+    case .identify: "IdentifyRequest"
+    case .listPlugins: "ListPlugins"
+    case .readResult: "ReadResult"
+    case .identifyResult: "IdentifyResult"
+    case .pluginList: "PluginList"
+    case .engineReading: "EngineReading"
+    case .pluginCandidates: "PluginCandidates"
+    }
+  }
+}

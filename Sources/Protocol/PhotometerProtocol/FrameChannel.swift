@@ -1,0 +1,144 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why a frame could not be sent.
+public enum ChannelError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The channel's output is closed, by this side or by the peer.
+  case closed
+  /// `write(2)` failed with this errno.
+  case writeFailed(errno: Int32)
+
+  public var description: String {
+    switch self {
+    case .closed: "the connection is closed"
+    case .writeFailed(let code): "write failed: \(String(cString: strerror(code)))"
+    }
+  }
+}
+
+/// Envelopes over a pair of file descriptors, one frame each.
+///
+/// A detached thread reads the input and reports each ``Event`` in order to the handler given to
+/// ``start(_:)``. ``send(_:)`` writes a whole frame under a lock, so any thread or task may send.
+/// The channel owns both descriptors: the reader closes the input when it ends, and
+/// ``closeOutput()`` (or the end of the channel) closes the output.
+public final class FrameChannel: Sendable {
+  /// What the reader thread reports.
+  public enum Event: Sendable {
+    case envelope(Envelope)
+    /// A frame arrived whole but is not a message this side accepts; the channel goes on.
+    case undecodable(UndecodableFrame)
+    /// The byte stream broke (absurd length, bad prefix, end inside a frame); the reader stopped.
+    case broken(FrameError)
+    /// The peer closed its end cleanly; the reader stopped.
+    case closed
+  }
+
+  private let input: Int32
+  private let maxFrameSize: Int
+  /// The output descriptor, or -1 once closed.
+  private let output: Mutex<Int32>
+
+  /// - Parameters:
+  ///   - input: read from; it must block (no `O_NONBLOCK`).
+  ///   - output: written to; it must block.
+  ///   - maxFrameSize: frames longer than this end the channel with ``FrameError/tooLarge(length:limit:)``.
+  public init(input: Int32, output: Int32, maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize) {
+    self.input = input
+    self.output = Mutex(output)
+    self.maxFrameSize = maxFrameSize
+  }
+
+  deinit {
+    closeOutput()
+  }
+
+  /// Starts the reader thread. Call once; `handler` runs on that thread, one event at a time.
+  public func start(_ handler: @escaping @Sendable (Event) -> Void) {
+    let input = input
+    let maxFrameSize = maxFrameSize
+    startDetachedThread {
+      handler(Self.readLoop(input: input, maxFrameSize: maxFrameSize, handler: handler))
+      close(input)
+    }
+  }
+
+  /// Reads and reports frames until the stream ends; returns the last event.
+  private static func readLoop(input: Int32, maxFrameSize: Int, handler: (Event) -> Void) -> Event {
+    var decoder = FrameDecoder(maxFrameSize: maxFrameSize)
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    defer { chunk.deallocate() }
+    while true {
+      let count = read(input, chunk.baseAddress, chunk.count)
+      if count < 0 && errno == EINTR {
+        continue
+      }
+      if count <= 0 {
+        do {
+          try decoder.finish()
+          return .closed
+        } catch {
+          return .broken(error)
+        }
+      }
+      decoder.append(UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+      do {
+        while let frame = try decoder.nextFrame() {
+          do {
+            handler(.envelope(try Envelope(serialized: frame)))
+          } catch {
+            handler(.undecodable(error))
+          }
+        }
+      } catch {
+        return .broken(error)
+      }
+    }
+  }
+
+  /// Writes one envelope as a frame. Blocks while the peer's pipe is full.
+  public func send(_ envelope: Envelope) throws(ChannelError) {
+    try sendFrame(envelope.framed())
+  }
+
+  /// Writes bytes that already form whole frames.
+  public func sendFrame(_ bytes: [UInt8]) throws(ChannelError) {
+    let result: ChannelError? = output.withLock { fd in
+      guard fd >= 0 else {
+        return .closed
+      }
+      return bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+          let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+          if written < 0 {
+            if errno == EINTR {
+              continue
+            }
+            return errno == EPIPE ? .closed : .writeFailed(errno: errno)
+          }
+          offset += written
+        }
+        return nil
+      }
+    }
+    if let result {
+      throw result
+    }
+  }
+
+  /// Closes the output, which the peer reads as the end of the stream. Later sends fail.
+  public func closeOutput() {
+    output.withLock { fd in
+      if fd >= 0 {
+        close(fd)
+        fd = -1
+      }
+    }
+  }
+}

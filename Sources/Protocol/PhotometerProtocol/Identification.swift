@@ -1,0 +1,138 @@
+/// A registered meter's reference photo.
+public struct Reference: Hashable, Sendable {
+  public var meter: String
+  public var image: Image
+  /// Lower-case hex SHA-256 of the image data, so plugins can cache what they derive from it.
+  public var sha256: String
+  /// Where the meter's digits are in the reference photo.
+  public var roi: Rect?
+
+  public init(meter: String, image: Image, sha256: String, roi: Rect? = nil) {
+    self.meter = meter
+    self.image = image
+    self.sha256 = sha256
+    self.roi = roi
+  }
+}
+
+/// Which meter is this? From a client to the host, and from the host to each identify plugin.
+public struct IdentifyRequest: Hashable, Sendable {
+  public var image: Image
+  /// The meters to choose from.
+  public var references: [Reference]
+
+  public init(image: Image, references: [Reference]) {
+    self.image = image
+    self.references = references
+  }
+}
+
+/// A meter a photo may show, with how strongly a plugin (or the vote) believes it.
+public struct Candidate: Hashable, Sendable {
+  public var meter: String
+  /// The plugin's own score, higher is better.
+  public var score: Double
+  /// Calibrated belief, 0 to 1.
+  public var confidence: Double
+  /// The meter's four corners in the query photo, when located.
+  public var outline: [Point]
+
+  public init(meter: String, score: Double, confidence: Double, outline: [Point] = []) {
+    self.meter = meter
+    self.score = score
+    self.confidence = confidence
+    self.outline = outline
+  }
+}
+
+/// One plugin's part in an ``IdentifyResult``.
+public struct PluginIdentification: Hashable, Sendable {
+  public var plugin: String
+  public var version: String
+  public var outcome: Result<[Candidate], ErrorReply>
+  public var milliseconds: Double
+  public var voted: Bool
+
+  public init(
+    plugin: String,
+    version: String,
+    outcome: Result<[Candidate], ErrorReply>,
+    milliseconds: Double,
+    voted: Bool
+  ) {
+    self.plugin = plugin
+    self.version = version
+    self.outcome = outcome
+    self.milliseconds = milliseconds
+    self.voted = voted
+  }
+}
+
+/// The host's answer to an ``IdentifyRequest``.
+public struct IdentifyResult: Hashable, Sendable {
+  /// The voted meter, empty when the photo shows none the plugins recognise.
+  public var meter: String
+  public var confidence: Double
+  /// The combined ranking, best first.
+  public var candidates: [Candidate]
+  public var plugins: [PluginIdentification]
+  public var summary: String
+
+  public init(
+    meter: String,
+    confidence: Double,
+    candidates: [Candidate],
+    plugins: [PluginIdentification],
+    summary: String
+  ) {
+    self.meter = meter
+    self.confidence = confidence
+    self.candidates = candidates
+    self.plugins = plugins
+    self.summary = summary
+  }
+}
+
+/// A configured plugin as the host sees it.
+public struct PluginStatus: Hashable, Sendable {
+  public var name: String
+  /// `starting`, `ready`, `busy`, `stopped`, `failed` or `disabled`.
+  public var state: String
+  public var pid: Int32
+  public var roles: [Role]
+  public var version: String
+  /// `vote` or `shadow`.
+  public var mode: String
+  public var restarts: UInt64
+  public var requests: UInt64
+  public var errors: UInt64
+  public var medianMilliseconds: Double
+  /// Why the plugin is stopped or failed.
+  public var reason: String
+
+  public init(
+    name: String,
+    state: String,
+    pid: Int32 = 0,
+    roles: [Role] = [],
+    version: String = "",
+    mode: String = "vote",
+    restarts: UInt64 = 0,
+    requests: UInt64 = 0,
+    errors: UInt64 = 0,
+    medianMilliseconds: Double = 0,
+    reason: String = ""
+  ) {
+    self.name = name
+    self.state = state
+    self.pid = pid
+    self.roles = roles
+    self.version = version
+    self.mode = mode
+    self.restarts = restarts
+    self.requests = requests
+    self.errors = errors
+    self.medianMilliseconds = medianMilliseconds
+    self.reason = reason
+  }
+}

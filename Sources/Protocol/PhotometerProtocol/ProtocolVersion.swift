@@ -1,0 +1,24 @@
+/// A protocol version as peers exchange it in ``Hello``.
+///
+/// Peers with different major versions cannot talk: the side that receives the first `Hello`
+/// answers with ``ErrorCode/unsupportedVersion`` and closes. Minor versions only add messages and
+/// fields, so any two minor versions of one major version talk.
+public struct ProtocolVersion: Hashable, Sendable, CustomStringConvertible {
+  public var major: UInt32
+  public var minor: UInt32
+
+  public init(major: UInt32, minor: UInt32) {
+    self.major = major
+    self.minor = minor
+  }
+
+  /// The version this build speaks.
+  public static let current = ProtocolVersion(major: 1, minor: 0)
+
+  public var description: String { "\(major).\(minor)" }
+
+  /// Whether a peer speaking `other` can talk with this version.
+  public func isCompatible(with other: ProtocolVersion) -> Bool {
+    major == other.major
+  }
+}

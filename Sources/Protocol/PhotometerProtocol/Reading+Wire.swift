@@ -1,0 +1,165 @@
+import CPhotometerProtocol
+
+extension Image {
+  init(_ image: UnsafeMutablePointer<Photometer__V1__Image>?) {
+    guard let image = image?.pointee else {
+      self.init(data: [])
+      return
+    }
+    self.init(data: [UInt8](protobuf: image.data), name: String(protobuf: image.name))
+  }
+
+  func encode(in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__Image> {
+    arena.message(photometer__v1__image__init) {
+      $0.data = arena.bytes(data)
+      $0.name = arena.string(name)
+    }
+  }
+}
+
+extension Rect {
+  /// A rectangle, or `nil` for an absent or all-zero one (proto3 cannot tell those apart).
+  static func decode(_ rect: UnsafeMutablePointer<Photometer__V1__Rect>?) -> Rect? {
+    guard let rect = rect?.pointee else {
+      return nil
+    }
+    let value = Rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+    return value == Rect(x: 0, y: 0, width: 0, height: 0) ? nil : value
+  }
+
+  static func encode(_ rect: Rect?, in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__Rect>? {
+    guard let rect else {
+      return nil
+    }
+    return arena.message(photometer__v1__rect__init) {
+      $0.x = rect.x
+      $0.y = rect.y
+      $0.width = rect.width
+      $0.height = rect.height
+    }
+  }
+}
+
+extension ReadRequest {
+  init(_ request: Photometer__V1__ReadRequest) throws(WireError) {
+    self.init(
+      image: Image(request.image),
+      roi: Rect.decode(request.roi),
+      meter: String(protobuf: request.meter),
+      digits: request.digits,
+      decimals: request.decimals,
+      options: try dictionary(request.n_options, request.options)
+    )
+  }
+
+  func encode(in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__ReadRequest> {
+    arena.message(photometer__v1__read_request__init) {
+      $0.image = image.encode(in: arena)
+      $0.roi = Rect.encode(roi, in: arena)
+      $0.meter = arena.string(meter)
+      $0.digits = digits
+      $0.decimals = decimals
+      ($0.n_options, $0.options) = arena.map(options, photometer__v1__read_request__options_entry__init)
+    }
+  }
+}
+
+extension Symbol {
+  init(_ symbol: Photometer__V1__Symbol) throws(WireError) {
+    self.init(
+      text: String(protobuf: symbol.text),
+      confidence: symbol.confidence,
+      box: Rect.decode(symbol.box),
+      alternatives: try repeated(symbol.n_alternatives, symbol.alternatives) { alternative throws(WireError) in
+        Alternative(text: String(protobuf: alternative.text), confidence: alternative.confidence)
+      }
+    )
+  }
+
+  func encode(in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__Symbol> {
+    arena.message(photometer__v1__symbol__init) {
+      $0.text = arena.string(text)
+      $0.confidence = confidence
+      $0.box = Rect.encode(box, in: arena)
+      ($0.n_alternatives, $0.alternatives) = arena.array(alternatives) { alternative in
+        arena.message(photometer__v1__alternative__init) {
+          $0.text = arena.string(alternative.text)
+          $0.confidence = alternative.confidence
+        }
+      }
+    }
+  }
+}
+
+extension EngineReading {
+  init(_ reading: Photometer__V1__EngineReading) throws(WireError) {
+    self.init(
+      text: String(protobuf: reading.text),
+      confidence: reading.confidence,
+      symbols: try repeated(reading.n_symbols, reading.symbols, Symbol.init)
+    )
+  }
+
+  func encode(in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__EngineReading> {
+    arena.message(photometer__v1__engine_reading__init) {
+      $0.text = arena.string(text)
+      $0.confidence = confidence
+      ($0.n_symbols, $0.symbols) = arena.array(symbols) { $0.encode(in: arena) }
+    }
+  }
+}
+
+extension EngineAnswer {
+  init(_ answer: Photometer__V1__EngineAnswer) throws(WireError) {
+    let outcome: Result<EngineReading, ErrorReply>
+    if let error = answer.error {
+      outcome = .failure(ErrorReply(error.pointee))
+    } else if let reading = answer.reading {
+      outcome = .success(try EngineReading(reading.pointee))
+    } else {
+      throw .invalid("an EngineAnswer carries neither a reading nor an error")
+    }
+    self.init(
+      plugin: String(protobuf: answer.plugin),
+      version: String(protobuf: answer.version),
+      outcome: outcome,
+      milliseconds: answer.milliseconds,
+      voted: answer.voted != 0
+    )
+  }
+
+  func encode(in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__EngineAnswer> {
+    arena.message(photometer__v1__engine_answer__init) {
+      $0.plugin = arena.string(plugin)
+      $0.version = arena.string(version)
+      switch outcome {
+      case .success(let reading): $0.reading = reading.encode(in: arena)
+      case .failure(let error): $0.error = error.encode(in: arena)
+      }
+      $0.milliseconds = milliseconds
+      $0.voted = voted ? 1 : 0
+    }
+  }
+}
+
+extension ReadResult {
+  init(_ result: Photometer__V1__ReadResult) throws(WireError) {
+    self.init(
+      value: String(protobuf: result.value),
+      confidence: result.confidence,
+      engines: try repeated(result.n_engines, result.engines, EngineAnswer.init),
+      flags: (0..<result.n_flags).map { String(protobuf: result.flags[$0]) },
+      summary: String(protobuf: result.summary)
+    )
+  }
+
+  func encode(in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__ReadResult> {
+    arena.message(photometer__v1__read_result__init) {
+      $0.value = arena.string(value)
+      $0.confidence = confidence
+      ($0.n_engines, $0.engines) = arena.array(engines) { $0.encode(in: arena) }
+      ($0.n_flags, $0.flags) = arena.values(flags.map { Optional(arena.string($0)) })
+      $0.summary = arena.string(summary)
+    }
+  }
+}
