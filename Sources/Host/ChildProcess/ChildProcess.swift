@@ -32,15 +32,15 @@ public final class ChildProcess: Sendable {
   /// - Parameters:
   ///   - environment: added to (and overriding) this process's environment.
   ///   - dieWithParent: on Linux, the child gets SIGKILL when this process dies, however it dies.
-  ///   - onStandardErrorLine: called on a reader thread with each line the child writes to its
-  ///     standard error (without the newline; lines over 8 KiB are split).
+  ///   - onStandardErrorLine: called on a reader thread with the child's pid and each line it
+  ///     writes to its standard error (without the newline; lines over 8 KiB are split).
   public static func spawn(
     executable: String,
     arguments: [String],
     environment: [String: String] = [:],
     directory: String? = nil,
     dieWithParent: Bool = true,
-    onStandardErrorLine: @escaping @Sendable (String) -> Void
+    onStandardErrorLine: @escaping @Sendable (_ pid: Int32, _ line: String) -> Void
   ) async throws(SpawnError) -> ChildProcess {
     let input = try makePipe(executable)
     let output = try makePipe(executable)
@@ -71,7 +71,7 @@ public final class ChildProcess: Sendable {
       throw error
     }
     let child = ChildProcess(pid: pid, standardInput: input.write, standardOutput: output.read)
-    drainLines(of: errors.read, into: onStandardErrorLine)
+    drainLines(of: errors.read) { onStandardErrorLine(pid, $0) }
     Thread.detachNewThread { child.reap() }
     return child
   }

@@ -22,3 +22,17 @@ public struct ProtocolVersion: Hashable, Sendable, CustomStringConvertible {
     major == other.major
   }
 }
+
+extension Hello {
+  /// The error with which a side refuses a peer's `Hello`, or `nil` if the two can talk.
+  public func refusal(ofPeer peer: Hello) -> ErrorReply? {
+    guard !version.isCompatible(with: peer.version) else {
+      return nil
+    }
+    return ErrorReply(
+      .unsupportedVersion,
+      "\(peer.name.isEmpty ? "the peer" : peer.name) speaks protocol \(peer.version), "
+        + "\(name) speaks protocol \(version): the major versions must match"
+    )
+  }
+}

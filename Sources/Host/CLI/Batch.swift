@@ -1,0 +1,138 @@
+import Foundation
+import PhotometerClient
+
+/// Runs `work` on every item, at most `width` at once, and hands each result to `emit` in the
+/// items' order as soon as it and all before it are done. Shows a progress bar on standard error
+/// when that is a terminal and there is more than one item.
+func runInOrder<Item: Sendable, Output: Sendable>(
+  _ items: [Item],
+  width: Int = 8,
+  work: @escaping @Sendable (Item) async -> Output,
+  emit: (Output) -> Void
+) async {
+  let progress = ProgressBar(total: items.count)
+  await withTaskGroup(of: (Int, Output).self) { group in
+    var next = 0
+    var done: [Int: Output] = [:]
+    var emitted = 0
+    func launch() {
+      guard next < items.count else { return }
+      let index = next
+      let item = items[index]
+      group.addTask { (index, await work(item)) }
+      next += 1
+    }
+    for _ in 0..<width { launch() }
+    for await (index, output) in group {
+      done[index] = output
+      progress.advance()
+      while let ready = done.removeValue(forKey: emitted) {
+        progress.clear()
+        emit(ready)
+        emitted += 1
+      }
+      launch()
+    }
+  }
+  progress.clear()
+}
+
+/// A one-line progress bar on standard error, drawn only when standard error is a terminal.
+final class ProgressBar {
+  private let total: Int
+  private var completed = 0
+  private let enabled: Bool
+
+  init(total: Int) {
+    self.total = total
+    self.enabled = total > 1 && isatty(2) == 1
+  }
+
+  func advance() {
+    completed += 1
+    guard enabled else { return }
+    let width = 30
+    let filled = width * completed / max(total, 1)
+    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+    write("\r[\(bar)] \(completed)/\(total)")
+  }
+
+  func clear() {
+    guard enabled else { return }
+    write("\r\u{1B}[K")
+  }
+
+  private func write(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}
+
+/// One image's outcome in a batch command: a JSON line or a table row.
+protocol BatchLine: Sendable {
+  static var header: [String] { get }
+  var row: [String] { get }
+  var json: JSONValue { get }
+  /// Why this image failed, if it did.
+  var failure: CommandFailure? { get }
+}
+
+/// Runs `work` on every image, prints the lines (JSON Lines or a table) in input order, closes the
+/// client, and fails with the worst image failure, if any.
+func runBatch<Line: BatchLine>(
+  _ images: [String],
+  json: Bool,
+  client: HostClient,
+  work: @escaping @Sendable (String) async -> Line
+) async throws {
+  var rows: [[String]] = []
+  var worst: CommandFailure?
+  await runInOrder(images, work: work) { line in
+    if let failure = line.failure, worst.map({ $0.exitCode.rawValue < failure.exitCode.rawValue }) ?? true {
+      worst = failure
+    }
+    if json {
+      print(line.json.rendered)
+    } else {
+      rows.append(line.row)
+    }
+  }
+  await client.close()
+  if !json {
+    printTable(header: Line.header, rows: rows)
+  }
+  if let worst {
+    throw worst
+  }
+}
+
+/// Prints rows as columns padded to their widest cell.
+func printTable(header: [String], rows: [[String]]) {
+  let all = [header] + rows
+  let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+  for row in all {
+    let cells = row.enumerated().map { index, cell in
+      index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+    }
+    print(cells.joined(separator: "  "))
+  }
+}
+
+/// Reads an image file for a request.
+func loadImage(_ path: String) throws(CommandFailure) -> [UInt8] {
+  guard let data = FileManager.default.contents(atPath: path) else {
+    throw .badInput("cannot read image \(path)")
+  }
+  return [UInt8](data)
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+  let (seconds, attoseconds) = duration.components
+  return (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(toPlaces: 2)
+}
+
+extension Double {
+  func rounded(toPlaces places: Int) -> Double {
+    let scale = pow(10, Double(places))
+    return (self * scale).rounded() / scale
+  }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import PhotometerClient
+import PhotometerProtocol
+
+/// The options every command takes.
+struct GlobalOptions: ParsableArguments {
+  @Option(help: "The SQLite database (default: $XDG_DATA_HOME/photometer/photometer.sqlite).")
+  var db: String?
+
+  @Option(
+    help: """
+      The plugin configuration (default: $XDG_CONFIG_HOME/photometer/plugins.json when present, \
+      else the repository's plugins.json).
+      """)
+  var plugins: String?
+
+  @Option(help: "The photometer-host program (default: the one beside this program).")
+  var host: String?
+
+  @Option(help: "The host's log level on standard error: trace, debug, info, notice, warning, error.")
+  var logLevel: String = "warning"
+
+  /// Starts the host and shakes hands; failures end the command with status 2.
+  func connect() async throws -> HostClient {
+    var arguments = ["--log-level", logLevel]
+    if let db { arguments += ["--db", db] }
+    if let plugins { arguments += ["--plugins", absolute(plugins)] }
+    let executable = host.map(absolute) ?? "\(executableFolder)/photometer-host"
+    do {
+      return try await HostClient.launch(executable: executable, arguments: arguments) { line in
+        FileHandle.standardError.write(Data("\(line)\n".utf8))
+      }
+    } catch {
+      throw CommandFailure.internalFailure("\(error)")
+    }
+  }
+
+  private var executableFolder: String {
+    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: path).deletingLastPathComponent().path
+  }
+}
+
+func absolute(_ path: String) -> String {
+  URL(fileURLWithPath: path).standardized.path
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import PhotometerClient
+import PhotometerProtocol
+
+struct IdentifyCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "identify",
+    abstract: "Say which meter each photo shows; every identify plugin answers and they vote.",
+    discussion: "Until meters are stored, the candidates are given with --reference NAME=PHOTO."
+  )
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "Photos to identify.")
+  var images: [String]
+
+  @Option(name: .customLong("reference"), help: "A meter and its reference photo, as NAME=PHOTO; repeat for each meter.")
+  var references: [ReferenceArgument] = []
+
+  @Flag(help: "One JSON object per image, one per line, in input order.")
+  var json = false
+
+  func run() async throws {
+    try await reportingFailures {
+      let references = try references.map { (argument) throws(CommandFailure) in
+        let data = try loadImage(argument.path)
+        return Reference(meter: argument.meter, image: Image(data: data, name: argument.path), sha256: "")
+      }
+      let client = try await global.connect()
+      try await runBatch(images, json: json, client: client) { path in
+        await Self.identify(path, references: references, client: client)
+      }
+    }
+  }
+
+  private static func identify(_ path: String, references: [Reference], client: HostClient) async -> IdentifyLine {
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      let request = IdentifyRequest(image: Image(data: try loadImage(path), name: path), references: references)
+      let result = try await client.identify(request)
+      return IdentifyLine(image: path, result: result, ms: milliseconds(clock.now - start))
+    } catch {
+      return IdentifyLine(image: path, failure: CommandFailure(error), ms: milliseconds(clock.now - start))
+    }
+  }
+}
+
+/// `NAME=PHOTO` on the command line.
+struct ReferenceArgument: ExpressibleByArgument {
+  var meter: String
+  var path: String
+
+  init?(argument: String) {
+    guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
+      return nil
+    }
+    meter = String(argument[..<equals])
+    path = String(argument[argument.index(after: equals)...])
+    guard !path.isEmpty else {
+      return nil
+    }
+  }
+}
+
+/// One image's identification: a table row or a JSON line.
+struct IdentifyLine: BatchLine {
+  static let header = ["IMAGE", "METER", "CONFIDENCE", "MS", "SUMMARY"]
+
+  var image: String
+  var result: IdentifyResult?
+  var ms: Double
+  var failure: CommandFailure?
+
+  init(image: String, result: IdentifyResult, ms: Double) {
+    self.image = image
+    self.result = result
+    self.ms = ms
+  }
+
+  init(image: String, failure: CommandFailure, ms: Double) {
+    self.image = image
+    self.ms = ms
+    self.failure = failure
+  }
+
+  var json: JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("image", .string(image)),
+      ("meter", .optional(result?.meter)),
+      ("confidence", .number((result?.confidence ?? 0).rounded(toPlaces: 4))),
+      ("ms", .number(ms)),
+      ("plugins", .array((result?.plugins ?? []).map(Self.plugin))),
+      (
+        "candidates",
+        .array(
+          (result?.candidates ?? []).map {
+            .object([("meter", .string($0.meter)), ("confidence", .number($0.confidence.rounded(toPlaces: 4)))])
+          })
+      ),
+    ]
+    if let result { members.append(("summary", .string(result.summary))) }
+    if let failure { members.append(("error", .string(failure.description))) }
+    return .object(members)
+  }
+
+  private static func plugin(_ answer: PluginIdentification) -> JSONValue {
+    var members: [(String, JSONValue)] = [("plugin", .string(answer.plugin))]
+    switch answer.outcome {
+    case .success(let candidates):
+      members += [("meter", .optional(candidates.first?.meter)), ("score", .number(candidates.first?.score ?? 0))]
+    case .failure(let error):
+      members += [("meter", .null), ("score", .number(0)), ("error", .string("\(error.code): \(error.message)"))]
+    }
+    members += [("ms", .number(answer.milliseconds.rounded(toPlaces: 2))), ("voted", .bool(answer.voted))]
+    return .object(members)
+  }
+
+  var row: [String] {
+    [
+      image, result.map { $0.meter.isEmpty ? "-" : $0.meter } ?? "-",
+      String(format: "%.2f", result?.confidence ?? 0), String(format: "%.1f", ms),
+      failure?.description ?? result?.summary ?? "",
+    ]
+  }
+}

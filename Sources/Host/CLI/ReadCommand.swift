@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import PhotometerClient
+import PhotometerProtocol
+
+struct ReadCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "read",
+    abstract: "Read the value shown in each photo; every read plugin answers and they vote."
+  )
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "Photos to read.")
+  var images: [String]
+
+  @Option(help: "The region holding the digits, as X,Y,W,H in pixels (default: the whole image).")
+  var roi: RegionArgument?
+
+  @Option(help: "A registered meter whose settings apply.")
+  var meter: String?
+
+  @Option(help: "The expected number of digits.")
+  var digits: UInt32 = 0
+
+  @Option(help: "The expected number of decimal places.")
+  var decimals: UInt32 = 0
+
+  @Flag(help: "One JSON object per image, one per line, in input order.")
+  var json = false
+
+  func run() async throws {
+    try await reportingFailures {
+      let client = try await global.connect()
+      let template = ReadRequest(
+        image: Image(data: []), roi: roi?.rect, meter: meter ?? "", digits: digits, decimals: decimals)
+      try await runBatch(images, json: json, client: client) { path in
+        await Self.read(path, template: template, client: client)
+      }
+    }
+  }
+
+  private static func read(_ path: String, template: ReadRequest, client: HostClient) async -> ReadLine {
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      var request = template
+      request.image = Image(data: try loadImage(path), name: path)
+      let result = try await client.read(request)
+      return ReadLine(image: path, result: result, ms: milliseconds(clock.now - start))
+    } catch {
+      return ReadLine(image: path, failure: CommandFailure(error), ms: milliseconds(clock.now - start))
+    }
+  }
+}
+
+/// `X,Y,W,H` on the command line.
+struct RegionArgument: ExpressibleByArgument {
+  var rect: Rect
+
+  init?(argument: String) {
+    let parts = argument.split(separator: ",").compactMap { Int32($0.trimmingCharacters(in: .whitespaces)) }
+    guard parts.count == 4, parts[0] >= 0, parts[1] >= 0, parts[2] > 0, parts[3] > 0 else {
+      return nil
+    }
+    rect = Rect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
+  }
+}
+
+/// One image's reading: a table row or a JSON line.
+struct ReadLine: BatchLine {
+  static let header = ["IMAGE", "VALUE", "CONFIDENCE", "MS", "ENGINES", "FLAGS"]
+
+  var image: String
+  var result: ReadResult?
+  var ms: Double
+  var failure: CommandFailure?
+
+  init(image: String, result: ReadResult, ms: Double) {
+    self.image = image
+    self.result = result
+    self.ms = ms
+  }
+
+  init(image: String, failure: CommandFailure, ms: Double) {
+    self.image = image
+    self.ms = ms
+    self.failure = failure
+  }
+
+  var json: JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("image", .string(image)),
+      ("value", .optional(result?.value)),
+      ("confidence", .number((result?.confidence ?? 0).rounded(toPlaces: 4))),
+      ("ms", .number(ms)),
+      ("engines", .array((result?.engines ?? []).map(Self.engine))),
+      ("flags", .array((result?.flags ?? []).map(JSONValue.string))),
+    ]
+    if let result { members.append(("summary", .string(result.summary))) }
+    if let failure { members.append(("error", .string(failure.description))) }
+    return .object(members)
+  }
+
+  private static func engine(_ answer: EngineAnswer) -> JSONValue {
+    var members: [(String, JSONValue)] = [("engine", .string(answer.plugin))]
+    switch answer.outcome {
+    case .success(let reading):
+      members += [("text", .string(reading.text)), ("confidence", .number(reading.confidence.rounded(toPlaces: 4)))]
+    case .failure(let error):
+      members += [("text", .null), ("confidence", .number(0)), ("error", .string("\(error.code): \(error.message)"))]
+    }
+    members += [
+      ("ms", .number(answer.milliseconds.rounded(toPlaces: 2))), ("version", .string(answer.version)),
+      ("voted", .bool(answer.voted)),
+    ]
+    return .object(members)
+  }
+
+  var row: [String] {
+    let engines = (result?.engines ?? []).map { answer in
+      switch answer.outcome {
+      case .success(let reading): "\(answer.plugin)=\(reading.text)"
+      case .failure(let error): "\(answer.plugin)!\(error.code)"
+      }
+    }
+    return [
+      image, result.map { $0.value.isEmpty ? "-" : $0.value } ?? "-",
+      String(format: "%.2f", result?.confidence ?? 0), String(format: "%.1f", ms),
+      failure?.description ?? engines.joined(separator: " "), (result?.flags ?? []).joined(separator: ","),
+    ]
+  }
+}

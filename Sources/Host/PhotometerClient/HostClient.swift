@@ -1,0 +1,128 @@
+import ChildProcess
+import Foundation
+import PhotometerProtocol
+
+/// A connection to a `photometer-host` this process started: typed requests, replies matched by id.
+public final class HostClient: Sendable {
+  /// Why the host could not be used.
+  public enum Failure: Error, CustomStringConvertible {
+    /// The host program could not be started.
+    case cannotStart(SpawnError)
+    /// The host refused the handshake or answered it with something else.
+    case handshakeFailed(String)
+    /// The host answered a request with a message of the wrong kind.
+    case unexpectedReply(request: String, reply: String)
+
+    public var description: String {
+      switch self {
+      case .cannotStart(let error): "\(error)"
+      case .handshakeFailed(let reason): "the host refused the handshake: \(reason)"
+      case .unexpectedReply(let request, let reply): "the host answered \(request) with \(reply)"
+      }
+    }
+  }
+
+  /// The host's `Hello`.
+  public let host: Hello
+  public let process: ChildProcess
+  private let channel: RequestChannel
+
+  private init(host: Hello, process: ChildProcess, channel: RequestChannel) {
+    self.host = host
+    self.process = process
+    self.channel = channel
+  }
+
+  /// Starts the host at `executable` with `arguments` and shakes hands.
+  ///
+  /// - Parameters:
+  ///   - name: this client's name in its `Hello`.
+  ///   - onLogLine: each line the host writes to its standard error (its log).
+  public static func launch(
+    executable: String,
+    arguments: [String] = [],
+    name: String = "photometer",
+    version: String = "0.1.0",
+    onLogLine: @escaping @Sendable (String) -> Void = { _ in }
+  ) async throws -> HostClient {
+    let process: ChildProcess
+    do {
+      process = try await ChildProcess.spawn(executable: executable, arguments: arguments) { _, line in
+        onLogLine(line)
+      }
+    } catch {
+      throw Failure.cannotStart(error)
+    }
+    let channel = RequestChannel(frames: FrameChannel(input: process.standardOutput, output: process.standardInput))
+    channel.start()
+    do {
+      let reply = try await channel.request(.hello(Hello(name: name, softwareVersion: version)))
+      guard case .hello(let host) = reply else {
+        throw Failure.handshakeFailed("it answered with \(reply.kind)")
+      }
+      return HostClient(host: host, process: process, channel: channel)
+    } catch {
+      await process.shutDown(closingInput: channel.closeOutput)
+      if let error = error as? Failure {
+        throw error
+      }
+      throw Failure.handshakeFailed("\(error)")
+    }
+  }
+
+  /// Sends a request and waits for its reply; an error reply is thrown as ``ErrorReply``.
+  public func request(_ message: Message) async throws -> Message {
+    try await channel.request(message)
+  }
+
+  /// The host's round trip for a `Ping` with `payload`.
+  public func ping(payload: [UInt8] = []) async throws -> Duration {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let reply = try await request(.ping(payload: payload))
+    guard case .pong = reply else {
+      throw Failure.unexpectedReply(request: "Ping", reply: reply.kind)
+    }
+    return clock.now - start
+  }
+
+  public func read(_ readRequest: ReadRequest) async throws -> ReadResult {
+    let reply = try await request(.read(readRequest))
+    guard case .readResult(let result) = reply else {
+      throw Failure.unexpectedReply(request: "ReadRequest", reply: reply.kind)
+    }
+    return result
+  }
+
+  public func identify(_ identifyRequest: IdentifyRequest) async throws -> IdentifyResult {
+    let reply = try await request(.identify(identifyRequest))
+    guard case .identifyResult(let result) = reply else {
+      throw Failure.unexpectedReply(request: "IdentifyRequest", reply: reply.kind)
+    }
+    return result
+  }
+
+  public func plugins() async throws -> [PluginStatus] {
+    let reply = try await request(.listPlugins)
+    guard case .pluginList(let plugins) = reply else {
+      throw Failure.unexpectedReply(request: "ListPlugins", reply: reply.kind)
+    }
+    return plugins
+  }
+
+  /// Asks the host to finish its work and exit, and waits until it has.
+  @discardableResult
+  public func shutdown() async throws -> TerminationStatus {
+    let reply = try await request(.shutdown)
+    guard case .shutdownComplete = reply else {
+      throw Failure.unexpectedReply(request: "Shutdown", reply: reply.kind)
+    }
+    return await close()
+  }
+
+  /// Closes the host's input, which ends it, and waits (then escalates) until it has exited.
+  @discardableResult
+  public func close() async -> TerminationStatus {
+    await process.shutDown(closingInput: channel.closeOutput, timeouts: .init(polite: .seconds(5), terminate: .seconds(2)))
+  }
+}

@@ -1,0 +1,142 @@
+import Logging
+import PhotometerProtocol
+
+extension HostServer {
+  /// Handles one event from the client, on the channel's reader thread.
+  func handle(_ event: FrameChannel.Event, on channel: FrameChannel) {
+    switch event {
+    case .envelope(let envelope):
+      handle(envelope, on: channel)
+    case .undecodable(let frame):
+      logger.error("undecodable frame from the client", metadata: ["reason": "\(frame.reason)"])
+      reply(frame.requestID, .error(ErrorReply(frame.reason.code, frame.reason.description)), on: channel)
+    case .broken(let error):
+      logger.error("the client's stream broke; closing", metadata: ["reason": "\(error)"])
+      let code: ErrorCode = if case .tooLarge = error { .frameTooLarge } else { .invalidRequest }
+      reply(0, .error(ErrorReply(code, error.description)), on: channel)
+      finish(status: 1, after: nil, on: channel)
+    case .closed:
+      logger.debug("the client closed its output")
+      finish(status: 0, after: nil, on: channel)
+    }
+  }
+
+  private func handle(_ envelope: Envelope, on channel: FrameChannel) {
+    let id = envelope.requestID
+    guard state.withLock({ $0.handshakeDone }) else {
+      handshake(envelope, on: channel)
+      return
+    }
+    switch envelope.message {
+    case .ping(let payload):
+      reply(id, .pong(payload: payload), on: channel)
+    case .cancel(let target):
+      state.withLock { $0.inFlight[target] }?.cancel()
+    case .shutdown:
+      state.withLock { $0.shuttingDown = true }
+      finish(status: 0, after: id, on: channel)
+    case .read, .identify, .listPlugins:
+      start(envelope, on: channel)
+    case .hello:
+      reply(id, .error(ErrorReply(.invalidRequest, "the handshake is already done")), on: channel)
+    default:
+      let error = ErrorReply(.unknownMessage, "the host does not take \(envelope.message.kind) from a client")
+      reply(id, .error(error), on: channel)
+    }
+  }
+
+  private func handshake(_ envelope: Envelope, on channel: FrameChannel) {
+    guard case .hello(let client) = envelope.message else {
+      let error = ErrorReply(.handshakeRequired, "send Hello first, not \(envelope.message.kind)")
+      reply(envelope.requestID, .error(error), on: channel)
+      return
+    }
+    let own = hello
+    if let refusal = own.refusal(ofPeer: client) {
+      logger.error("refusing the client", metadata: ["reason": "\(refusal.message)"])
+      reply(envelope.requestID, .error(refusal), on: channel)
+      finish(status: 1, after: nil, on: channel)
+      return
+    }
+    logger.debug("client connected", metadata: ["client": "\(client.name) \(client.softwareVersion)"])
+    state.withLock { $0.handshakeDone = true }
+    reply(envelope.requestID, .hello(own), on: channel)
+  }
+
+  /// Runs a request in a task of its own and answers it when it is done.
+  private func start(_ envelope: Envelope, on channel: FrameChannel) {
+    let id = envelope.requestID
+    let refusal: ErrorReply? = state.withLock { state in
+      if state.shuttingDown {
+        return ErrorReply(.shuttingDown, "the host is shutting down and takes no new requests")
+      }
+      if state.inFlight[id] != nil {
+        return ErrorReply(.duplicateRequestID, "request \(id) is still in flight; use a new id")
+      }
+      state.inFlight[id] = Task {
+        let answer = await self.answer(envelope.message)
+        let message = Task.isCancelled ? .error(ErrorReply(.cancelled, "the request was cancelled")) : answer
+        self.reply(id, message, on: channel)
+        self.state.withLock { _ = $0.inFlight.removeValue(forKey: id) }
+      }
+      return nil
+    }
+    if let refusal {
+      reply(id, .error(refusal), on: channel)
+    }
+  }
+
+  private func answer(_ message: Message) async -> Message {
+    do throws(ErrorReply) {
+      switch message {
+      case .read(let request):
+        try checkImage(request.image)
+        return .readResult(try await plugins.read(request))
+      case .identify(let request):
+        try checkImage(request.image)
+        return .identifyResult(try await plugins.identify(request))
+      case .listPlugins:
+        return .pluginList(await plugins.statuses())
+      default:
+        return .error(ErrorReply(.internal, "no handler for \(message.kind)"))
+      }
+    } catch {
+      return .error(error)
+    }
+  }
+
+  private func checkImage(_ image: Image) throws(ErrorReply) {
+    guard !image.data.isEmpty else {
+      throw ErrorReply(.badImage, "the image is empty\(image.name.isEmpty ? "" : ": \(image.name)")")
+    }
+  }
+
+  func reply(_ id: UInt64, _ message: Message, on channel: FrameChannel) {
+    do {
+      try channel.send(Envelope(requestID: id, message: message))
+    } catch {
+      logger.warning("cannot write a reply", metadata: ["request": "\(id)", "reason": "\(error)"])
+    }
+  }
+
+  /// Ends the conversation once the requests in flight are answered; answers `Shutdown` with
+  /// `ShutdownComplete` first when `shutdownID` is set.
+  private func finish(status: Int32, after shutdownID: UInt64?, on channel: FrameChannel) {
+    let tasks = state.withLock { state in
+      state.shuttingDown = true
+      return Array(state.inFlight.values)
+    }
+    Task {
+      for task in tasks {
+        await task.value
+      }
+      if let shutdownID {
+        self.reply(shutdownID, .shutdownComplete, on: channel)
+      }
+      self.state.withLock { state in
+        state.finished?.resume(returning: status)
+        state.finished = nil
+      }
+    }
+  }
+}

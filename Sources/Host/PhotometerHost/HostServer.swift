@@ -1,0 +1,62 @@
+import Logging
+import PhotometerProtocol
+import Synchronization
+
+/// The host's side of a conversation with one client, over a pair of file descriptors.
+///
+/// Requests run concurrently, each in a task of its own, and are answered as they finish: a slow
+/// plugin does not hold up a `Ping`. `Cancel` cancels a request's task; the request is then
+/// answered with ``ErrorCode/cancelled``. The conversation ends at the end of the input or after
+/// `Shutdown`; either way the in-flight requests are answered first and the plugins stopped last.
+public final class HostServer: Sendable {
+  /// The host's name in its `Hello`.
+  public static let name = "photometer-host"
+  /// The host's version in its `Hello`.
+  public static let version = "0.1.0"
+
+  let plugins: PluginSet
+  let logger: Logger
+  let maxFrameSize: Int
+  let state = Mutex(State())
+
+  struct State {
+    var handshakeDone = false
+    var shuttingDown = false
+    var inFlight: [UInt64: Task<Void, Never>] = [:]
+    /// Resumed when the conversation is over.
+    var finished: CheckedContinuation<Int32, Never>?
+  }
+
+  public init(plugins: PluginSet, logger: Logger, maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize) {
+    self.plugins = plugins
+    self.logger = logger
+    self.maxFrameSize = maxFrameSize
+  }
+
+  /// The host's `Hello`.
+  public var hello: Hello {
+    Hello(
+      name: Self.name,
+      softwareVersion: Self.version,
+      roles: plugins.roles,
+      details: ["plugins": "\(plugins.instances.count)"]
+    )
+  }
+
+  /// Serves requests read from `input` with replies written to `output` until the conversation
+  /// ends, then stops the plugins. The server owns both descriptors from now on.
+  ///
+  /// - Returns: the exit status for the host: 0 after a clean end, 1 after a broken stream.
+  public func run(input: Int32, output: Int32) async -> Int32 {
+    let channel = FrameChannel(input: input, output: output, maxFrameSize: maxFrameSize)
+    let status = await withCheckedContinuation { continuation in
+      state.withLock { $0.finished = continuation }
+      channel.start { [self] event in
+        handle(event, on: channel)
+      }
+    }
+    await plugins.stopAll()
+    channel.closeOutput()
+    return status
+  }
+}

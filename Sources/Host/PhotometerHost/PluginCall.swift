@@ -1,0 +1,30 @@
+import PhotometerProtocol
+
+/// The outcome of one request to one plugin.
+public struct PluginCall: Sendable {
+  public var outcome: Result<Message, ErrorReply>
+  /// The plugin's version from its `Hello`, or empty if it never started.
+  public var version: String
+  public var milliseconds: Double
+}
+
+extension ErrorReply {
+  /// The error a failed request to `plugin` is reported as.
+  static func from(_ error: any Error, plugin: String) -> ErrorReply {
+    var reply: ErrorReply
+    switch error {
+    case let error as ErrorReply:
+      reply = error
+    case is CancellationError:
+      reply = ErrorReply(.cancelled, "the request was cancelled")
+    case let error as RequestChannel.Closed:
+      reply = ErrorReply(.pluginFailed, "the plugin stopped: \(error.reason)")
+    case let error as ChannelError:
+      reply = ErrorReply(.pluginFailed, "cannot send to the plugin: \(error)")
+    default:
+      reply = ErrorReply(.internal, "\(error)")
+    }
+    reply.plugin = plugin
+    return reply
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import PhotometerProtocol
+
+/// Why `plugins.json` could not be used.
+public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var message: String
+
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  public var description: String { message }
+}
+
+extension PluginConfiguration {
+  /// The file's JSON shape; field names as in docs/plugins.md.
+  private struct FileEntry: Decodable {
+    var name: String
+    var command: [String]
+    var env: [String: String]?
+    var roles: [String]
+    var enabled: Bool?
+    var mode: String?
+    var weight: Double?
+    var timeout_ms: Int?
+    var options: [String: String]?
+  }
+
+  private struct File: Decodable {
+    var plugins: [FileEntry]
+  }
+
+  /// Reads a `plugins.json`.
+  ///
+  /// A program path with a `/` resolves against the file's folder; a bare program name is looked
+  /// up first in `programFolder` (where the host's own executable is) and then on `PATH`.
+  ///
+  /// - Throws: ``ConfigurationError`` naming the plugin and the field at fault.
+  public static func load(contentsOf path: String, programFolder: String) throws(ConfigurationError) -> [Self] {
+    let url = URL(fileURLWithPath: path)
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw ConfigurationError("cannot read plugin configuration \(path): \(error.localizedDescription)")
+    }
+    let file: File
+    do {
+      file = try JSONDecoder().decode(File.self, from: data)
+    } catch {
+      throw ConfigurationError("\(path) is not a valid plugin configuration: \(describe(error))")
+    }
+    let folder = url.deletingLastPathComponent().path
+    var names: Set<String> = []
+    return try file.plugins.enumerated().map { (index, entry) throws(ConfigurationError) in
+      let plugin = try PluginConfiguration(entry, folder: folder, programFolder: programFolder) {
+        ConfigurationError("\(path): plugin \(entry.name.isEmpty ? "#\(index + 1)" : "'\(entry.name)'"): \($0)")
+      }
+      guard names.insert(plugin.name).inserted else {
+        throw ConfigurationError("\(path): plugin '\(plugin.name)': name is used twice")
+      }
+      return plugin
+    }
+  }
+
+  private init(
+    _ entry: FileEntry,
+    folder: String,
+    programFolder: String,
+    error: (String) -> ConfigurationError
+  ) throws(ConfigurationError) {
+    guard !entry.name.isEmpty, entry.name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+      throw error("name must be letters, digits, '-', '_' or '.'")
+    }
+    guard let program = entry.command.first, !program.isEmpty else {
+      throw error("command must name a program")
+    }
+    let roles = try entry.roles.map { (name) throws(ConfigurationError) -> Role in
+      guard let role = Role.allCases.first(where: { $0.description == name }) else {
+        throw error("roles: unknown role '\(name)' (known: identify, read)")
+      }
+      return role
+    }
+    guard !roles.isEmpty else {
+      throw error("roles must list at least one of identify, read")
+    }
+    guard let mode = Mode(rawValue: entry.mode ?? "vote") else {
+      throw error("mode must be 'vote' or 'shadow', not '\(entry.mode ?? "")'")
+    }
+    let weight = entry.weight ?? 1
+    guard weight.isFinite, weight >= 0 else {
+      throw error("weight must be a number of 0 or more")
+    }
+    let timeout = entry.timeout_ms ?? 30_000
+    guard timeout > 0 else {
+      throw error("timeout_ms must be over 0")
+    }
+    self.init(
+      name: entry.name,
+      command: [Self.resolve(program, folder: folder, programFolder: programFolder)] + entry.command.dropFirst(),
+      environment: entry.env ?? [:],
+      roles: roles,
+      enabled: entry.enabled ?? true,
+      mode: mode,
+      weight: weight,
+      timeout: .milliseconds(timeout),
+      options: entry.options ?? [:],
+      directory: folder
+    )
+  }
+
+  static func resolve(_ program: String, folder: String, programFolder: String) -> String {
+    if program.hasPrefix("/") {
+      return program
+    }
+    if program.contains("/") {
+      return URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardized.path
+    }
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    let candidates = [programFolder] + path.split(separator: ":").map(String.init)
+    let found = candidates.lazy.map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    // A program found nowhere keeps its name: starting it fails with a clear error then.
+    return found ?? program
+  }
+
+  private static func describe(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else {
+      return error.localizedDescription
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+      return "missing field '\(key.stringValue)' at \(pathDescription(context.codingPath))"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+      return "wrong type for \(pathDescription(context.codingPath)): \(context.debugDescription)"
+    case .dataCorrupted(let context):
+      return "\(context.debugDescription) at \(pathDescription(context.codingPath))"
+    @unknown default:
+      return "\(error)"
+    }
+  }
+
+  private static func pathDescription(_ path: [any CodingKey]) -> String {
+    path.isEmpty ? "the top level" : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+  }
+}
