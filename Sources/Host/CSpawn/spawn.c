@@ -99,6 +99,16 @@ int photometer_spawn(const char *path, char *const argv[], char *const envp[], c
   return 0;
 }
 
-int photometer_pipe_cloexec(int fds[2]) {
-  return pipe2(fds, O_CLOEXEC);
+int photometer_pipe_cloexec(int fds[2], int capacity) {
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    return -1;
+  }
+#ifdef F_SETPIPE_SZ
+  if (capacity > 0) {
+    (void)fcntl(fds[0], F_SETPIPE_SZ, capacity);  // Best effort: the system may cap it lower.
+  }
+#else
+  (void)capacity;
+#endif
+  return 0;
 }

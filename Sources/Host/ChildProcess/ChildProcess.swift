@@ -42,9 +42,9 @@ public final class ChildProcess: Sendable {
     dieWithParent: Bool = true,
     onStandardErrorLine: @escaping @Sendable (_ pid: Int32, _ line: String) -> Void
   ) async throws(SpawnError) -> ChildProcess {
-    let input = try makePipe(executable)
-    let output = try makePipe(executable)
-    let errors = try makePipe(executable)
+    let input = try makePipe(executable, capacity: pipeCapacity)
+    let output = try makePipe(executable, capacity: pipeCapacity)
+    let errors = try makePipe(executable, capacity: 0)
     let argv = [executable] + arguments
     let envp = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
     let result = await SpawnThread.shared.run {
@@ -137,9 +137,13 @@ public final class ChildProcess: Sendable {
   }
 }
 
-private func makePipe(_ executable: String) throws(SpawnError) -> (read: Int32, write: Int32) {
+/// The buffer asked for the child's standard input and output: 1 MiB, Linux's limit for
+/// unprivileged processes, so that an image crosses with few context switches.
+let pipeCapacity: Int32 = 1 << 20
+
+private func makePipe(_ executable: String, capacity: Int32) throws(SpawnError) -> (read: Int32, write: Int32) {
   var fds: [Int32] = [0, 0]
-  guard photometer_pipe_cloexec(&fds) == 0 else {
+  guard photometer_pipe_cloexec(&fds, capacity) == 0 else {
     throw SpawnError(executable: executable, errno: errno)
   }
   return (fds[0], fds[1])

@@ -19,6 +19,8 @@ extension ErrorReply {
       reply = ErrorReply(.cancelled, "the request was cancelled")
     case let error as RequestChannel.Closed:
       reply = ErrorReply(.pluginFailed, "the plugin stopped: \(error.reason)")
+    case let error as RequestChannel.TimedOut:
+      reply = ErrorReply(.timeout, error.description)
     case let error as ChannelError:
       reply = ErrorReply(.pluginFailed, "cannot send to the plugin: \(error)")
     default:

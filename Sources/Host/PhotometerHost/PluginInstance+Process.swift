@@ -83,9 +83,7 @@ extension PluginInstance {
   }
 
   private func handshake(on channel: RequestChannel) async throws -> Hello {
-    let reply = try await withTimeout(Self.handshakeTimeout, "the plugin did not answer Hello") {
-      try await channel.request(.hello(self.hostHello))
-    }
+    let reply = try await channel.request(.hello(hostHello), timeout: Self.handshakeTimeout)
     guard case .hello(let hello) = reply else {
       throw ErrorReply(.pluginFailed, "the plugin answered Hello with \(reply.kind)")
     }
@@ -105,14 +103,11 @@ extension PluginInstance {
 
   func request(_ message: Message, on connection: Connection) async -> Result<Message, ErrorReply> {
     do {
-      let reply = try await withTimeout(configuration.timeout, "no answer within \(configuration.timeout)") {
-        try await connection.channel.request(message)
-      }
-      return .success(reply)
-    } catch let error as ErrorReply where error.code == .timeout {
+      return .success(try await connection.channel.request(message, timeout: configuration.timeout))
+    } catch let error as RequestChannel.TimedOut {
       logger.warning("plugin timed out; restarting it", metadata: ["pid": "\(connection.child.pid)"])
       await replace(connection)
-      return .failure(ErrorReply.from(error, plugin: configuration.name))
+      return .failure(ErrorReply(.timeout, error.description, plugin: configuration.name))
     } catch let error as RequestChannel.Closed {
       return .failure(ErrorReply.from(await explain(error, child: connection.child), plugin: configuration.name))
     } catch {
@@ -148,22 +143,5 @@ extension PluginInstance {
       return error
     }
     return ErrorReply(.pluginFailed, "the plugin \(status) (pid \(child.pid))")
-  }
-}
-
-/// Runs `operation`, or throws an ``ErrorReply`` with code `timeout` after `timeout`.
-func withTimeout<T: Sendable>(
-  _ timeout: Duration,
-  _ message: String,
-  _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-  try await withThrowingTaskGroup(of: T.self) { group in
-    group.addTask(operation: operation)
-    group.addTask {
-      try await Task.sleep(for: timeout)
-      throw ErrorReply(.timeout, message)
-    }
-    defer { group.cancelAll() }
-    return try await group.next()!
   }
 }

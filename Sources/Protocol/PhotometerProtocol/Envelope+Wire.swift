@@ -40,8 +40,8 @@ extension Envelope {
   ///
   /// - Throws: ``UndecodableFrame`` with the request id when one could be read, so that the
   ///   error reply can name the request it answers.
-  public init(serialized bytes: some Collection<UInt8>) throws(UndecodableFrame) {
-    let unpacked = Array(bytes).withUnsafeBufferPointer { buffer in
+  public init(serialized bytes: [UInt8]) throws(UndecodableFrame) {
+    let unpacked = bytes.withUnsafeBufferPointer { buffer in
       photometer__v1__envelope__unpack(nil, buffer.count, buffer.baseAddress)
     }
     guard let unpacked else {

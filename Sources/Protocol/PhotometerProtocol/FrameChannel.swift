@@ -71,7 +71,7 @@ public final class FrameChannel: Sendable {
   /// Reads and reports frames until the stream ends; returns the last event.
   private static func readLoop(input: Int32, maxFrameSize: Int, handler: (Event) -> Void) -> Event {
     var decoder = FrameDecoder(maxFrameSize: maxFrameSize)
-    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
     defer { chunk.deallocate() }
     while true {
       let count = read(input, chunk.baseAddress, chunk.count)

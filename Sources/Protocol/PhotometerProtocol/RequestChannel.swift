@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The asking side of a conversation: sends requests and matches replies to them by id.
@@ -14,9 +15,23 @@ public final class RequestChannel: Sendable {
     public var description: String { reason }
   }
 
+  /// A request that ran out of time; the peer was sent a `Cancel` for it.
+  public struct TimedOut: Error, Hashable, Sendable, CustomStringConvertible {
+    public var timeout: Duration
+
+    public var description: String { "no answer within \(timeout)" }
+  }
+
+  /// `@unchecked Sendable`: a `DispatchWorkItem` may be cancelled from any thread, and the
+  /// continuation is Sendable.
+  private struct Pending: @unchecked Sendable {
+    var continuation: CheckedContinuation<Message, any Error>
+    var timer: DispatchWorkItem?
+  }
+
   private struct State {
     var nextID: UInt64 = 1
-    var pending: [UInt64: CheckedContinuation<Message, any Error>] = [:]
+    var pending: [UInt64: Pending] = [:]
     var closed: Closed?
   }
 
@@ -55,22 +70,27 @@ public final class RequestChannel: Sendable {
     }
   }
 
-  /// Sends `message` and waits for its reply.
+  /// Sends `message` and waits for its reply, at most `timeout` when one is given.
   ///
   /// - Returns: the reply's message, which is never ``Message/error(_:)``.
   /// - Throws: the ``ErrorReply`` the peer answered with, ``Closed`` if the connection ended,
-  ///   ``ChannelError`` if the request could not be written, or `CancellationError` when the
-  ///   calling task is cancelled (the peer is then sent a `Cancel`).
-  public func request(_ message: Message) async throws -> Message {
+  ///   ``ChannelError`` if the request could not be written, ``TimedOut`` after `timeout`, or
+  ///   `CancellationError` when the calling task is cancelled. The peer is sent a `Cancel` for a
+  ///   request that timed out or was cancelled.
+  public func request(_ message: Message, timeout: Duration? = nil) async throws -> Message {
     let id = state.withLock { state in
       defer { state.nextID += 1 }
       return state.nextID
     }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
+        // A timer costs far less than a racing task: no task is created per request.
+        let timer = timeout.map { timeout in
+          DispatchWorkItem { [weak self] in self?.abandon(id, with: TimedOut(timeout: timeout)) }
+        }
         let closed: Closed? = state.withLock { state in
           if state.closed == nil {
-            state.pending[id] = continuation
+            state.pending[id] = Pending(continuation: continuation, timer: timer)
           }
           return state.closed
         }
@@ -79,8 +99,11 @@ public final class RequestChannel: Sendable {
           return
         }
         if Task.isCancelled {
-          cancel(id)
+          abandon(id, with: CancellationError())
           return
+        }
+        if let timer, let timeout {
+          DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(timeout.nanoseconds), execute: timer)
         }
         do {
           try frames.send(Envelope(requestID: id, message: message))
@@ -89,7 +112,7 @@ public final class RequestChannel: Sendable {
         }
       }
     } onCancel: {
-      cancel(id)
+      abandon(id, with: CancellationError())
     }
   }
 
@@ -108,28 +131,35 @@ public final class RequestChannel: Sendable {
     state.withLock { $0.pending.count }
   }
 
-  private func cancel(_ id: UInt64) {
-    guard let continuation = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
+  /// Gives up on a request: the peer is told to cancel it and the caller gets `error`.
+  private func abandon(_ id: UInt64, with error: any Error) {
+    guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
       return
     }
+    pending.timer?.cancel()
     try? notify(.cancel(requestID: id))
-    continuation.resume(throwing: CancellationError())
+    pending.continuation.resume(throwing: error)
   }
 
   private func deliver(_ envelope: Envelope) {
-    guard let continuation = state.withLock({ $0.pending.removeValue(forKey: envelope.requestID) }) else {
+    guard let pending = state.withLock({ $0.pending.removeValue(forKey: envelope.requestID) }) else {
       onUnsolicited(envelope)
       return
     }
+    pending.timer?.cancel()
     if case .error(let reply) = envelope.message {
-      continuation.resume(throwing: reply)
+      pending.continuation.resume(throwing: reply)
     } else {
-      continuation.resume(returning: envelope.message)
+      pending.continuation.resume(returning: envelope.message)
     }
   }
 
   private func fail(_ id: UInt64, with error: any Error) {
-    state.withLock { $0.pending.removeValue(forKey: id) }?.resume(throwing: error)
+    guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
+      return
+    }
+    pending.timer?.cancel()
+    pending.continuation.resume(throwing: error)
   }
 
   private func close(_ reason: Closed) {
@@ -138,9 +168,19 @@ public final class RequestChannel: Sendable {
       defer { state.pending = [:] }
       return state.pending.values
     }
-    for continuation in waiting {
-      continuation.resume(throwing: reason)
+    for pending in waiting {
+      pending.timer?.cancel()
+      pending.continuation.resume(throwing: reason)
     }
     onClose(reason)
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds, saturating at `Int.max`.
+  var nanoseconds: Int {
+    let (seconds, attoseconds) = components
+    let (product, overflow) = Int(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    return overflow ? .max : product.addingReportingOverflow(Int(attoseconds / 1_000_000_000)).partialValue
   }
 }

@@ -16,7 +16,9 @@
 int photometer_spawn(const char *path, char *const argv[], char *const envp[], const char *directory,
                      int stdin_fd, int stdout_fd, int stderr_fd, int die_with_parent, pid_t *pid);
 
-/// Creates a pipe whose both ends close on exec. Returns 0, or -1 with errno set.
-int photometer_pipe_cloexec(int fds[2]);
+/// Creates a pipe whose both ends close on exec and asks for `capacity` bytes of buffer (Linux's
+/// default is 64 KiB; a larger one lets a 1 MiB image cross in one write). Returns 0, or -1 with
+/// errno set.
+int photometer_pipe_cloexec(int fds[2], int capacity);
 
 #endif
