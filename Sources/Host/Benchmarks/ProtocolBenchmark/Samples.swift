@@ -1,0 +1,36 @@
+import Foundation
+
+/// Durations of repeated operations, in milliseconds.
+struct Samples {
+  var milliseconds: [Double]
+
+  /// Runs `operation` `count` times after a tenth as many warm-up runs, timing each run.
+  static func measure(_ count: Int, _ operation: () async throws -> Void) async throws -> Samples {
+    for _ in 0..<max(count / 10, 1) {
+      try await operation()
+    }
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    samples.reserveCapacity(count)
+    for _ in 0..<count {
+      let start = clock.now
+      try await operation()
+      let (seconds, attoseconds) = (clock.now - start).components
+      samples.append(Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+    }
+    return Samples(milliseconds: samples.sorted())
+  }
+
+  func percentile(_ fraction: Double) -> Double {
+    milliseconds[min(Int(Double(milliseconds.count) * fraction), milliseconds.count - 1)]
+  }
+
+  var median: Double { percentile(0.5) }
+
+  static let header = "what                                   median us    p90 us    p99 us"
+
+  func line(_ name: String) -> String {
+    name.padding(toLength: 36, withPad: " ", startingAt: 0)
+      + String(format: "%12.1f%10.1f%10.1f", median * 1000, percentile(0.9) * 1000, percentile(0.99) * 1000)
+  }
+}
