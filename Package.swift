@@ -97,7 +97,7 @@ let package = Package(
 
     .target(
       name: "TestSupport",
-      dependencies: ["PhotometerProtocol", .product(name: "Logging", package: "swift-log")],
+      dependencies: ["PhotometerProtocol", "PhotometerHost", .product(name: "Logging", package: "swift-log")],
       path: "Tests/TestSupport"
     ),
     .testTarget(
@@ -110,9 +110,13 @@ let package = Package(
     ),
     .testTarget(
       name: "PhotometerHostTests",
+      dependencies: ["PhotometerHost", "PhotometerProtocol", "TestSupport", "TestPlugin"]
+    ),
+    .testTarget(
+      name: "PhotometerEndToEndTests",
       dependencies: [
-        "PhotometerHost", "PhotometerClient", "PhotometerProtocol", "TestSupport",
-        "PhotometerHostMain", "TestPlugin", "PhotometerCLI",
+        "PhotometerClient", "PhotometerProtocol", "ChildProcess", "TestSupport",
+        "PhotometerHostMain", "PhotometerCLI", "TestPlugin",
       ]
     ),
   ]

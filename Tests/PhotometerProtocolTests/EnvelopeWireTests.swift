@@ -1,0 +1,145 @@
+import PhotometerProtocol
+import Testing
+
+@Suite struct EnvelopeWireTests {
+  static let image = Image(data: [0xFF, 0xD8, 0, 1, 2], name: "meter.jpg")
+  static let reading = EngineReading(
+    text: "01234.5", confidence: 0.75,
+    symbols: [
+      Symbol(
+        text: "0", confidence: 0.5, box: Rect(x: 1, y: 2, width: 3, height: 4),
+        alternatives: [Alternative(text: "8", confidence: 0.25)])
+    ])
+  static let candidate = Candidate(
+    meter: "gas", score: 42, confidence: 0.875, outline: [Point(x: 1, y: 2), Point(x: 3.5, y: 4)])
+
+  /// One message of every kind, with every field set to something other than its default.
+  static let messages: [Message] = [
+    .hello(
+      Hello(
+        version: ProtocolVersion(major: 1, minor: 3), name: "plugin", softwareVersion: "2.1", roles: [.read, .identify],
+        options: ["a": "1", "b": ""], acceptedOptions: [OptionSpec(name: "a", description: "the a", defaultValue: "0")],
+        details: ["engine": "x"])),
+    .error(ErrorReply(.pluginFailed, "it crashed", plugin: "ocr")),
+    .error(ErrorReply(ErrorCode(rawValue: 999), "from the future")),
+    .ping(payload: []),
+    .ping(payload: [1, 2, 3]),
+    .pong(payload: [4, 5]),
+    .cancel(requestID: .max),
+    .shutdown,
+    .shutdownComplete,
+    .read(
+      ReadRequest(
+        image: image, roi: Rect(x: 10, y: 20, width: 30, height: 40), meter: "gas", digits: 8, decimals: 3,
+        options: ["k": "v"])),
+    .read(ReadRequest(image: Image(data: []))),
+    .identify(
+      IdentifyRequest(
+        image: image,
+        references: [Reference(meter: "gas", image: image, sha256: "ab", roi: Rect(x: 0, y: 0, width: 5, height: 5))])),
+    .listPlugins,
+    .readResult(
+      ReadResult(
+        value: "01234.5", confidence: 0.5,
+        engines: [
+          EngineAnswer(plugin: "a", version: "1", outcome: .success(reading), milliseconds: 1.5, voted: true),
+          EngineAnswer(
+            plugin: "b", version: "2", outcome: .failure(ErrorReply(.timeout, "slow", plugin: "b")), milliseconds: 9,
+            voted: false),
+        ], flags: ["engines-disagree"], summary: "Reads 01234.5")),
+    .identifyResult(
+      IdentifyResult(
+        meter: "gas", confidence: 0.9, candidates: [candidate],
+        plugins: [
+          PluginIdentification(plugin: "h", version: "1", outcome: .success([candidate]), milliseconds: 2, voted: true),
+          PluginIdentification(
+            plugin: "k", version: "1", outcome: .failure(ErrorReply(.pluginFailed, "gone", plugin: "k")),
+            milliseconds: 3, voted: true),
+        ], summary: "This is gas")),
+    .pluginList([
+      PluginStatus(
+        name: "ocr", state: "ready", pid: 42, roles: [.read], version: "5.3", mode: "shadow", restarts: 1, requests: 2,
+        errors: 3, medianMilliseconds: 4.5, reason: "")
+    ]),
+    .engineReading(reading),
+    .pluginCandidates([candidate]),
+  ]
+
+  @Test(arguments: messages)
+  func roundTripsEveryMessageKind(message: Message) throws {
+    let envelope = Envelope(requestID: 77, message: message)
+    #expect(try Envelope(serialized: envelope.serialized()) == envelope)
+  }
+
+  @Test func framesAreTheLengthThenTheEnvelope() {
+    let envelope = Envelope(requestID: 1, message: .ping(payload: [1]))
+    let payload = envelope.serialized()
+    #expect(envelope.framed() == Varint.encode(UInt64(payload.count)) + payload)
+  }
+
+  @Test func encodingIsRepeatable() {
+    let envelope = Envelope(requestID: 3, message: Self.messages[0])
+    #expect(envelope.serialized() == envelope.serialized())
+  }
+
+  @Test func rejectsBytesThatAreNotAnEnvelope() {
+    #expect(throws: UndecodableFrame(requestID: 0, reason: .undecodable)) {
+      try Envelope(serialized: [0xFF, 0xFF, 0xFF])
+    }
+  }
+
+  @Test func rejectsAnEnvelopeWithoutABody() {
+    // An empty frame is a valid, all-default envelope: request 0 and no message.
+    #expect(throws: UndecodableFrame(requestID: 0, reason: .unknownMessage(fieldNumber: nil))) {
+      try Envelope(serialized: [])
+    }
+  }
+
+  @Test func rejectsAnUnknownMessageKindNamingTheRequest() {
+    // request_id = 9; field 100 (a message kind from a later version), length-delimited, empty.
+    let bytes: [UInt8] = [0x08, 0x09, 0xA2, 0x06, 0x00]
+    #expect(throws: UndecodableFrame(requestID: 9, reason: .unknownMessage(fieldNumber: 100))) {
+      try Envelope(serialized: bytes)
+    }
+  }
+
+  @Test func rejectsAnUnknownFieldInsideAKnownMessage() {
+    // request_id = 4; ping (field 4) holding field 15 as a varint.
+    let bytes: [UInt8] = [0x08, 0x04, 0x22, 0x02, 0x78, 0x01]
+    #expect(throws: UndecodableFrame(requestID: 4, reason: .unknownField(message: "photometer.v1.Ping", fieldNumber: 15))) {
+      try Envelope(serialized: bytes)
+    }
+  }
+
+  @Test func rejectsAnUnknownFieldDeepInARepeatedMessage() {
+    // An IdentifyRequest whose first reference's image carries field 9, built by hand.
+    let image: [UInt8] = [0x0A, 0x01, 0x01, 0x48, 0x01]  // data = [1]; field 9 varint 1
+    let referenceBytes: [UInt8] = [0x0A, 0x01, 0x6D, 0x12, UInt8(image.count)] + image  // meter "m"; image
+    let identify: [UInt8] = [0x12, UInt8(referenceBytes.count)] + referenceBytes  // references
+    let bytes: [UInt8] = [0x08, 0x02, 0x8A, 0x01, UInt8(identify.count)] + identify  // request 2; identify (field 17)
+    #expect(throws: UndecodableFrame(requestID: 2, reason: .unknownField(message: "photometer.v1.Image", fieldNumber: 9))) {
+      try Envelope(serialized: bytes)
+    }
+  }
+
+  @Test func keepsErrorCodesFromANewerPeer() throws {
+    let envelope = Envelope(requestID: 1, message: .error(ErrorReply(ErrorCode(rawValue: 500), "new")))
+    let decoded = try Envelope(serialized: envelope.serialized())
+    guard case .error(let reply) = decoded.message else {
+      Issue.record("expected an error")
+      return
+    }
+    #expect(reply.code.rawValue == 500)
+    #expect(reply.code.description == "error-500")
+  }
+
+  @Test func refusesAnotherMajorVersionNamingBoth() {
+    let host = Hello(name: "photometer-host", softwareVersion: "1")
+    let peer = Hello(version: ProtocolVersion(major: 2, minor: 0), name: "client", softwareVersion: "1")
+    let refusal = host.refusal(ofPeer: peer)
+    #expect(refusal?.code == .unsupportedVersion)
+    #expect(refusal?.message.contains("2.0") == true)
+    #expect(refusal?.message.contains("1.0") == true)
+    #expect(host.refusal(ofPeer: Hello(version: ProtocolVersion(major: 1, minor: 9), name: "c", softwareVersion: "1")) == nil)
+  }
+}

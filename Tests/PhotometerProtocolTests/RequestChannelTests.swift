@@ -1,0 +1,65 @@
+import PhotometerProtocol
+import TestSupport
+import Testing
+
+/// A request channel against a scripted peer over pipes.
+@Suite struct RequestChannelTests {
+  let toPeer = TestSupport.Pipe()
+  let fromPeer = TestSupport.Pipe()
+
+  func makeChannel() -> (RequestChannel, RawPeer) {
+    let channel = RequestChannel(frames: FrameChannel(input: fromPeer.read, output: toPeer.write))
+    channel.start()
+    return (channel, RawPeer(input: toPeer.read, output: fromPeer.write))
+  }
+
+  @Test func matchesRepliesThatComeOutOfOrder() async throws {
+    let (channel, peer) = makeChannel()
+    async let first = channel.request(.ping(payload: [1]))
+    async let second = channel.request(.ping(payload: [2]))
+    let requests = await peer.envelopes(count: 2)
+    for request in requests.reversed() {
+      guard case .ping(let payload) = request.message else { continue }
+      peer.send(Envelope(requestID: request.requestID, message: .pong(payload: payload)))
+    }
+    #expect(try await first == .pong(payload: [1]))
+    #expect(try await second == .pong(payload: [2]))
+  }
+
+  @Test func throwsAnErrorReply() async throws {
+    let (channel, peer) = makeChannel()
+    let reply = Task { try await channel.request(.listPlugins) }
+    let request = await peer.envelopes(count: 1)[0]
+    peer.send(Envelope(requestID: request.requestID, message: .error(ErrorReply(.busy, "later"))))
+    await #expect(throws: ErrorReply(.busy, "later")) { try await reply.value }
+  }
+
+  @Test func failsWaitingRequestsWhenThePeerCloses() async throws {
+    let (channel, peer) = makeChannel()
+    let reply = Task { try await channel.request(.listPlugins) }
+    _ = await peer.envelopes(count: 1)
+    peer.closeOutput()
+    await #expect(throws: RequestChannel.Closed.self) { try await reply.value }
+    await #expect(throws: RequestChannel.Closed.self) { try await channel.request(.listPlugins) }
+  }
+
+  @Test func timesOutAndTellsThePeerToCancel() async throws {
+    let (channel, peer) = makeChannel()
+    await #expect(throws: RequestChannel.TimedOut.self) {
+      try await channel.request(.listPlugins, timeout: .milliseconds(50))
+    }
+    let seen = await peer.envelopes(count: 2)
+    #expect(seen.last?.message == .cancel(requestID: seen[0].requestID))
+  }
+
+  @Test func cancellingTheTaskTellsThePeerToCancel() async throws {
+    let (channel, peer) = makeChannel()
+    let task = Task { try await channel.request(.listPlugins) }
+    _ = await peer.envelopes(count: 1)
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+    let seen = await peer.envelopes(count: 2)
+    #expect(seen.last?.message == .cancel(requestID: seen[0].requestID))
+    #expect(channel.pendingCount == 0)
+  }
+}

@@ -1,0 +1,55 @@
+import PhotometerProtocol
+import PhotometerVoting
+import Testing
+
+@Suite struct ReadVoteTests {
+  func answer(_ plugin: String, _ text: String, _ confidence: Double, voted: Bool = true) -> EngineAnswer {
+    EngineAnswer(
+      plugin: plugin, version: "1", outcome: .success(EngineReading(text: text, confidence: confidence)),
+      milliseconds: 1, voted: voted)
+  }
+
+  func failure(_ plugin: String) -> EngineAnswer {
+    EngineAnswer(plugin: plugin, version: "1", outcome: .failure(ErrorReply(.timeout, "slow")), milliseconds: 1, voted: true)
+  }
+
+  @Test func agreementGivesTheValueWithFullConfidence() {
+    let outcome = ReadVote.decide([answer("a", "123", 1), answer("b", "123", 1)])
+    #expect(outcome == .init(value: "123", confidence: 1, flags: []))
+  }
+
+  @Test func weightsDecideADisagreement() {
+    let answers = [answer("a", "123", 0.9), answer("b", "128", 0.9)]
+    #expect(ReadVote.decide(answers, weights: ["a": 1, "b": 3]).value == "128")
+    #expect(ReadVote.decide(answers, weights: ["a": 3, "b": 1]).value == "123")
+    #expect(ReadVote.decide(answers, weights: ["a": 3, "b": 1]).flags == ["engines-disagree"])
+  }
+
+  @Test func confidenceDecidesBetweenEqualWeights() {
+    #expect(ReadVote.decide([answer("a", "123", 0.4), answer("b", "128", 0.8)]).value == "128")
+  }
+
+  @Test func shadowEnginesDoNotCount() {
+    let outcome = ReadVote.decide([answer("a", "123", 0.6), answer("shadow", "999", 1, voted: false)])
+    #expect(outcome.value == "123")
+    #expect(outcome.confidence == 0.6)
+  }
+
+  @Test func aFailedEngineLowersConfidenceAndIsFlagged() {
+    let outcome = ReadVote.decide([answer("a", "123", 0.8), failure("b")])
+    #expect(outcome.value == "123")
+    #expect(outcome.confidence == 0.4)
+    #expect(outcome.flags == ["engine-failed", "low-confidence"])
+  }
+
+  @Test func noAnswerGivesNoReading() {
+    #expect(ReadVote.decide([failure("a")]) == .init(value: "", confidence: 0, flags: ["no-reading", "engine-failed"]))
+    #expect(ReadVote.decide([]).flags == ["no-reading"])
+  }
+
+  @Test func tiesDoNotDependOnAnswerOrder() {
+    let forward = ReadVote.decide([answer("a", "123", 0.5), answer("b", "456", 0.5)])
+    let backward = ReadVote.decide([answer("b", "456", 0.5), answer("a", "123", 0.5)])
+    #expect(forward == backward)
+  }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// A pipe's two ends.
+public struct Pipe: Sendable {
+  public let read: Int32
+  public let write: Int32
+
+  public init() {
+    var fds: [Int32] = [0, 0]
+    precondition(pipe(&fds) == 0, "pipe failed")
+    read = fds[0]
+    write = fds[1]
+  }
+}
+
+/// Whether the process `pid` exists (a zombie counts as gone once reaped by its parent).
+public func processExists(_ pid: Int32) -> Bool {
+  kill(pid, 0) == 0 || errno == EPERM
+}
+
+/// Waits up to `timeout` for `condition` to hold, checking every 10 ms.
+public func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if condition() {
+      return true
+    }
+    try? await Task.sleep(for: .milliseconds(10))
+  }
+  return condition()
+}
