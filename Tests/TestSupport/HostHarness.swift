@@ -3,27 +3,42 @@ import Logging
 import PhotometerHost
 import PhotometerProtocol
 
-/// A ``HostServer`` running in this process over pipes, with a client connection to it.
-public final class HostHarness: Sendable {
-  public let server: HostServer
+/// A ``HostServer`` running in this process over pipes, with the client's ends of the pipes.
+public struct InProcessHost: Sendable {
   public let plugins: PluginSet
-  /// The client's side, for typed requests.
-  public let client: RequestChannel
-  private let status: Task<Int32, Never>
+  /// Write requests here.
+  public let requests: Int32
+  /// Read replies here.
+  public let replies: Int32
+  /// The server's exit status, once it has ended.
+  public let status: Task<Int32, Never>
 
-  /// Starts a server with `plugins`; the client has not shaken hands yet.
   public init(plugins configurations: [PluginConfiguration], maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize) {
     var logger = Logger(label: "test-host")
     logger.logLevel = .critical
-    let requests = Pipe()
-    let replies = Pipe()
+    let requestPipe = Pipe()
+    let replyPipe = Pipe()
     plugins = PluginSet(
       configurations: configurations, hostHello: Hello(name: HostServer.name, softwareVersion: HostServer.version),
       logger: logger)
-    server = HostServer(plugins: plugins, logger: logger, maxFrameSize: maxFrameSize)
-    let server = server
-    status = Task { await server.run(input: requests.read, output: replies.write) }
-    client = RequestChannel(frames: FrameChannel(input: replies.read, output: requests.write))
+    let server = HostServer(plugins: plugins, logger: logger, maxFrameSize: maxFrameSize)
+    status = Task { await server.run(input: requestPipe.read, output: replyPipe.write) }
+    requests = requestPipe.write
+    replies = replyPipe.read
+  }
+}
+
+/// An in-process host with a typed client connection to it.
+public struct HostHarness: Sendable {
+  public let host: InProcessHost
+  public let client: RequestChannel
+
+  public var plugins: PluginSet { host.plugins }
+
+  /// Starts a server with `plugins`; the client has not shaken hands yet.
+  public init(plugins: [PluginConfiguration], maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize) {
+    host = InProcessHost(plugins: plugins, maxFrameSize: maxFrameSize)
+    client = RequestChannel(frames: FrameChannel(input: host.replies, output: host.requests))
     client.start()
   }
 
@@ -40,12 +55,34 @@ public final class HostHarness: Sendable {
   /// Closes the client's output and waits for the server to end; returns its exit status.
   public func finish() async -> Int32 {
     client.closeOutput()
-    return await status.value
+    return await host.status.value
   }
 
   /// Waits for the server to end by itself.
   public var exitStatus: Int32 {
-    get async { await status.value }
+    get async { await host.status.value }
+  }
+}
+
+/// An in-process host with a raw client: the test chooses request ids and bytes.
+public struct RawHostHarness: Sendable {
+  public let host: InProcessHost
+  public let peer: RawPeer
+
+  public init(plugins: [PluginConfiguration], maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize) {
+    host = InProcessHost(plugins: plugins, maxFrameSize: maxFrameSize)
+    peer = RawPeer(input: host.replies, output: host.requests)
+  }
+
+  /// Sends `Hello` as request 1 and waits for the answer.
+  public func handshake() async {
+    peer.send(Envelope(requestID: 1, message: .hello(Hello(name: "raw-client", softwareVersion: "1.0"))))
+    _ = await peer.replies(to: 1, count: 1)
+  }
+
+  public func finish() async -> Int32 {
+    peer.closeOutput()
+    return await host.status.value
   }
 }
 

@@ -27,11 +27,17 @@ extension HostServer {
       handshake(envelope, on: channel)
       return
     }
+    if case .cancel(let target) = envelope.message {
+      state.withLock { $0.inFlight[target] }?.cancel()
+      return
+    }
+    if state.withLock({ $0.shuttingDown }), envelope.message != .shutdown {
+      reply(id, .error(ErrorReply(.shuttingDown, "the host is shutting down and takes no new requests")), on: channel)
+      return
+    }
     switch envelope.message {
     case .ping(let payload):
       reply(id, .pong(payload: payload), on: channel)
-    case .cancel(let target):
-      state.withLock { $0.inFlight[target] }?.cancel()
     case .shutdown:
       state.withLock { $0.shuttingDown = true }
       finish(status: 0, after: id, on: channel)
@@ -67,9 +73,6 @@ extension HostServer {
   private func start(_ envelope: Envelope, on channel: FrameChannel) {
     let id = envelope.requestID
     let refusal: ErrorReply? = state.withLock { state in
-      if state.shuttingDown {
-        return ErrorReply(.shuttingDown, "the host is shutting down and takes no new requests")
-      }
       if state.inFlight[id] != nil {
         return ErrorReply(.duplicateRequestID, "request \(id) is still in flight; use a new id")
       }

@@ -16,6 +16,12 @@ public enum IdentifyVote {
     public var confidence: Double
     /// Every meter any voting plugin proposed, best first, with combined confidences.
     public var ranking: [Candidate]
+
+    public init(meter: String, confidence: Double, ranking: [Candidate]) {
+      self.meter = meter
+      self.confidence = confidence
+      self.ranking = ranking
+    }
   }
 
   /// - Parameter weights: each plugin's weight; a plugin not listed weighs 1.

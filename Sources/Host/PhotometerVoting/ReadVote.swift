@@ -16,6 +16,12 @@ public enum ReadVote {
     public var confidence: Double
     /// `no-reading`, `engine-failed`, `engines-disagree`, `low-confidence`, in that order.
     public var flags: [String]
+
+    public init(value: String, confidence: Double, flags: [String]) {
+      self.value = value
+      self.confidence = confidence
+      self.flags = flags
+    }
   }
 
   /// - Parameter weights: each plugin's weight; a plugin not listed weighs 1.

@@ -1,0 +1,215 @@
+import PhotometerHost
+import PhotometerProtocol
+import TestSupport
+import Testing
+
+/// The host server in this process, over pipes, with test plugins as real child processes.
+@Suite struct HostServerTests {
+  let image = Image(data: [1, 2, 3], name: "photo.jpg")
+
+  @Test func answersTheHandshakeWithItsVersionAndRoles() async throws {
+    let host = HostHarness(plugins: [testPlugin("a", roles: [.read])])
+    let hello = try await host.handshake()
+    #expect(hello.name == "photometer-host")
+    #expect(hello.version == .current)
+    #expect(hello.roles == [.read])
+    #expect(await host.finish() == 0)
+  }
+
+  @Test func requiresTheHandshakeFirst() async throws {
+    let host = HostHarness(plugins: [])
+    await #expect(throws: ErrorReply(.handshakeRequired, "send Hello first, not Ping")) {
+      try await host.client.request(.ping(payload: []))
+    }
+    try await host.handshake()
+    #expect(try await host.client.request(.ping(payload: [7])) == .pong(payload: [7]))
+    #expect(await host.finish() == 0)
+  }
+
+  @Test func refusesAnotherMajorVersionAndCloses() async throws {
+    let host = HostHarness(plugins: [])
+    let future = Hello(version: ProtocolVersion(major: 2, minor: 0), name: "future-client", softwareVersion: "9")
+    do {
+      _ = try await host.client.request(.hello(future))
+      Issue.record("the host accepted protocol 2.0")
+    } catch let error as ErrorReply {
+      #expect(error.code == .unsupportedVersion)
+      #expect(error.message.contains("2.0") && error.message.contains("1.0"))
+    }
+    #expect(await host.exitStatus == 1)
+  }
+
+  @Test func votesOnTheReadPluginsAnswers() async throws {
+    let host = HostHarness(plugins: [
+      testPlugin("a", options: ["text": "00123"]),
+      testPlugin("b", weight: 2, options: ["text": "00128"]),
+      testPlugin("shadow", mode: .shadow, options: ["text": "99999", "confidence": "1"]),
+    ])
+    try await host.handshake()
+    let reply = try await host.client.request(.read(ReadRequest(image: image)))
+    guard case .readResult(let result) = reply else {
+      Issue.record("expected a ReadResult, got \(reply.kind)")
+      return
+    }
+    #expect(result.value == "00128")
+    #expect(result.engines.map(\.plugin) == ["a", "b", "shadow"])
+    #expect(result.engines.map(\.voted) == [true, true, false])
+    #expect(result.engines.map(\.version) == ["1.0.0", "1.0.0", "1.0.0"])
+    #expect(result.flags.contains("engines-disagree"))
+    #expect(abs(result.confidence - 0.6) < 1e-9)
+    #expect(result.summary.contains("00128"))
+    #expect(await host.finish() == 0)
+  }
+
+  @Test func identifiesAmongTheGivenReferences() async throws {
+    let host = HostHarness(plugins: [testPlugin("a"), testPlugin("b")])
+    try await host.handshake()
+    let references = [
+      Reference(meter: "gas", image: Image(data: [9, 9]), sha256: ""),
+      Reference(meter: "water", image: image, sha256: ""),
+    ]
+    let reply = try await host.client.request(.identify(IdentifyRequest(image: image, references: references)))
+    guard case .identifyResult(let result) = reply else {
+      Issue.record("expected an IdentifyResult, got \(reply.kind)")
+      return
+    }
+    #expect(result.meter == "water")
+    #expect(result.confidence == 1)
+    #expect(result.plugins.count == 2)
+    #expect(await host.finish() == 0)
+  }
+
+  @Test func oneFailingPluginDoesNotStopTheVote() async throws {
+    let host = HostHarness(plugins: [
+      testPlugin("good", options: ["text": "42"]),
+      testPlugin("crashing", options: ["text": "41", "behaviour": "crash"]),
+      testPlugin("slow", timeout: .milliseconds(300), options: ["text": "40", "behaviour": "hang"]),
+    ])
+    try await host.handshake()
+    guard case .readResult(let result) = try await host.client.request(.read(ReadRequest(image: image))) else {
+      Issue.record("expected a ReadResult")
+      return
+    }
+    #expect(result.value == "42")
+    #expect(result.flags.contains("engine-failed"))
+    let errors = result.engines.compactMap { answer -> ErrorReply? in
+      if case .failure(let error) = answer.outcome { error } else { nil }
+    }
+    #expect(errors.map(\.plugin) == ["crashing", "slow"])
+    #expect(errors.map(\.code) == [.pluginFailed, .timeout])
+    #expect(errors[0].message.contains("signal 6"))
+    // Both come back on the next request: the crashed one restarts, the hung one was replaced.
+    let statuses = await host.plugins.statuses()
+    #expect(statuses.first { $0.name == "good" }?.state == "ready")
+    #expect(await host.finish() == 0)
+  }
+
+  @Test func answersEachOfAThousandPipelinedRequestsExactlyOnce() async throws {
+    let host = HostHarness(plugins: [testPlugin("a", options: ["text": "7"])])
+    try await host.handshake()
+    let results = try await withThrowingTaskGroup(of: Message.self) { group in
+      for index in 0..<1000 {
+        group.addTask {
+          index % 2 == 0
+            ? try await host.client.request(.read(ReadRequest(image: Image(data: [UInt8(index % 250) + 1]))))
+            : try await host.client.request(.ping(payload: [UInt8(index % 256)]))
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(results.count == 1000)
+    #expect(results.filter { if case .readResult(let r) = $0 { r.value == "7" } else { false } }.count == 500)
+    #expect(results.filter { if case .pong = $0 { true } else { false } }.count == 500)
+    #expect(host.client.pendingCount == 0)
+    #expect(await host.finish() == 0)
+  }
+
+  @Test func cancelsARequestInFlight() async throws {
+    let host = RawHostHarness(plugins: [testPlugin("slow", options: ["text": "1", "delay_ms": "5000"])])
+    await host.handshake()
+    host.peer.send(Envelope(requestID: 500, message: .read(ReadRequest(image: image))))
+    try await Task.sleep(for: .milliseconds(100))
+    host.peer.send(Envelope(requestID: 0, message: .cancel(requestID: 500)))
+    let replies = await host.peer.replies(to: 500, count: 1, timeout: .seconds(3))
+    #expect(replies == [.error(ErrorReply(.cancelled, "the request was cancelled"))])
+    #expect(await host.finish() == 0)
+  }
+
+  @Test func refusesADuplicateRequestID() async throws {
+    let host = RawHostHarness(plugins: [testPlugin("slow", options: ["text": "1", "delay_ms": "300"])])
+    await host.handshake()
+    host.peer.send(Envelope(requestID: 900, message: .read(ReadRequest(image: image))))
+    host.peer.send(Envelope(requestID: 900, message: .read(ReadRequest(image: image))))
+    let replies = await host.peer.replies(to: 900, count: 2)
+    #expect(replies.first.map { if case .error(let e) = $0 { e.code == .duplicateRequestID } else { false } } == true)
+    #expect(replies.last.map { if case .readResult = $0 { true } else { false } } == true)
+    #expect(await host.finish() == 0)
+  }
+
+  @Test func shutdownFinishesInFlightWorkThenAnswers() async throws {
+    let host = HostHarness(plugins: [testPlugin("slow", options: ["text": "5", "delay_ms": "300"])])
+    try await host.handshake()
+    let read = Task { try await host.client.request(.read(ReadRequest(image: image))) }
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(try await host.client.request(.shutdown) == .shutdownComplete)
+    guard case .readResult(let result) = try await read.value else {
+      Issue.record("the read in flight was not answered")
+      return
+    }
+    #expect(result.value == "5")
+    // Whether the host is still reading or already gone, a later request is not served.
+    await #expect(throws: (any Error).self) { try await host.client.request(.ping(payload: [])) }
+    #expect(await host.exitStatus == 0)
+  }
+
+  @Test func reportsMissingPluginsAndBadImages() async throws {
+    let host = HostHarness(plugins: [testPlugin("identifier", roles: [.identify], options: ["roles": "identify"])])
+    try await host.handshake()
+    await #expect(throws: ErrorReply.self) { try await host.client.request(.read(ReadRequest(image: image))) }
+    do {
+      _ = try await host.client.request(.read(ReadRequest(image: image)))
+    } catch let error as ErrorReply {
+      #expect(error.code == .noPlugins)
+    }
+    do {
+      _ = try await host.client.request(.identify(IdentifyRequest(image: Image(data: []), references: [])))
+      Issue.record("an empty image was accepted")
+    } catch let error as ErrorReply {
+      #expect(error.code == .badImage)
+    }
+    #expect(await host.finish() == 0)
+  }
+
+  @Test func refusesMessagesThatAreNotRequests() async throws {
+    let host = HostHarness(plugins: [])
+    try await host.handshake()
+    do {
+      _ = try await host.client.request(.engineReading(EngineReading(text: "1", confidence: 1)))
+      Issue.record("the host took a plugin's reply as a request")
+    } catch let error as ErrorReply {
+      #expect(error.code == .unknownMessage)
+    }
+    #expect(await host.finish() == 0)
+  }
+
+  @Test func listsItsPlugins() async throws {
+    let host = HostHarness(plugins: [
+      testPlugin("a", options: ["text": "1"]),
+      PluginConfiguration(name: "missing", command: ["/nonexistent/plugin"], roles: [.read]),
+    ])
+    try await host.handshake()
+    _ = try await host.client.request(.read(ReadRequest(image: image)))
+    guard case .pluginList(let plugins) = try await host.client.request(.listPlugins) else {
+      Issue.record("expected a PluginList")
+      return
+    }
+    #expect(plugins.map(\.name) == ["a", "missing"])
+    #expect(plugins[0].state == "ready")
+    #expect(plugins[0].pid > 0)
+    #expect(plugins[0].requests == 1)
+    #expect(plugins[0].medianMilliseconds > 0)
+    #expect(plugins[1].state == "failed")
+    #expect(plugins[1].reason.contains("No such file"))
+    #expect(await host.finish() == 0)
+  }
+}

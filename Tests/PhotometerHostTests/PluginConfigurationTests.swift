@@ -1,0 +1,89 @@
+import Foundation
+import PhotometerHost
+import PhotometerProtocol
+import Testing
+
+@Suite struct PluginConfigurationTests {
+  let folder: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-config-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }()
+
+  func load(_ json: String) throws(ConfigurationError) -> [PluginConfiguration] {
+    let file = folder.appendingPathComponent("plugins.json")
+    try? Data(json.utf8).write(to: file)
+    return try PluginConfiguration.load(contentsOf: file.path, programFolder: "/nowhere")
+  }
+
+  func error(_ json: String) -> String {
+    do {
+      _ = try load(json)
+      return "no error"
+    } catch {
+      return error.message
+    }
+  }
+
+  @Test func readsEveryField() throws {
+    let plugins = try load(
+      """
+      {"plugins": [{
+        "name": "ocr", "command": ["bin/ocr", "--fast"], "env": {"A": "1"}, "roles": ["read", "identify"],
+        "enabled": false, "mode": "shadow", "weight": 2.5, "timeout_ms": 1500, "options": {"lang": "eng"}
+      }]}
+      """)
+    #expect(plugins.count == 1)
+    let plugin = plugins[0]
+    #expect(plugin.name == "ocr")
+    #expect(plugin.command == [folder.appendingPathComponent("bin/ocr").standardized.path, "--fast"])
+    #expect(plugin.environment == ["A": "1"])
+    #expect(plugin.roles == [.read, .identify])
+    #expect(!plugin.enabled)
+    #expect(plugin.mode == .shadow)
+    #expect(plugin.weight == 2.5)
+    #expect(plugin.timeout == .milliseconds(1500))
+    #expect(plugin.options == ["lang": "eng"])
+    #expect(plugin.directory == folder.path)
+  }
+
+  @Test func hasDefaults() throws {
+    let plugin = try load(#"{"plugins": [{"name": "a", "command": ["/bin/true"], "roles": ["read"]}]}"#)[0]
+    #expect(plugin.enabled)
+    #expect(plugin.mode == .vote)
+    #expect(plugin.weight == 1)
+    #expect(plugin.timeout == .seconds(30))
+  }
+
+  @Test func findsABareProgramNameOnThePath() throws {
+    let plugin = try load(#"{"plugins": [{"name": "a", "command": ["sh"], "roles": ["read"]}]}"#)[0]
+    #expect(plugin.command[0].hasSuffix("/sh"))
+    #expect(plugin.command[0].hasPrefix("/"))
+  }
+
+  @Test func namesThePluginAndTheFieldAtFault() {
+    #expect(error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["paint"]}]}"#).contains("plugin 'a': roles: unknown role 'paint'"))
+    #expect(error(#"{"plugins": [{"name": "a", "command": [], "roles": ["read"]}]}"#).contains("plugin 'a': command must name a program"))
+    #expect(error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "mode": "loud"}]}"#).contains("plugin 'a': mode"))
+    #expect(error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "weight": -1}]}"#).contains("plugin 'a': weight"))
+    #expect(error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "timeout_ms": 0}]}"#).contains("plugin 'a': timeout_ms"))
+    #expect(error(#"{"plugins": [{"name": "a b", "command": ["x"], "roles": ["read"]}]}"#).contains("name must be"))
+    #expect(error(#"{"plugins": [{"name": "a", "command": ["x"]}]}"#).contains("missing field 'roles' at plugins.[0]"))
+    #expect(error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "weight": "heavy"}]}"#).contains("plugins.[0].weight"))
+  }
+
+  @Test func refusesTwoPluginsWithOneName() {
+    let json = #"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"]}, {"name": "a", "command": ["y"], "roles": ["read"]}]}"#
+    #expect(error(json).contains("plugin 'a': name is used twice"))
+  }
+
+  @Test func reportsAFileThatIsNotJSON() {
+    #expect(error("{plugins").contains("is not a valid plugin configuration"))
+  }
+
+  @Test func reportsAMissingFile() {
+    #expect(throws: ConfigurationError.self) {
+      try PluginConfiguration.load(contentsOf: "/nonexistent/plugins.json", programFolder: "/")
+    }
+  }
+}
