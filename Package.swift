@@ -115,7 +115,7 @@ let package = Package(
     .testTarget(
       name: "PhotometerEndToEndTests",
       dependencies: [
-        "PhotometerClient", "PhotometerProtocol", "ChildProcess", "TestSupport",
+        "PhotometerClient", "PhotometerHost", "PhotometerProtocol", "ChildProcess", "TestSupport",
         "PhotometerHostMain", "PhotometerCLI", "TestPlugin",
       ]
     ),

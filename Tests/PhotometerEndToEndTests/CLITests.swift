@@ -1,0 +1,102 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The `photometer` command as a user runs it.
+@Suite struct CLITests {
+  let photometer = Products.executable("photometer")
+  let plugins: String
+  let gas: String
+  let water: String
+
+  init() throws {
+    plugins = try writePluginsFile(
+      """
+      {"plugins": [
+        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read", "identify"],
+         "options": {"text": "04711", "confidence": "0.8"}},
+        {"name": "shadow", "command": ["photometer-testplugin"], "roles": ["read"], "mode": "shadow",
+         "options": {"text": "04712"}}
+      ]}
+      """)
+    gas = try writeTemporaryFile("gas.jpg", Array("gas".utf8))
+    water = try writeTemporaryFile("water.jpg", Array("water".utf8))
+  }
+
+  func run(_ arguments: [String]) throws -> CommandOutput {
+    try runCommand(photometer, arguments + ["--plugins", plugins])
+  }
+
+  func jsonLines(_ output: CommandOutput) throws -> [[String: Any]] {
+    try output.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+  }
+
+  @Test func readsImagesAsJSONLinesInInputOrder() throws {
+    let output = try run(["read", gas, water, "--json"])
+    #expect(output.status == 0, "\(output.standardError)")
+    let lines = try jsonLines(output)
+    #expect(lines.map { $0["image"] as? String } == [gas, water])
+    #expect(lines.allSatisfy { $0["value"] as? String == "04711" })
+    #expect(lines.allSatisfy { ($0["confidence"] as? Double).map { abs($0 - 0.8) < 1e-9 } == true })
+    let engines = try #require(lines.first?["engines"] as? [[String: Any]])
+    #expect(engines.map { $0["engine"] as? String } == ["reader", "shadow"])
+    #expect(engines.map { $0["text"] as? String } == ["04711", "04712"])
+    #expect(engines.allSatisfy { $0["ms"] is Double && $0["confidence"] is Double })
+    #expect(output.lines.first?.hasPrefix(#"{"image":"#) == true)
+  }
+
+  @Test func readsImagesAsATable() throws {
+    let output = try run(["read", gas])
+    #expect(output.status == 0)
+    #expect(output.lines.first?.hasPrefix("IMAGE") == true)
+    #expect(output.lines.last?.contains("04711") == true)
+  }
+
+  @Test func identifiesAmongReferences() throws {
+    let output = try run(["identify", water, gas, "--reference", "gas=\(gas)", "--reference", "water=\(water)", "--json"])
+    #expect(output.status == 0, "\(output.standardError)")
+    let lines = try jsonLines(output)
+    #expect(lines.map { $0["meter"] as? String } == ["water", "gas"])
+    let plugins = try #require(lines.first?["plugins"] as? [[String: Any]])
+    #expect(plugins.first?["plugin"] as? String == "reader")
+    #expect(plugins.first?["meter"] as? String == "water")
+  }
+
+  @Test func listsPlugins() throws {
+    let output = try run(["plugins", "--json"])
+    #expect(output.status == 0)
+    let lines = try jsonLines(output)
+    #expect(lines.map { $0["plugin"] as? String } == ["reader", "shadow"])
+    #expect(lines.map { $0["state"] as? String } == ["ready", "ready"])
+    #expect(lines.allSatisfy { ($0["pid"] as? Int ?? 0) > 0 })
+    #expect(lines.map { $0["mode"] as? String } == ["vote", "shadow"])
+  }
+
+  @Test func pings() throws {
+    let output = try run(["ping", "--count", "3", "--json"])
+    #expect(output.status == 0)
+    #expect(try jsonLines(output).map { $0["sequence"] as? Int } == [1, 2, 3])
+  }
+
+  @Test func badInputExitsWithOneAndAReason() throws {
+    let output = try run(["read", gas, "/nonexistent/photo.jpg", "--json"])
+    #expect(output.status == 1)
+    #expect(output.standardError.contains("photometer: cannot read image /nonexistent/photo.jpg"))
+    // The good image is still read, in order.
+    let lines = try jsonLines(output)
+    #expect(lines.map { $0["value"] as? String } == ["04711", nil])
+    #expect(lines.last?["error"] as? String == "cannot read image /nonexistent/photo.jpg")
+  }
+
+  @Test func aBadArgumentExitsWithOne() throws {
+    let output = try run(["read", gas, "--roi", "1,2,3"])
+    #expect(output.status != 0)
+    #expect(output.standardError.contains("roi"))
+  }
+
+  @Test func aMissingHostIsAnInternalFailure() throws {
+    let output = try run(["ping", "--host", "/nonexistent/photometer-host"])
+    #expect(output.status == 2)
+    #expect(output.standardError.contains("cannot start /nonexistent/photometer-host"))
+  }
+}

@@ -1,0 +1,85 @@
+import ChildProcess
+import Foundation
+import PhotometerClient
+import PhotometerProtocol
+import Synchronization
+import TestSupport
+import Testing
+
+/// `photometer-host` as a real process, started the way clients start it.
+@Suite struct HostProcessTests {
+  static let pluginsFile = """
+    {"plugins": [
+      {"name": "chatty", "command": ["photometer-testplugin"], "roles": ["read"],
+       "options": {"text": "321", "stderr_lines": "3"}},
+      {"name": "second", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "321"}}
+    ]}
+    """
+
+  final class LogLines: Sendable {
+    let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+  }
+
+  func launch(_ plugins: String = pluginsFile, log: LogLines = LogLines()) async throws -> HostClient {
+    try await HostClient.launch(
+      executable: Products.executable("photometer-host"),
+      arguments: ["--plugins", try writePluginsFile(plugins), "--log-level", "info"],
+      onLogLine: log.append
+    )
+  }
+
+  @Test func servesOverStandardInputAndOutputWithLogsOnStandardError() async throws {
+    let log = LogLines()
+    let client = try await launch(log: log)
+    #expect(client.host.name == "photometer-host")
+    let result = try await client.read(ReadRequest(image: Image(data: [1, 2, 3])))
+    #expect(result.value == "321")
+    #expect(result.confidence > 0.89)
+    // The plugin's own prints reached the host's log, tagged with its name, not the protocol stream.
+    #expect(await eventually { log.all.contains { $0.contains("test plugin diagnostic line 2") && $0.contains("plugin=chatty") } })
+    #expect(try await client.shutdown() == .exited(code: 0))
+  }
+
+  @Test func exitsCleanlyAtTheEndOfItsInputTakingItsPluginsAlong() async throws {
+    let client = try await launch()
+    let pids = try await client.plugins().map(\.pid)
+    #expect(pids.count == 2 && pids.allSatisfy { $0 > 0 })
+    #expect(await client.close() == .exited(code: 0))
+    #expect(await eventually { pids.allSatisfy { !processExists($0) } })
+  }
+
+  @Test func leavesNoPluginBehindWhenKilled() async throws {
+    let client = try await launch()
+    let pids = try await client.plugins().map(\.pid)
+    #expect(pids.allSatisfy { processExists($0) })
+    client.process.send(signal: SIGKILL)
+    #expect(await client.process.waitForExit() == .signaled(signal: SIGKILL))
+    #expect(await eventually { pids.allSatisfy { !processExists($0) } })
+  }
+
+  @Test func restartsAPluginThatCrashed() async throws {
+    let client = try await launch()
+    let before = try await client.plugins()
+    kill(before[0].pid, SIGKILL)
+    _ = await eventually { !processExists(before[0].pid) }
+    // The first read after the crash may find the plugin gone; the one after that is served.
+    _ = try? await client.read(ReadRequest(image: Image(data: [1])))
+    let result = try await client.read(ReadRequest(image: Image(data: [1])))
+    #expect(result.engines.allSatisfy { if case .success = $0.outcome { true } else { false } })
+    let after = try await client.plugins()
+    #expect(after[0].pid != before[0].pid)
+    #expect(after[0].restarts == 1)
+    await client.close()
+  }
+
+  @Test func refusesABadConfigurationWithAReason() throws {
+    let output = try runCommand(
+      Products.executable("photometer-host"),
+      ["--plugins", try writePluginsFile(#"{"plugins": [{"name": "x", "command": ["y"], "roles": ["sing"]}]}"#)])
+    #expect(output.status == 1)
+    #expect(output.standardError.contains("plugin 'x': roles: unknown role 'sing'"))
+    #expect(output.standardOutput.isEmpty)
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import PhotometerClient
+import PhotometerHost
+import PhotometerProtocol
+import TestSupport
+import Testing
+
+/// The Python example plugin and client: any language that has protobuf speaks the protocol.
+@Suite struct PythonTests {
+  static var examples: String { "\(Products.repository)/Examples/python-plugin" }
+
+  @Test func thePythonPluginIdentifiesThroughTheHost() async throws {
+    let plugins = try writePluginsFile(
+      """
+      {"plugins": [{"name": "python", "command": ["python3", "\(Self.examples)/exact_match_plugin.py"],
+                    "roles": ["identify"]}]}
+      """)
+    let client = try await HostClient.launch(
+      executable: Products.executable("photometer-host"), arguments: ["--plugins", plugins])
+    let gas = Image(data: Array("gas meter photo".utf8))
+    let water = Image(data: Array("water meter photo".utf8))
+    let references = [
+      Reference(meter: "gas", image: gas, sha256: ""), Reference(meter: "water", image: water, sha256: ""),
+    ]
+    let known = try await client.identify(IdentifyRequest(image: water, references: references))
+    #expect(known.meter == "water")
+    #expect(known.plugins.first?.version == "1.0.0")
+    let unknown = try await client.identify(IdentifyRequest(image: Image(data: [1]), references: references))
+    #expect(unknown.meter == "")
+    let statuses = try await client.plugins()
+    #expect(statuses.first?.state == "ready")
+    #expect(statuses.first?.requests == 2)
+    #expect(try await client.shutdown() == .exited(code: 0))
+  }
+
+  @Test func thePythonClientShakesHandsAndPings() throws {
+    let plugins = try writePluginsFile(#"{"plugins": []}"#)
+    let output = try runCommand(
+      "/usr/bin/env",
+      ["python3", "\(Self.examples)/client.py", Products.executable("photometer-host"), "--plugins", plugins])
+    #expect(output.status == 0, "\(output.standardError)")
+    #expect(output.lines.first == "hello: photometer-host \(HostServer.version), protocol 1.0")
+    #expect(output.lines.last?.hasPrefix("pong: request 2, payload python") == true)
+  }
+}
