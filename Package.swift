@@ -76,7 +76,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "ProtocolBenchmark",
-      dependencies: ["PhotometerProtocol", "PhotometerHost", "ChildProcess", .product(name: "Logging", package: "swift-log")],
+      dependencies: [
+        "PhotometerProtocol", "PhotometerHost", "ChildProcess", .product(name: "Logging", package: "swift-log"),
+      ],
       path: "Sources/Host/Benchmarks/ProtocolBenchmark"
     ),
 

@@ -53,7 +53,9 @@ import Testing
   }
 
   @Test func identifiesAmongReferences() throws {
-    let output = try run(["identify", water, gas, "--reference", "gas=\(gas)", "--reference", "water=\(water)", "--json"])
+    let output = try run([
+      "identify", water, gas, "--reference", "gas=\(gas)", "--reference", "water=\(water)", "--json",
+    ])
     #expect(output.status == 0, "\(output.standardError)")
     let lines = try jsonLines(output)
     #expect(lines.map { $0["meter"] as? String } == ["water", "gas"])

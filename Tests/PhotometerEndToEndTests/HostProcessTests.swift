@@ -38,7 +38,10 @@ import Testing
     #expect(result.value == "321")
     #expect(result.confidence > 0.89)
     // The plugin's own prints reached the host's log, tagged with its name, not the protocol stream.
-    #expect(await eventually { log.all.contains { $0.contains("test plugin diagnostic line 2") && $0.contains("plugin=chatty") } })
+    #expect(
+      await eventually {
+        log.all.contains { $0.contains("test plugin diagnostic line 2") && $0.contains("plugin=chatty") }
+      })
     #expect(try await client.shutdown() == .exited(code: 0))
   }
 

@@ -12,7 +12,9 @@ import Testing
     host.peer.send(Envelope(requestID: 2, message: .ping(payload: [])))
     let replies = await host.peer.envelopes(count: 3)
     #expect(replies.count == 3)
-    #expect(replies[1] == Envelope(requestID: 0, message: .error(ErrorReply(.invalidRequest, WireError.undecodable.description))))
+    #expect(
+      replies[1]
+        == Envelope(requestID: 0, message: .error(ErrorReply(.invalidRequest, WireError.undecodable.description))))
     #expect(replies[2] == Envelope(requestID: 2, message: .pong(payload: [])))
     #expect(await host.finish() == 0)
   }

@@ -62,18 +62,31 @@ import Testing
   }
 
   @Test func namesThePluginAndTheFieldAtFault() {
-    #expect(error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["paint"]}]}"#).contains("plugin 'a': roles: unknown role 'paint'"))
-    #expect(error(#"{"plugins": [{"name": "a", "command": [], "roles": ["read"]}]}"#).contains("plugin 'a': command must name a program"))
-    #expect(error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "mode": "loud"}]}"#).contains("plugin 'a': mode"))
-    #expect(error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "weight": -1}]}"#).contains("plugin 'a': weight"))
-    #expect(error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "timeout_ms": 0}]}"#).contains("plugin 'a': timeout_ms"))
+    #expect(
+      error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["paint"]}]}"#).contains(
+        "plugin 'a': roles: unknown role 'paint'"))
+    #expect(
+      error(#"{"plugins": [{"name": "a", "command": [], "roles": ["read"]}]}"#).contains(
+        "plugin 'a': command must name a program"))
+    #expect(
+      error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "mode": "loud"}]}"#).contains(
+        "plugin 'a': mode"))
+    #expect(
+      error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "weight": -1}]}"#).contains(
+        "plugin 'a': weight"))
+    #expect(
+      error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "timeout_ms": 0}]}"#).contains(
+        "plugin 'a': timeout_ms"))
     #expect(error(#"{"plugins": [{"name": "a b", "command": ["x"], "roles": ["read"]}]}"#).contains("name must be"))
     #expect(error(#"{"plugins": [{"name": "a", "command": ["x"]}]}"#).contains("missing field 'roles' at plugins.[0]"))
-    #expect(error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "weight": "heavy"}]}"#).contains("plugins.[0].weight"))
+    #expect(
+      error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "weight": "heavy"}]}"#).contains(
+        "plugins.[0].weight"))
   }
 
   @Test func refusesTwoPluginsWithOneName() {
-    let json = #"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"]}, {"name": "a", "command": ["y"], "roles": ["read"]}]}"#
+    let json =
+      #"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"]}, {"name": "a", "command": ["y"], "roles": ["read"]}]}"#
     #expect(error(json).contains("plugin 'a': name is used twice"))
   }
 

@@ -17,7 +17,8 @@ import Testing
   static let messages: [Message] = [
     .hello(
       Hello(
-        version: ProtocolVersion(major: 1, minor: 3), name: "plugin", softwareVersion: "2.1", roles: [.read, .identify],
+        version: ProtocolVersion(major: 1, minor: 3), name: "plugin", softwareVersion: "2.1",
+        roles: [.read, .identify],
         options: ["a": "1", "b": ""], acceptedOptions: [OptionSpec(name: "a", description: "the a", defaultValue: "0")],
         details: ["engine": "x"])),
     .error(ErrorReply(.pluginFailed, "it crashed", plugin: "ocr")),
@@ -106,7 +107,9 @@ import Testing
   @Test func rejectsAnUnknownFieldInsideAKnownMessage() {
     // request_id = 4; ping (field 4) holding field 15 as a varint.
     let bytes: [UInt8] = [0x08, 0x04, 0x22, 0x02, 0x78, 0x01]
-    #expect(throws: UndecodableFrame(requestID: 4, reason: .unknownField(message: "photometer.v1.Ping", fieldNumber: 15))) {
+    #expect(
+      throws: UndecodableFrame(requestID: 4, reason: .unknownField(message: "photometer.v1.Ping", fieldNumber: 15))
+    ) {
       try Envelope(serialized: bytes)
     }
   }
@@ -117,7 +120,9 @@ import Testing
     let referenceBytes: [UInt8] = [0x0A, 0x01, 0x6D, 0x12, UInt8(image.count)] + image  // meter "m"; image
     let identify: [UInt8] = [0x12, UInt8(referenceBytes.count)] + referenceBytes  // references
     let bytes: [UInt8] = [0x08, 0x02, 0x8A, 0x01, UInt8(identify.count)] + identify  // request 2; identify (field 17)
-    #expect(throws: UndecodableFrame(requestID: 2, reason: .unknownField(message: "photometer.v1.Image", fieldNumber: 9))) {
+    #expect(
+      throws: UndecodableFrame(requestID: 2, reason: .unknownField(message: "photometer.v1.Image", fieldNumber: 9))
+    ) {
       try Envelope(serialized: bytes)
     }
   }
@@ -140,6 +145,7 @@ import Testing
     #expect(refusal?.code == .unsupportedVersion)
     #expect(refusal?.message.contains("2.0") == true)
     #expect(refusal?.message.contains("1.0") == true)
-    #expect(host.refusal(ofPeer: Hello(version: ProtocolVersion(major: 1, minor: 9), name: "c", softwareVersion: "1")) == nil)
+    #expect(
+      host.refusal(ofPeer: Hello(version: ProtocolVersion(major: 1, minor: 9), name: "c", softwareVersion: "1")) == nil)
   }
 }

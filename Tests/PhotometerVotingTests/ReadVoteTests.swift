@@ -10,7 +10,8 @@ import Testing
   }
 
   func failure(_ plugin: String) -> EngineAnswer {
-    EngineAnswer(plugin: plugin, version: "1", outcome: .failure(ErrorReply(.timeout, "slow")), milliseconds: 1, voted: true)
+    EngineAnswer(
+      plugin: plugin, version: "1", outcome: .failure(ErrorReply(.timeout, "slow")), milliseconds: 1, voted: true)
   }
 
   @Test func agreementGivesTheValueWithFullConfidence() {

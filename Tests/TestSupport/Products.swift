@@ -4,7 +4,8 @@ import Foundation
 public enum Products {
   /// The build folder: the test bundle sits in it beside the executables.
   public static var buildFolder: String {
-    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let path =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     var url = URL(fileURLWithPath: path).deletingLastPathComponent()
     // On some set-ups the test binary sits inside `<Package>PackageTests.xctest/`.
     if url.pathExtension == "xctest" {

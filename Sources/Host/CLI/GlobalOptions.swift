@@ -37,7 +37,8 @@ struct GlobalOptions: ParsableArguments {
   }
 
   private var executableFolder: String {
-    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let path =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     return URL(fileURLWithPath: path).deletingLastPathComponent().path
   }
 }

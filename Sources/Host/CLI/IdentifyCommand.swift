@@ -15,7 +15,8 @@ struct IdentifyCommand: AsyncParsableCommand {
   @Argument(help: "Photos to identify.")
   var images: [String]
 
-  @Option(name: .customLong("reference"), help: "A meter and its reference photo, as NAME=PHOTO; repeat for each meter.")
+  @Option(
+    name: .customLong("reference"), help: "A meter and its reference photo, as NAME=PHOTO; repeat for each meter.")
   var references: [ReferenceArgument] = []
 
   @Flag(help: "One JSON object per image, one per line, in input order.")

@@ -21,7 +21,9 @@ struct PluginsCommand: AsyncParsableCommand {
         plugins.forEach { print($0.json.rendered) }
       } else {
         printTable(
-          header: ["NAME", "STATE", "PID", "ROLES", "MODE", "VERSION", "RESTARTS", "REQUESTS", "ERRORS", "MEDIAN MS", "REASON"],
+          header: [
+            "NAME", "STATE", "PID", "ROLES", "MODE", "VERSION", "RESTARTS", "REQUESTS", "ERRORS", "MEDIAN MS", "REASON",
+          ],
           rows: plugins.map(\.row))
       }
     }

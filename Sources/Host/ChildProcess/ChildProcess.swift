@@ -53,7 +53,8 @@ public final class ChildProcess: Sendable {
           var pid: pid_t = 0
           let error = photometer_spawn(
             executable, argv, envp, directory, input.read, output.write, errors.write, dieWithParent ? 1 : 0, &pid)
-          return error == 0 ? Result<Int32, SpawnError>.success(pid) : .failure(SpawnError(executable: executable, errno: error))
+          return error == 0
+            ? Result<Int32, SpawnError>.success(pid) : .failure(SpawnError(executable: executable, errno: error))
         }
       }
     }

@@ -48,7 +48,9 @@ struct HostCommand: AsyncParsableCommand {
       logger.error("\(error.message)")
       throw ExitCode(1)
     }
-    let pluginSet = PluginSet(configurations: configurations, hostHello: Hello(name: HostServer.name, softwareVersion: HostServer.version), logger: logger)
+    let pluginSet = PluginSet(
+      configurations: configurations, hostHello: Hello(name: HostServer.name, softwareVersion: HostServer.version),
+      logger: logger)
     let server = HostServer(plugins: pluginSet, logger: logger, maxFrameSize: maxFrameSize)
     logger.info("host started", metadata: ["pid": "\(getpid())", "plugins": "\(configurations.count)", "db": "\(db)"])
     Task { await pluginSet.startAll() }

@@ -123,6 +123,7 @@ public final class HostClient: Sendable {
   /// Closes the host's input, which ends it, and waits (then escalates) until it has exited.
   @discardableResult
   public func close() async -> TerminationStatus {
-    await process.shutDown(closingInput: channel.closeOutput, timeouts: .init(polite: .seconds(5), terminate: .seconds(2)))
+    await process.shutDown(
+      closingInput: channel.closeOutput, timeouts: .init(polite: .seconds(5), terminate: .seconds(2)))
   }
 }

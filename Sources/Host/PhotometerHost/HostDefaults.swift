@@ -4,7 +4,8 @@ import Foundation
 public enum HostDefaults {
   /// The folder of the running executable.
   public static var executableFolder: String {
-    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let path =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     return URL(fileURLWithPath: path).deletingLastPathComponent().path
   }
 

@@ -114,7 +114,8 @@ extension PluginConfiguration {
       return program
     }
     if program.contains("/") {
-      return URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardized.path
+      return URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardized
+        .path
     }
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
     let candidates = [programFolder] + path.split(separator: ":").map(String.init)

@@ -65,7 +65,8 @@ extension PluginInstance {
     let channel = RequestChannel(
       frames: FrameChannel(input: child.standardOutput, output: child.standardInput),
       onUnsolicited: { envelope in
-        logger.warning("plugin sent an unsolicited \(envelope.message.kind)", metadata: ["request": "\(envelope.requestID)"])
+        logger.warning(
+          "plugin sent an unsolicited \(envelope.message.kind)", metadata: ["request": "\(envelope.requestID)"])
       },
       onClose: { [weak self] reason in
         Task { await self?.connectionEnded(child: child, reason: reason) }
@@ -77,7 +78,8 @@ extension PluginInstance {
       logger.info("plugin ready", metadata: ["pid": "\(child.pid)", "version": "\(hello.softwareVersion)"])
       return Connection(child: child, channel: channel, hello: hello)
     } catch {
-      await child.shutDown(closingInput: channel.closeOutput, timeouts: .init(polite: .milliseconds(500), terminate: .seconds(1)))
+      await child.shutDown(
+        closingInput: channel.closeOutput, timeouts: .init(polite: .milliseconds(500), terminate: .seconds(1)))
       throw await explain(error, child: child)
     }
   }
@@ -133,7 +135,9 @@ extension PluginInstance {
     let status = await child.waitForExit(timeout: .seconds(1))
     logger.warning(
       "plugin stopped; it restarts on the next request",
-      metadata: ["pid": "\(child.pid)", "status": "\(status.map { "\($0)" } ?? "still running")", "reason": "\(reason)"]
+      metadata: [
+        "pid": "\(child.pid)", "status": "\(status.map { "\($0)" } ?? "still running")", "reason": "\(reason)",
+      ]
     )
   }
 

@@ -27,7 +27,8 @@ extension PluginSet {
       vote.value.isEmpty
       ? "No reading: \(vote.flags.joined(separator: ", "))"
       : "Reads \(vote.value) (confidence \(percent(vote.confidence)))"
-    return ReadResult(value: vote.value, confidence: vote.confidence, engines: answers, flags: vote.flags, summary: summary)
+    return ReadResult(
+      value: vote.value, confidence: vote.confidence, engines: answers, flags: vote.flags, summary: summary)
   }
 
   /// Every identify plugin's candidates for `request`, and their vote.

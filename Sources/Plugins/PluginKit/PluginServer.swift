@@ -89,7 +89,8 @@ private final class Session<R: Recognizer>: @unchecked Sendable {
 
   private func handshake(_ envelope: Envelope) -> Bool {
     guard case .hello(let hostHello) = envelope.message else {
-      reply(envelope.requestID, .error(ErrorReply(.handshakeRequired, "send Hello first, not \(envelope.message.kind)")))
+      reply(
+        envelope.requestID, .error(ErrorReply(.handshakeRequired, "send Hello first, not \(envelope.message.kind)")))
       return false
     }
     do throws(ErrorReply) {

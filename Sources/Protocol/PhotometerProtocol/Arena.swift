@@ -29,7 +29,8 @@ final class Arena {
   }
 
   /// A new C message, set up by the generated `init` function and then filled in.
-  func message<T>(_ initialize: (UnsafeMutablePointer<T>) -> Void, _ fill: (inout T) -> Void) -> UnsafeMutablePointer<T> {
+  func message<T>(_ initialize: (UnsafeMutablePointer<T>) -> Void, _ fill: (inout T) -> Void) -> UnsafeMutablePointer<T>
+  {
     let pointer = allocate(T.self)
     initialize(pointer)
     fill(&pointer.pointee)

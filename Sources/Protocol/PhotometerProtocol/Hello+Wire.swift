@@ -44,7 +44,9 @@ extension Role {
     return (0..<count).compactMap { Role(rawValue: Int32(values[$0].rawValue)) }
   }
 
-  static func encode(_ roles: [Role], in arena: Arena) -> (count: Int, pointer: UnsafeMutablePointer<Photometer__V1__Role>?) {
+  static func encode(_ roles: [Role], in arena: Arena) -> (
+    count: Int, pointer: UnsafeMutablePointer<Photometer__V1__Role>?
+  ) {
     arena.values(roles.map { Photometer__V1__Role(rawValue: UInt32($0.rawValue)) })
   }
 }

@@ -27,9 +27,12 @@ let folder = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicL
 var logger = Logger(label: "benchmark")
 logger.logLevel = .warning
 
-print("Protocol benchmark: \(roundTrips) round trips, \(payloads) payloads of 1 MiB, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print(
+  "Protocol benchmark: \(roundTrips) round trips, \(payloads) payloads of 1 MiB, \(ProcessInfo.processInfo.activeProcessorCount) cores"
+)
 
-let floorSamples = try await PipeEcho.measure(executable: "\(folder)/photometer-benchmark-protocol", roundTrips: roundTrips)
+let floorSamples = try await PipeEcho.measure(
+  executable: "\(folder)/photometer-benchmark-protocol", roundTrips: roundTrips)
 print(Samples.header)
 print(floorSamples.line("raw pipe ping-pong (floor)"))
 
@@ -50,12 +53,20 @@ let smallRead = ReadRequest(image: Image(data: Array(repeating: 7, count: 64), n
 let readSamples = try await Samples.measure(roundTrips) { _ = try await plugin.call(.read(smallRead)).outcome.get() }
 print(readSamples.line("host<->plugin small ReadRequest"))
 
-let mebibyte = ReadRequest(image: Image(data: (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }, name: "1MiB"))
+let mebibyte = ReadRequest(
+  image: Image(data: (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }, name: "1MiB"))
 let largeSamples = try await Samples.measure(payloads) { _ = try await plugin.call(.read(mebibyte)).outcome.get() }
 print(largeSamples.line("host->plugin 1 MiB ReadRequest"))
 await plugin.stop()
 
 print("")
-print(String(format: "Ping round trip / raw pipe floor (medians): %.2fx (goal: at most 1.3x)", pingSamples.median / floorSamples.median))
-print(String(format: "Small read round trip / raw pipe floor (medians): %.2fx", readSamples.median / floorSamples.median))
-print(String(format: "1 MiB payload throughput: %.0f MiB/s at the median (goal: at least 250 MiB/s)", 1000 / largeSamples.median))
+print(
+  String(
+    format: "Ping round trip / raw pipe floor (medians): %.2fx (goal: at most 1.3x)",
+    pingSamples.median / floorSamples.median))
+print(
+  String(format: "Small read round trip / raw pipe floor (medians): %.2fx", readSamples.median / floorSamples.median))
+print(
+  String(
+    format: "1 MiB payload throughput: %.0f MiB/s at the median (goal: at least 250 MiB/s)", 1000 / largeSamples.median)
+)
