@@ -52,6 +52,23 @@ import Testing
     #expect(seen.last?.message == .cancel(requestID: seen[0].requestID))
   }
 
+  @Test func aShorterTimeoutAfterALongerOneStillFiresFirst() async throws {
+    let (channel, peer) = makeChannel()
+    let slow = Task { try await channel.request(.ping(payload: [1]), timeout: .seconds(30)) }
+    _ = await peer.envelopes(count: 1)
+    let clock = ContinuousClock()
+    let start = clock.now
+    await #expect(throws: RequestChannel.TimedOut(timeout: .milliseconds(50))) {
+      try await channel.request(.ping(payload: [2]), timeout: .milliseconds(50))
+    }
+    #expect(clock.now - start < .seconds(5))
+    // The longer request is unaffected and still gets its answer.
+    let first = await peer.envelopes(count: 1)[0]
+    peer.send(Envelope(requestID: first.requestID, message: .pong(payload: [1])))
+    #expect(try await slow.value == .pong(payload: [1]))
+    #expect(channel.pendingCount == 0)
+  }
+
   @Test func cancellingTheTaskTellsThePeerToCancel() async throws {
     let (channel, peer) = makeChannel()
     let task = Task { try await channel.request(.listPlugins) }

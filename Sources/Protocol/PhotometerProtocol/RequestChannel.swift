@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// The asking side of a conversation: sends requests and matches replies to them by id.
@@ -22,17 +21,19 @@ public final class RequestChannel: Sendable {
     public var description: String { "no answer within \(timeout)" }
   }
 
-  /// `@unchecked Sendable`: a `DispatchWorkItem` may be cancelled from any thread, and the
-  /// continuation is Sendable.
-  private struct Pending: @unchecked Sendable {
+  private struct Pending {
     var continuation: CheckedContinuation<Message, any Error>
-    var timer: DispatchWorkItem?
+    var timeout: Duration?
+    var deadline: ContinuousClock.Instant?
   }
 
   private struct State {
     var nextID: UInt64 = 1
     var pending: [UInt64: Pending] = [:]
     var closed: Closed?
+    /// The task that fails requests past their deadline, and when it next wakes.
+    var sweeper: Task<Void, Never>?
+    var sweeperWakes: ContinuousClock.Instant?
   }
 
   public let frames: FrameChannel
@@ -54,6 +55,10 @@ public final class RequestChannel: Sendable {
     self.onClose = onClose
   }
 
+  deinit {
+    state.withLock { $0.sweeper?.cancel() }
+  }
+
   /// Starts reading replies.
   public func start() {
     frames.start { [self] event in
@@ -61,7 +66,7 @@ public final class RequestChannel: Sendable {
       case .envelope(let envelope):
         deliver(envelope)
       case .undecodable(let frame):
-        fail(frame.requestID, with: ErrorReply(frame.reason.code, "undecodable reply: \(frame.reason)"))
+        finish(frame.requestID, with: .failure(ErrorReply(frame.reason.code, "undecodable reply: \(frame.reason)")))
       case .broken(let error):
         close(Closed(reason: "the connection broke: \(error)"))
       case .closed:
@@ -84,15 +89,16 @@ public final class RequestChannel: Sendable {
     }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        // A timer costs far less than a racing task: no task is created per request.
-        let timer = timeout.map { timeout in
-          DispatchWorkItem { [weak self] in self?.abandon(id, with: TimedOut(timeout: timeout)) }
-        }
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         let closed: Closed? = state.withLock { state in
-          if state.closed == nil {
-            state.pending[id] = Pending(continuation: continuation, timer: timer)
+          guard state.closed == nil else {
+            return state.closed
           }
-          return state.closed
+          state.pending[id] = Pending(continuation: continuation, timeout: timeout, deadline: deadline)
+          if let deadline {
+            scheduleSweep(by: deadline, in: &state)
+          }
+          return nil
         }
         if let closed {
           continuation.resume(throwing: closed)
@@ -102,13 +108,10 @@ public final class RequestChannel: Sendable {
           abandon(id, with: CancellationError())
           return
         }
-        if let timer, let timeout {
-          DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(timeout.nanoseconds), execute: timer)
-        }
         do {
           try frames.send(Envelope(requestID: id, message: message))
         } catch {
-          fail(id, with: error)
+          finish(id, with: .failure(error))
         }
       }
     } onCancel: {
@@ -133,54 +136,80 @@ public final class RequestChannel: Sendable {
 
   /// Gives up on a request: the peer is told to cancel it and the caller gets `error`.
   private func abandon(_ id: UInt64, with error: any Error) {
-    guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
-      return
+    if finish(id, with: .failure(error)) {
+      try? notify(.cancel(requestID: id))
     }
-    pending.timer?.cancel()
-    try? notify(.cancel(requestID: id))
-    pending.continuation.resume(throwing: error)
   }
 
   private func deliver(_ envelope: Envelope) {
-    guard let pending = state.withLock({ $0.pending.removeValue(forKey: envelope.requestID) }) else {
+    let result: Result<Message, any Error> =
+      if case .error(let reply) = envelope.message { .failure(reply) } else { .success(envelope.message) }
+    if !finish(envelope.requestID, with: result) {
       onUnsolicited(envelope)
-      return
-    }
-    pending.timer?.cancel()
-    if case .error(let reply) = envelope.message {
-      pending.continuation.resume(throwing: reply)
-    } else {
-      pending.continuation.resume(returning: envelope.message)
     }
   }
 
-  private func fail(_ id: UInt64, with error: any Error) {
+  /// Resumes the request `id` with `result`; returns false when it was not waiting.
+  @discardableResult
+  private func finish(_ id: UInt64, with result: Result<Message, any Error>) -> Bool {
     guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
-      return
+      return false
     }
-    pending.timer?.cancel()
-    pending.continuation.resume(throwing: error)
+    pending.continuation.resume(with: result)
+    return true
   }
 
   private func close(_ reason: Closed) {
     let waiting = state.withLock { state in
       state.closed = reason
+      state.sweeper?.cancel()
       defer { state.pending = [:] }
       return state.pending.values
     }
     for pending in waiting {
-      pending.timer?.cancel()
       pending.continuation.resume(throwing: reason)
     }
     onClose(reason)
   }
 }
 
-extension Duration {
-  /// The duration in whole nanoseconds, saturating at `Int.max`.
-  var nanoseconds: Int {
-    let (seconds, attoseconds) = components
-    let (product, overflow) = Int(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-    return overflow ? .max : product.addingReportingOverflow(Int(attoseconds / 1_000_000_000)).partialValue
+// MARK: Deadlines
+
+extension RequestChannel {
+  /// Makes sure a sweep runs by `deadline`.
+  ///
+  /// One task sleeps until the earliest deadline, rather than a timer per request: requests with
+  /// one timeout have ever later deadlines, so a new request usually finds the sweep already due
+  /// sooner and costs nothing.
+  private func scheduleSweep(by deadline: ContinuousClock.Instant, in state: inout State) {
+    if let wakes = state.sweeperWakes, wakes <= deadline {
+      return
+    }
+    state.sweeper?.cancel()
+    state.sweeperWakes = deadline
+    state.sweeper = Task { [weak self] in
+      try? await Task.sleep(until: deadline, clock: .continuous)
+      guard !Task.isCancelled else { return }
+      self?.sweep()
+    }
+  }
+
+  /// Fails every request past its deadline, then schedules the next sweep.
+  private func sweep() {
+    let now = ContinuousClock.now
+    let expired: [(UInt64, Duration)] = state.withLock { state in
+      state.sweeper = nil
+      state.sweeperWakes = nil
+      let expired = state.pending.compactMap { id, pending in
+        pending.deadline.map { $0 <= now ? (id, pending.timeout ?? .zero) : nil } ?? nil
+      }
+      if let next = state.pending.values.compactMap(\.deadline).filter({ $0 > now }).min() {
+        scheduleSweep(by: next, in: &state)
+      }
+      return expired
+    }
+    for (id, timeout) in expired {
+      abandon(id, with: TimedOut(timeout: timeout))
+    }
   }
 }

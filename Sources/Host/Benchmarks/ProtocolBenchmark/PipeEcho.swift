@@ -2,9 +2,11 @@ import ChildProcess
 import Foundation
 
 /// The floor: a child that echoes fixed-size messages over raw pipes, no framing, no protobuf.
-enum PipeEcho {
+struct PipeEcho {
   /// The message size: about that of a framed small request.
   static let messageSize = 16
+
+  let child: ChildProcess
 
   /// The child's side: echo until the input ends.
   static func run() -> Int32 {
@@ -15,24 +17,29 @@ enum PipeEcho {
     return 0
   }
 
-  /// The parent's side: `roundTrips` write-then-read exchanges with a child started from `executable`.
-  static func measure(executable: String, roundTrips: Int) async throws -> Samples {
+  /// Starts the echoing child from `executable` (this benchmark, with `--pipe-echo`).
+  static func start(executable: String) async throws -> PipeEcho {
     let child = try await ChildProcess.spawn(executable: executable, arguments: ["--pipe-echo"]) { _, line in
       FileHandle.standardError.write(Data("echo: \(line)\n".utf8))
     }
-    var buffer = [UInt8](repeating: 1, count: messageSize)
-    let samples = try await Samples.measure(roundTrips) {
-      guard writeFully(child.standardInput, buffer), readFully(child.standardOutput, &buffer) else {
-        throw CocoaError(.fileReadUnknown)
-      }
+    return PipeEcho(child: child)
+  }
+
+  /// One write-then-read exchange.
+  func exchange() throws {
+    var buffer = [UInt8](repeating: 1, count: Self.messageSize)
+    guard Self.writeFully(child.standardInput, buffer), Self.readFully(child.standardOutput, &buffer) else {
+      throw CocoaError(.fileReadUnknown)
     }
+  }
+
+  func stop() async {
     close(child.standardInput)
     close(child.standardOutput)
     _ = await child.waitForExit()
-    return samples
   }
 
-  private static func readFully(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
+  static func readFully(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
     var offset = 0
     while offset < buffer.count {
       let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -43,7 +50,7 @@ enum PipeEcho {
     return true
   }
 
-  private static func writeFully(_ fd: Int32, _ buffer: [UInt8]) -> Bool {
+  static func writeFully(_ fd: Int32, _ buffer: [UInt8]) -> Bool {
     var offset = 0
     while offset < buffer.count {
       let count = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }

@@ -21,16 +21,21 @@ struct Samples {
     return Samples(milliseconds: samples.sorted())
   }
 
+  /// Pools `other`'s samples with these.
+  mutating func add(_ other: Samples) {
+    milliseconds = (milliseconds + other.milliseconds).sorted()
+  }
+
   func percentile(_ fraction: Double) -> Double {
     milliseconds[min(Int(Double(milliseconds.count) * fraction), milliseconds.count - 1)]
   }
 
   var median: Double { percentile(0.5) }
 
-  static let header = "what                                   median us    p90 us    p99 us"
+  static let header = "what                                    median us    p90 us    p99 us"
 
   func line(_ name: String) -> String {
-    name.padding(toLength: 36, withPad: " ", startingAt: 0)
+    name.padding(toLength: 38, withPad: " ", startingAt: 0)
       + String(format: "%12.1f%10.1f%10.1f", median * 1000, percentile(0.9) * 1000, percentile(0.99) * 1000)
   }
 }
