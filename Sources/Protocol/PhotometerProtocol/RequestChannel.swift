@@ -18,6 +18,10 @@ public final class RequestChannel: Sendable {
   public struct TimedOut: Error, Hashable, Sendable, CustomStringConvertible {
     public var timeout: Duration
 
+    public init(timeout: Duration) {
+      self.timeout = timeout
+    }
+
     public var description: String { "no answer within \(timeout)" }
   }
 
