@@ -67,26 +67,59 @@ final class ProgressBar {
   }
 }
 
-/// One image's outcome in a batch command: a JSON line or a table row.
-protocol BatchLine: Sendable {
+/// What a batch command shows of one image's result.
+protocol ImageResult: Sendable {
+  /// The table's header, `IMAGE` first.
   static var header: [String] { get }
-  var row: [String] { get }
-  var json: JSONValue { get }
-  /// Why this image failed, if it did.
-  var failure: CommandFailure? { get }
+  /// The JSON members after `image`, for a result or (`nil`) a failure.
+  static func json(_ result: Self?, ms: Double) -> [(String, JSONValue)]
+  /// The table cells after the image; `failure` goes in the last column when set.
+  static func row(_ result: Self?, ms: Double, failure: String?) -> [String]
+}
+
+/// One image's outcome in a batch command: a JSON line or a table row.
+struct ImageLine<Result: ImageResult>: Sendable {
+  var image: String
+  var result: Result?
+  var ms: Double
+  var failure: CommandFailure?
+
+  /// Runs `work` for `image`, timing it and catching its failure.
+  static func measure(_ image: String, _ work: () async throws -> Result) async -> ImageLine {
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      let result = try await work()
+      return ImageLine(image: image, result: result, ms: milliseconds(clock.now - start))
+    } catch {
+      return ImageLine(image: image, ms: milliseconds(clock.now - start), failure: CommandFailure(error))
+    }
+  }
+
+  var json: JSONValue {
+    .object(
+      [("image", .string(image))] + Result.json(result, ms: ms)
+        + (failure.map { [("error", .string($0.description))] } ?? []))
+  }
+
+  var row: [String] {
+    [image] + Result.row(result, ms: ms, failure: failure?.description)
+  }
 }
 
 /// Runs `work` on every image, prints the lines (JSON Lines or a table) in input order, closes the
 /// client, and fails with the worst image failure, if any.
-func runBatch<Line: BatchLine>(
+func runBatch<Result: ImageResult>(
   _ images: [String],
   json: Bool,
   client: HostClient,
-  work: @escaping @Sendable (String) async -> Line
+  work: @escaping @Sendable (String) async throws -> Result
 ) async throws {
   var rows: [[String]] = []
   var worst: CommandFailure?
-  await runInOrder(images, work: work) { line in
+  await runInOrder(images) { image in
+    await ImageLine.measure(image) { try await work(image) }
+  } emit: { line in
     if let failure = line.failure, worst.map({ $0.exitCode.rawValue < failure.exitCode.rawValue }) ?? true {
       worst = failure
     }
@@ -98,7 +131,7 @@ func runBatch<Line: BatchLine>(
   }
   await client.close()
   if !json {
-    printTable(header: Line.header, rows: rows)
+    printTable(header: Result.header, rows: rows)
   }
   if let worst {
     throw worst

@@ -30,20 +30,9 @@ struct IdentifyCommand: AsyncParsableCommand {
       }
       let client = try await global.connect()
       try await runBatch(images, json: json, client: client) { path in
-        await Self.identify(path, references: references, client: client)
+        let request = IdentifyRequest(image: Image(data: try loadImage(path), name: path), references: references)
+        return try await client.identify(request)
       }
-    }
-  }
-
-  private static func identify(_ path: String, references: [Reference], client: HostClient) async -> IdentifyLine {
-    let clock = ContinuousClock()
-    let start = clock.now
-    do {
-      let request = IdentifyRequest(image: Image(data: try loadImage(path), name: path), references: references)
-      let result = try await client.identify(request)
-      return IdentifyLine(image: path, result: result, ms: milliseconds(clock.now - start))
-    } catch {
-      return IdentifyLine(image: path, failure: CommandFailure(error), ms: milliseconds(clock.now - start))
     }
   }
 }
@@ -65,34 +54,15 @@ struct ReferenceArgument: ExpressibleByArgument {
   }
 }
 
-/// One image's identification: a table row or a JSON line.
-struct IdentifyLine: BatchLine {
+extension IdentifyResult: ImageResult {
   static let header = ["IMAGE", "METER", "CONFIDENCE", "MS", "SUMMARY"]
 
-  var image: String
-  var result: IdentifyResult?
-  var ms: Double
-  var failure: CommandFailure?
-
-  init(image: String, result: IdentifyResult, ms: Double) {
-    self.image = image
-    self.result = result
-    self.ms = ms
-  }
-
-  init(image: String, failure: CommandFailure, ms: Double) {
-    self.image = image
-    self.ms = ms
-    self.failure = failure
-  }
-
-  var json: JSONValue {
+  static func json(_ result: IdentifyResult?, ms: Double) -> [(String, JSONValue)] {
     var members: [(String, JSONValue)] = [
-      ("image", .string(image)),
       ("meter", .optional(result?.meter)),
       ("confidence", .number((result?.confidence ?? 0).rounded(toPlaces: 4))),
       ("ms", .number(ms)),
-      ("plugins", .array((result?.plugins ?? []).map(Self.plugin))),
+      ("plugins", .array((result?.plugins ?? []).map(plugin))),
       (
         "candidates",
         .array(
@@ -102,8 +72,7 @@ struct IdentifyLine: BatchLine {
       ),
     ]
     if let result { members.append(("summary", .string(result.summary))) }
-    if let failure { members.append(("error", .string(failure.description))) }
-    return .object(members)
+    return members
   }
 
   private static func plugin(_ answer: PluginIdentification) -> JSONValue {
@@ -118,11 +87,10 @@ struct IdentifyLine: BatchLine {
     return .object(members)
   }
 
-  var row: [String] {
+  static func row(_ result: IdentifyResult?, ms: Double, failure: String?) -> [String] {
     [
-      image, result.map { $0.meter.isEmpty ? "-" : $0.meter } ?? "-",
-      String(format: "%.2f", result?.confidence ?? 0), String(format: "%.1f", ms),
-      failure?.description ?? result?.summary ?? "",
+      result.map { $0.meter.isEmpty ? "-" : $0.meter } ?? "-", String(format: "%.2f", result?.confidence ?? 0),
+      String(format: "%.1f", ms), failure ?? result?.summary ?? "",
     ]
   }
 }

@@ -35,21 +35,10 @@ struct ReadCommand: AsyncParsableCommand {
       let template = ReadRequest(
         image: Image(data: []), roi: roi?.rect, meter: meter ?? "", digits: digits, decimals: decimals)
       try await runBatch(images, json: json, client: client) { path in
-        await Self.read(path, template: template, client: client)
+        var request = template
+        request.image = Image(data: try loadImage(path), name: path)
+        return try await client.read(request)
       }
-    }
-  }
-
-  private static func read(_ path: String, template: ReadRequest, client: HostClient) async -> ReadLine {
-    let clock = ContinuousClock()
-    let start = clock.now
-    do {
-      var request = template
-      request.image = Image(data: try loadImage(path), name: path)
-      let result = try await client.read(request)
-      return ReadLine(image: path, result: result, ms: milliseconds(clock.now - start))
-    } catch {
-      return ReadLine(image: path, failure: CommandFailure(error), ms: milliseconds(clock.now - start))
     }
   }
 }
@@ -67,39 +56,19 @@ struct RegionArgument: ExpressibleByArgument {
   }
 }
 
-/// One image's reading: a table row or a JSON line.
-struct ReadLine: BatchLine {
+extension ReadResult: ImageResult {
   static let header = ["IMAGE", "VALUE", "CONFIDENCE", "MS", "ENGINES", "FLAGS"]
 
-  var image: String
-  var result: ReadResult?
-  var ms: Double
-  var failure: CommandFailure?
-
-  init(image: String, result: ReadResult, ms: Double) {
-    self.image = image
-    self.result = result
-    self.ms = ms
-  }
-
-  init(image: String, failure: CommandFailure, ms: Double) {
-    self.image = image
-    self.ms = ms
-    self.failure = failure
-  }
-
-  var json: JSONValue {
+  static func json(_ result: ReadResult?, ms: Double) -> [(String, JSONValue)] {
     var members: [(String, JSONValue)] = [
-      ("image", .string(image)),
       ("value", .optional(result?.value)),
       ("confidence", .number((result?.confidence ?? 0).rounded(toPlaces: 4))),
       ("ms", .number(ms)),
-      ("engines", .array((result?.engines ?? []).map(Self.engine))),
+      ("engines", .array((result?.engines ?? []).map(engine))),
       ("flags", .array((result?.flags ?? []).map(JSONValue.string))),
     ]
     if let result { members.append(("summary", .string(result.summary))) }
-    if let failure { members.append(("error", .string(failure.description))) }
-    return .object(members)
+    return members
   }
 
   private static func engine(_ answer: EngineAnswer) -> JSONValue {
@@ -117,7 +86,7 @@ struct ReadLine: BatchLine {
     return .object(members)
   }
 
-  var row: [String] {
+  static func row(_ result: ReadResult?, ms: Double, failure: String?) -> [String] {
     let engines = (result?.engines ?? []).map { answer in
       switch answer.outcome {
       case .success(let reading): "\(answer.plugin)=\(reading.text)"
@@ -125,9 +94,9 @@ struct ReadLine: BatchLine {
       }
     }
     return [
-      image, result.map { $0.value.isEmpty ? "-" : $0.value } ?? "-",
-      String(format: "%.2f", result?.confidence ?? 0), String(format: "%.1f", ms),
-      failure?.description ?? engines.joined(separator: " "), (result?.flags ?? []).joined(separator: ","),
+      result.map { $0.value.isEmpty ? "-" : $0.value } ?? "-", String(format: "%.2f", result?.confidence ?? 0),
+      String(format: "%.1f", ms), failure ?? engines.joined(separator: " "),
+      (result?.flags ?? []).joined(separator: ","),
     ]
   }
 }

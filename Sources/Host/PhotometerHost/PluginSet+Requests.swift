@@ -4,23 +4,8 @@ import PhotometerVoting
 extension PluginSet {
   /// Every read plugin's answer to `request`, and their vote.
   public func read(_ request: ReadRequest) async throws(ErrorReply) -> ReadResult {
-    let calls = await fanOut(.read(request), role: .read)
-    guard !calls.isEmpty else {
-      throw ErrorReply(.noPlugins, "no enabled plugin has the role 'read'; add one to plugins.json")
-    }
-    let answers = calls.map { configuration, call in
-      EngineAnswer(
-        plugin: configuration.name,
-        version: call.version,
-        outcome: call.outcome.flatMap { reply in
-          guard case .engineReading(let reading) = reply else {
-            return .failure(unexpected(reply, to: "ReadRequest", plugin: configuration.name))
-          }
-          return .success(reading)
-        },
-        milliseconds: call.milliseconds,
-        voted: configuration.mode == .vote
-      )
+    let answers = try await ask(.read(request), role: .read) { reply in
+      if case .engineReading(let reading) = reply { reading } else { nil }
     }
     let vote = ReadVote.decide(answers, weights: weights)
     let summary =
@@ -33,23 +18,8 @@ extension PluginSet {
 
   /// Every identify plugin's candidates for `request`, and their vote.
   public func identify(_ request: IdentifyRequest) async throws(ErrorReply) -> IdentifyResult {
-    let calls = await fanOut(.identify(request), role: .identify)
-    guard !calls.isEmpty else {
-      throw ErrorReply(.noPlugins, "no enabled plugin has the role 'identify'; add one to plugins.json")
-    }
-    let answers = calls.map { configuration, call in
-      PluginIdentification(
-        plugin: configuration.name,
-        version: call.version,
-        outcome: call.outcome.flatMap { reply in
-          guard case .pluginCandidates(let candidates) = reply else {
-            return .failure(unexpected(reply, to: "IdentifyRequest", plugin: configuration.name))
-          }
-          return .success(candidates)
-        },
-        milliseconds: call.milliseconds,
-        voted: configuration.mode == .vote
-      )
+    let answers = try await ask(.identify(request), role: .identify) { reply in
+      if case .pluginCandidates(let candidates) = reply { candidates } else { nil }
     }
     let vote = IdentifyVote.decide(answers, weights: weights)
     let summary =
@@ -59,10 +29,35 @@ extension PluginSet {
     return IdentifyResult(
       meter: vote.meter, confidence: vote.confidence, candidates: vote.ranking, plugins: answers, summary: summary)
   }
-}
 
-private func unexpected(_ reply: Message, to request: String, plugin: String) -> ErrorReply {
-  ErrorReply(.pluginFailed, "the plugin answered a \(request) with \(reply.kind)", plugin: plugin)
+  /// Sends `message` to every enabled plugin with `role` and takes each reply apart with
+  /// `extract`; a reply of another kind counts as that plugin failing.
+  private func ask<Value>(
+    _ message: Message,
+    role: Role,
+    extract: (Message) -> Value?
+  ) async throws(ErrorReply) -> [PluginAnswer<Value>] {
+    let calls = await fanOut(message, role: role)
+    guard !calls.isEmpty else {
+      throw ErrorReply(.noPlugins, "no enabled plugin has the role '\(role)'; add one to plugins.json")
+    }
+    return calls.map { configuration, call in
+      PluginAnswer(
+        plugin: configuration.name,
+        version: call.version,
+        outcome: call.outcome.flatMap { reply in
+          guard let value = extract(reply) else {
+            return .failure(
+              ErrorReply(
+                .pluginFailed, "the plugin answered a \(message.kind) with \(reply.kind)", plugin: configuration.name))
+          }
+          return .success(value)
+        },
+        milliseconds: call.milliseconds,
+        voted: configuration.mode == .vote
+      )
+    }
+  }
 }
 
 private func percent(_ value: Double) -> String {

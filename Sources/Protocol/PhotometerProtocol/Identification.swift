@@ -45,28 +45,8 @@ public struct Candidate: Hashable, Sendable {
   }
 }
 
-/// One plugin's part in an ``IdentifyResult``.
-public struct PluginIdentification: Hashable, Sendable {
-  public var plugin: String
-  public var version: String
-  public var outcome: Result<[Candidate], ErrorReply>
-  public var milliseconds: Double
-  public var voted: Bool
-
-  public init(
-    plugin: String,
-    version: String,
-    outcome: Result<[Candidate], ErrorReply>,
-    milliseconds: Double,
-    voted: Bool
-  ) {
-    self.plugin = plugin
-    self.version = version
-    self.outcome = outcome
-    self.milliseconds = milliseconds
-    self.voted = voted
-  }
-}
+/// One identify plugin's part in an ``IdentifyResult``: its candidates, or why it has none.
+public typealias PluginIdentification = PluginAnswer<[Candidate]>
 
 /// The host's answer to an ``IdentifyRequest``.
 public struct IdentifyResult: Hashable, Sendable {

@@ -109,31 +109,8 @@ public struct EngineReading: Hashable, Sendable {
   }
 }
 
-/// One engine's part in a ``ReadResult``: its reading, or why it has none.
-public struct EngineAnswer: Hashable, Sendable {
-  /// The plugin's configured name.
-  public var plugin: String
-  /// The version the plugin gave in its `Hello`.
-  public var version: String
-  public var outcome: Result<EngineReading, ErrorReply>
-  public var milliseconds: Double
-  /// False for shadow engines, whose answers are recorded but do not count.
-  public var voted: Bool
-
-  public init(
-    plugin: String,
-    version: String,
-    outcome: Result<EngineReading, ErrorReply>,
-    milliseconds: Double,
-    voted: Bool
-  ) {
-    self.plugin = plugin
-    self.version = version
-    self.outcome = outcome
-    self.milliseconds = milliseconds
-    self.voted = voted
-  }
-}
+/// One read engine's part in a ``ReadResult``: its reading, or why it has none.
+public typealias EngineAnswer = PluginAnswer<EngineReading>
 
 /// The host's answer to a ``ReadRequest``.
 public struct ReadResult: Hashable, Sendable {
