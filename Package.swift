@@ -33,6 +33,7 @@ let package = Package(
     // MARK: Host
 
     .target(name: "CSpawn", path: "Sources/Host/CSpawn"),
+    .systemLibrary(name: "COpenSSL", path: "Sources/Host/COpenSSL", pkgConfig: "libcrypto"),
     .target(
       name: "ChildProcess",
       dependencies: ["CSpawn", .product(name: "Logging", package: "swift-log")],
@@ -46,7 +47,7 @@ let package = Package(
     .target(
       name: "PhotometerHost",
       dependencies: [
-        "PhotometerProtocol", "ChildProcess", "PhotometerVoting",
+        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "COpenSSL",
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/PhotometerHost"

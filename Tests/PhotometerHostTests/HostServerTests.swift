@@ -105,7 +105,7 @@ import Testing
   }
 
   @Test func answersEachOfAThousandPipelinedRequestsExactlyOnce() async throws {
-    let host = HostHarness(plugins: [testPlugin("a", options: ["text": "7"])])
+    let host = HostHarness(plugins: [testPlugin("a", instances: 2, maxQueued: 1000, options: ["text": "7"])])
     try await host.handshake()
     let results = try await withThrowingTaskGroup(of: Message.self) { group in
       for index in 0..<1000 {
@@ -205,7 +205,7 @@ import Testing
     }
     #expect(plugins.map(\.name) == ["a", "missing"])
     #expect(plugins[0].state == "ready")
-    #expect(plugins[0].pid > 0)
+    #expect(plugins[0].pids.count == 1 && plugins[0].pids[0] > 0)
     #expect(plugins[0].requests == 1)
     #expect(plugins[0].medianMilliseconds > 0)
     #expect(plugins[1].state == "failed")

@@ -39,6 +39,7 @@ import Testing
         image: image,
         references: [Reference(meter: "gas", image: image, sha256: "ab", roi: Rect(x: 0, y: 0, width: 5, height: 5))])),
     .listPlugins,
+    .reloadPlugins,
     .readResult(
       ReadResult(
         value: "01234.5", confidence: 0.5,
@@ -59,8 +60,9 @@ import Testing
         ], summary: "This is gas")),
     .pluginList([
       PluginStatus(
-        name: "ocr", state: "ready", pid: 42, roles: [.read], version: "5.3", mode: "shadow", restarts: 1, requests: 2,
-        errors: 3, medianMilliseconds: 4.5, reason: "")
+        name: "ocr", state: "ready", pids: [42, 43], roles: [.read], version: "5.3", mode: "shadow", instances: 2,
+        restarts: 1, requests: 2, errors: 3, timeouts: 1, queued: 4, medianMilliseconds: 4.5, p95Milliseconds: 9.5,
+        reason: "")
     ]),
     .engineReading(reading),
     .pluginCandidates([candidate]),

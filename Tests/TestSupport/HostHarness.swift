@@ -93,6 +93,8 @@ public func testPlugin(
   mode: PluginConfiguration.Mode = .vote,
   weight: Double = 1,
   timeout: Duration = .seconds(10),
+  instances: Int = 1,
+  maxQueued: Int = 64,
   options: [String: String] = [:]
 ) -> PluginConfiguration {
   PluginConfiguration(
@@ -102,6 +104,8 @@ public func testPlugin(
     mode: mode,
     weight: weight,
     timeout: timeout,
-    options: options
+    options: options,
+    instances: instances,
+    maxQueued: maxQueued
   )
 }

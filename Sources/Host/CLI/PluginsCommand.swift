@@ -4,7 +4,7 @@ import PhotometerProtocol
 struct PluginsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "plugins",
-    abstract: "List the configured plugins with their state, pid, restarts, requests and median latency."
+    abstract: "List the configured plugins: state, pids, restarts, requests, errors, timeouts, latency p50 and p95."
   )
 
   @OptionGroup var global: GlobalOptions
@@ -22,7 +22,8 @@ struct PluginsCommand: AsyncParsableCommand {
       } else {
         printTable(
           header: [
-            "NAME", "STATE", "PID", "ROLES", "MODE", "VERSION", "RESTARTS", "REQUESTS", "ERRORS", "MEDIAN MS", "REASON",
+            "NAME", "STATE", "PIDS", "ROLES", "MODE", "VERSION", "RESTARTS", "REQUESTS", "ERRORS", "TIMEOUTS",
+            "QUEUED", "P50 MS", "P95 MS", "REASON",
           ],
           rows: plugins.map(\.row))
       }
@@ -34,21 +35,22 @@ extension PluginStatus {
   /// The status as a JSON line.
   fileprivate var json: JSONValue {
     .object([
-      ("plugin", .string(name)), ("state", .string(state)), ("pid", pid > 0 ? .number(pid) : .null),
+      ("plugin", .string(name)), ("state", .string(state)), ("pid", pids.first.map { .number($0) } ?? .null),
+      ("pids", .array(pids.map { .number($0) })), ("instances", .number(instances)),
       ("roles", .array(roles.map { .string($0.description) })), ("mode", .string(mode)),
       ("version", .string(version)), ("restarts", .number(restarts)), ("requests", .number(requests)),
-      ("errors", .number(errors)), ("median_ms", .number(medianMilliseconds.rounded(toPlaces: 2))),
-      ("reason", .optional(reason)),
+      ("errors", .number(errors)), ("timeouts", .number(timeouts)), ("queued", .number(queued)),
+      ("median_ms", .number(medianMilliseconds.rounded(toPlaces: 2))),
+      ("p95_ms", .number(p95Milliseconds.rounded(toPlaces: 2))), ("reason", .optional(reason)),
     ])
   }
-}
 
-extension PluginStatus {
   fileprivate var row: [String] {
     [
-      name, state, pid > 0 ? "\(pid)" : "-", roles.map(\.description).joined(separator: ","), mode,
-      version.isEmpty ? "-" : version, "\(restarts)", "\(requests)", "\(errors)",
-      String(format: "%.2f", medianMilliseconds), reason,
+      name, state, pids.isEmpty ? "-" : pids.map(String.init).joined(separator: ","),
+      roles.map(\.description).joined(separator: ","), mode, version.isEmpty ? "-" : version, "\(restarts)",
+      "\(requests)", "\(errors)", "\(timeouts)", "\(queued)", String(format: "%.2f", medianMilliseconds),
+      String(format: "%.2f", p95Milliseconds), reason,
     ]
   }
 }

@@ -41,22 +41,41 @@ struct HostCommand: AsyncParsableCommand {
       return handler
     }
     let logger = Logger(label: "photometer-host")
+    let file = plugins
+    let source: PluginSet.Source = { () throws(ConfigurationError) in
+      try PluginConfiguration.load(contentsOf: file, programFolder: HostDefaults.executableFolder)
+    }
     let configurations: [PluginConfiguration]
     do {
-      configurations = try PluginConfiguration.load(contentsOf: plugins, programFolder: HostDefaults.executableFolder)
+      configurations = try source()
     } catch {
       logger.error("\(error.message)")
       throw ExitCode(1)
     }
     let pluginSet = PluginSet(
       configurations: configurations, hostHello: Hello(name: HostServer.name, softwareVersion: HostServer.version),
-      logger: logger)
+      source: source, logger: logger)
+    let hangUp = Self.reloadOnHangUp(pluginSet)
     let server = HostServer(plugins: pluginSet, logger: logger, maxFrameSize: maxFrameSize)
     logger.info("host started", metadata: ["pid": "\(getpid())", "plugins": "\(configurations.count)", "db": "\(db)"])
     Task { await pluginSet.startAll() }
     let status = await server.run(input: 0, output: protocolOutput)
+    hangUp.cancel()
     logger.info("host stopped", metadata: ["status": "\(status)"])
     throw ExitCode(status)
+  }
+}
+
+extension HostCommand {
+  /// Reloads the plugin configuration on SIGHUP, as daemons do.
+  private static func reloadOnHangUp(_ plugins: PluginSet) -> any DispatchSourceSignal {
+    signal(SIGHUP, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGHUP)
+    source.setEventHandler {
+      Task { _ = try? await plugins.reload() }
+    }
+    source.resume()
+    return source
   }
 }
 

@@ -41,7 +41,7 @@ extension HostServer {
     case .shutdown:
       state.withLock { $0.shuttingDown = true }
       finish(status: 0, after: id, on: channel)
-    case .read, .identify, .listPlugins:
+    case .read, .identify, .listPlugins, .reloadPlugins:
       start(envelope, on: channel)
     case .hello:
       reply(id, .error(ErrorReply(.invalidRequest, "the handshake is already done")), on: channel)
@@ -100,6 +100,8 @@ extension HostServer {
         return .identifyResult(try await plugins.identify(request))
       case .listPlugins:
         return .pluginList(await plugins.statuses())
+      case .reloadPlugins:
+        return .pluginList(try await plugins.reload())
       default:
         return .error(ErrorReply(.internal, "no handler for \(message.kind)"))
       }

@@ -39,7 +39,7 @@ public final class HostServer: Sendable {
       name: Self.name,
       softwareVersion: Self.version,
       roles: plugins.roles,
-      details: ["plugins": "\(plugins.instances.count)"]
+      details: ["plugins": "\(plugins.pools.count)"]
     )
   }
 

@@ -1,4 +1,4 @@
-/// The most recent request durations of a plugin, for its median.
+/// The most recent request durations of a plugin, for its median and 95th percentile.
 struct LatencyWindow: Sendable {
   /// How many durations are kept.
   static let capacity = 1024
@@ -15,13 +15,13 @@ struct LatencyWindow: Sendable {
     }
   }
 
-  /// The median of the kept durations, or 0 when there are none.
-  var median: Double {
+  /// The kept duration below which `fraction` of them lie (nearest rank), or 0 when there are none.
+  func percentile(_ fraction: Double) -> Double {
     guard !values.isEmpty else {
       return 0
     }
     let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[min(max(rank, 0), sorted.count - 1)]
   }
 }

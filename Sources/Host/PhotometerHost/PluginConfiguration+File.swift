@@ -24,6 +24,9 @@ extension PluginConfiguration {
     var weight: Double?
     var timeout_ms: Int?
     var options: [String: String]?
+    var instances: Int?
+    var max_queued: Int?
+    var sha256: String?
   }
 
   private struct File: Decodable {
@@ -95,6 +98,17 @@ extension PluginConfiguration {
     guard timeout > 0 else {
       throw error("timeout_ms must be over 0")
     }
+    let instances = entry.instances ?? 1
+    guard (1...Self.maxInstances).contains(instances) else {
+      throw error("instances must be 1 to \(Self.maxInstances)")
+    }
+    let maxQueued = entry.max_queued ?? 64
+    guard maxQueued >= 0 else {
+      throw error("max_queued must be 0 or more")
+    }
+    if let sha256 = entry.sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+      throw error("sha256 must be 64 hexadecimal digits")
+    }
     self.init(
       name: entry.name,
       command: [Self.resolve(program, folder: folder, programFolder: programFolder)] + entry.command.dropFirst(),
@@ -105,9 +119,15 @@ extension PluginConfiguration {
       weight: weight,
       timeout: .milliseconds(timeout),
       options: entry.options ?? [:],
+      instances: instances,
+      maxQueued: maxQueued,
+      sha256: entry.sha256,
       directory: folder
     )
   }
+
+  /// The largest pool a plugin may have.
+  public static let maxInstances = 64
 
   static func resolve(_ program: String, folder: String, programFolder: String) -> String {
     if program.hasPrefix("/") {

@@ -27,6 +27,12 @@ public struct PluginConfiguration: Hashable, Sendable {
   public var timeout: Duration
   /// Passed to the plugin in the host's `Hello`.
   public var options: [String: String]
+  /// How many processes of the plugin run, each serving one request at a time.
+  public var instances: Int
+  /// How many requests may wait for a free instance before more are refused as busy.
+  public var maxQueued: Int
+  /// The SHA-256 (hex) the program must have; a program that differs is not started.
+  public var sha256: String?
   /// The folder the plugin runs in: the configuration file's folder.
   public var directory: String
 
@@ -40,6 +46,9 @@ public struct PluginConfiguration: Hashable, Sendable {
     weight: Double = 1,
     timeout: Duration = .seconds(30),
     options: [String: String] = [:],
+    instances: Int = 1,
+    maxQueued: Int = 64,
+    sha256: String? = nil,
     directory: String = FileManager.default.currentDirectoryPath
   ) {
     self.name = name
@@ -51,6 +60,9 @@ public struct PluginConfiguration: Hashable, Sendable {
     self.weight = weight
     self.timeout = timeout
     self.options = options
+    self.instances = instances
+    self.maxQueued = maxQueued
+    self.sha256 = sha256
     self.directory = directory
   }
 }

@@ -7,7 +7,7 @@ import PhotometerProtocol
 #endif
 
 extension PluginInstance {
-  /// The live connection, starting the process first if there is none.
+  /// The live connection, starting the process first if there is none and none is due later.
   func running() async throws -> Connection {
     if let connection {
       return connection
@@ -15,11 +15,8 @@ extension PluginInstance {
     if let starting {
       return try await starting.value
     }
-    guard !isStopping else {
-      throw ErrorReply(.shuttingDown, "the host is stopping its plugins")
-    }
-    if let failure = lastFailure, ContinuousClock.now < failure.at + Self.retryDelay {
-      throw failure.error
+    if let refusal = startRefusal() {
+      throw refusal
     }
     let task = Task { try await launch() }
     starting = task
@@ -31,21 +28,56 @@ extension PluginInstance {
         throw ErrorReply(.shuttingDown, "the host is stopping its plugins")
       }
       self.connection = connection
-      lastFailure = nil
+      lastVersion = connection.hello.softwareVersion
+      lastProblem = nil
       return connection
     } catch {
       let reply = ErrorReply.from(error, plugin: configuration.name)
-      lastFailure = (reply, ContinuousClock.now)
       if !isStopping {
         logger.error("plugin did not start", metadata: ["reason": "\(reply.message)"])
+        if permanentFailure == nil {
+          ended(because: reply)
+        }
       }
       throw reply
     }
   }
 
+  /// Why no process may start now, if it may not.
+  private func startRefusal() -> ErrorReply? {
+    if isStopping {
+      return ErrorReply(.shuttingDown, "the host is stopping this plugin", plugin: configuration.name)
+    }
+    if let quarantine = crashes.quarantine {
+      return ErrorReply(.pluginFailed, quarantine, plugin: configuration.name)
+    }
+    if let permanentFailure {
+      return permanentFailure
+    }
+    if let restart {
+      let wait = max(restart.at - .now, .zero)
+      let last = lastProblem.map { "; last: \($0.message)" } ?? ""
+      return ErrorReply(
+        .pluginFailed, "the plugin is restarting after a crash loop, back in \(wait)\(last)", plugin: configuration.name
+      )
+    }
+    return nil
+  }
+
   private func launch() async throws -> Connection {
     guard configuration.enabled else {
       throw ErrorReply(.noPlugins, "the plugin is disabled in the configuration")
+    }
+    if let expected = configuration.sha256 {
+      do throws(ErrorReply) {
+        try ExecutableDigest.verify(configuration.command[0], sha256: expected)
+      } catch {
+        permanentFailure = ErrorReply(error.code, error.message, plugin: configuration.name)
+        throw error
+      }
+    }
+    if lastProblem != nil {
+      lastRestarted = .now
     }
     starts += 1
     let logger = self.logger
@@ -60,7 +92,9 @@ extension PluginInstance {
         logger.info("\(line)", metadata: ["pid": "\(pid)", "stream": "stderr"])
       }
     } catch {
-      throw ErrorReply(.pluginFailed, "\(error)")
+      // The program is missing or not executable: no restart mends that; a reload may.
+      permanentFailure = ErrorReply(.pluginFailed, "\(error)", plugin: configuration.name)
+      throw error
     }
     let channel = RequestChannel(
       frames: FrameChannel(input: child.standardOutput, output: child.standardInput),
@@ -108,8 +142,9 @@ extension PluginInstance {
       return .success(try await connection.channel.request(message, timeout: configuration.timeout))
     } catch let error as RequestChannel.TimedOut {
       logger.warning("plugin timed out; restarting it", metadata: ["pid": "\(connection.child.pid)"])
-      await replace(connection)
-      return .failure(ErrorReply(.timeout, error.description, plugin: configuration.name))
+      let reply = ErrorReply(.timeout, error.description, plugin: configuration.name)
+      await kill(connection, because: reply)
+      return .failure(reply)
     } catch let error as RequestChannel.Closed {
       return .failure(ErrorReply.from(await explain(error, child: connection.child), plugin: configuration.name))
     } catch {
@@ -117,28 +152,67 @@ extension PluginInstance {
     }
   }
 
-  /// Kills a process that no longer answers; the next request starts a new one.
-  private func replace(_ stale: Connection) async {
-    if connection?.child === stale.child {
-      connection = nil
+  /// Kills a process that no longer answers, and restarts it as the policy says.
+  private func kill(_ stale: Connection, because reason: ErrorReply) async {
+    guard connection?.child === stale.child else {
+      return
     }
+    connection = nil
     stale.child.send(signal: SIGKILL)
     stale.channel.closeOutput()
     _ = await stale.child.waitForExit()
+    ended(because: reason)
   }
 
+  /// The process's output ended: it exited, crashed, or wrote something that is not a frame.
   private func connectionEnded(child: ChildProcess, reason: RequestChannel.Closed) async {
     guard connection?.child === child else {
       return
     }
     connection = nil
-    let status = await child.waitForExit(timeout: .seconds(1))
-    logger.warning(
-      "plugin stopped; it restarts on the next request",
-      metadata: [
-        "pid": "\(child.pid)", "status": "\(status.map { "\($0)" } ?? "still running")", "reason": "\(reason)",
-      ]
+    // A process that wrote garbage may still be running: it is killed like one that hangs.
+    var status = await child.waitForExit(timeout: .milliseconds(200))
+    if status == nil {
+      child.send(signal: SIGKILL)
+      status = await child.waitForExit()
+    }
+    logger.error(
+      "plugin stopped unexpectedly",
+      metadata: ["pid": "\(child.pid)", "status": "\(status.map { "\($0)" } ?? "unknown")", "reason": "\(reason)"]
     )
+    ended(because: ErrorReply(.pluginFailed, "the plugin \(status.map { "\($0)" } ?? "stopped"): \(reason)"))
+  }
+
+  /// Records an unexpected end and restarts the process now, later, or never.
+  private func ended(because reason: ErrorReply) {
+    lastProblem = reason
+    guard !isStopping else {
+      return
+    }
+    switch crashes.ended(lastRestarted: lastRestarted) {
+    case .restartNow:
+      Task { await start() }
+    case .restartAfter(let delay):
+      logger.warning("plugin is crashing in a loop; backing off", metadata: ["delay": "\(delay)"])
+      let at = ContinuousClock.now + delay
+      restart = (
+        at,
+        Task { [weak self] in
+          try? await Task.sleep(until: at, clock: .continuous)
+          await self?.restartAfterBackOff()
+        }
+      )
+    case .quarantine(let why):
+      logger.error("plugin quarantined", metadata: ["reason": "\(why)"])
+    }
+  }
+
+  private func restartAfterBackOff() async {
+    restart = nil
+    guard !Task.isCancelled, !isStopping else {
+      return
+    }
+    await start()
   }
 
   /// Adds how the process ended to a connection error, when it ended.

@@ -2,20 +2,21 @@ import ChildProcess
 import Logging
 import PhotometerProtocol
 
-/// One plugin process: starts it, shakes hands, sends it requests, restarts it after it dies.
+/// One plugin process, supervised: started, handshaken, sent requests, and restarted after it
+/// ends unexpectedly, with the back-off and quarantine of its ``RestartPolicy``.
 ///
-/// It starts the process on first use (or ``start()``), and again on the next request after the
-/// process exited, crashed or was killed for taking too long. A plugin that fails to start is not
-/// tried again for ``retryDelay``; requests meanwhile get the start failure.
+/// The pool gives an instance one request at a time. A request that finds the process starting
+/// waits for it; one that finds it backing off or quarantined fails at once with the reason.
 public actor PluginInstance {
-  /// How long after a failed start the next request waits before trying again.
-  public static let retryDelay: Duration = .seconds(1)
   /// How long the plugin has to answer the host's `Hello`.
   public static let handshakeTimeout: Duration = .seconds(10)
+  /// How long a drained plugin has to exit after its input is closed, then after SIGTERM.
+  public static let shutdownTimeouts = ChildProcess.ShutdownTimeouts.standard
 
   public nonisolated let configuration: PluginConfiguration
   let hostHello: Hello
   let logger: Logger
+  let crashes: CrashRecord
 
   struct Connection: Sendable {
     let child: ChildProcess
@@ -25,27 +26,35 @@ public actor PluginInstance {
 
   var connection: Connection?
   var starting: Task<Connection, any Error>?
-  var lastFailure: (error: ErrorReply, at: ContinuousClock.Instant)?
+  /// When a backed-off restart is due, and the task that will make it.
+  var restart: (at: ContinuousClock.Instant, task: Task<Void, Never>)?
+  /// Why the process is not running: its last end or failed start.
+  var lastProblem: ErrorReply?
+  /// A failure no restart can mend (the executable's checksum is wrong).
+  var permanentFailure: ErrorReply?
+  /// When the process was last started after an unexpected end.
+  var lastRestarted: ContinuousClock.Instant?
+  var lastVersion = ""
   /// Set by ``stop()``: no new process starts after it.
   var isStopping = false
   var starts: UInt64 = 0
-  var requests: UInt64 = 0
-  var errors: UInt64 = 0
-  var inFlight = 0
-  var latencies = LatencyWindow()
 
-  public init(configuration: PluginConfiguration, hostHello: Hello, logger: Logger) {
+  init(configuration: PluginConfiguration, number: Int, hostHello: Hello, crashes: CrashRecord, logger: Logger) {
     self.configuration = configuration
     self.hostHello = Hello(
       name: hostHello.name, softwareVersion: hostHello.softwareVersion, options: configuration.options)
+    self.crashes = crashes
     var logger = logger
     logger[metadataKey: "plugin"] = "\(configuration.name)"
+    if configuration.instances > 1 {
+      logger[metadataKey: "instance"] = "\(number)"
+    }
     self.logger = logger
   }
 
   /// Starts the process and shakes hands, unless it is already running.
   @discardableResult
-  public func start() async -> Result<Hello, ErrorReply> {
+  func start() async -> Result<Hello, ErrorReply> {
     do {
       return .success(try await running().hello)
     } catch {
@@ -55,78 +64,78 @@ public actor PluginInstance {
 
   /// Sends `message` and waits for the reply, at most the configured timeout.
   ///
-  /// On a timeout the process is killed; the next request starts a new one.
-  ///
   /// The time reported is the request's alone; starting the process, when it was not running, is
   /// not part of it.
-  public func call(_ message: Message) async -> PluginCall {
+  func call(_ message: Message) async -> PluginCall {
     let clock = ContinuousClock()
     var started = clock.now
-    var version = ""
+    var version = lastVersion
     let outcome: Result<Message, ErrorReply>
     do {
       let connection = try await running()
       version = connection.hello.softwareVersion
       started = clock.now
-      inFlight += 1
-      defer { inFlight -= 1 }
       outcome = await request(message, on: connection)
     } catch {
       outcome = .failure(ErrorReply.from(error, plugin: configuration.name))
     }
-    let milliseconds = (clock.now - started).milliseconds
-    requests += 1
-    if case .failure = outcome {
-      errors += 1
-    } else {
-      latencies.record(milliseconds)
-    }
-    return PluginCall(outcome: outcome, version: version, milliseconds: milliseconds)
+    return PluginCall(outcome: outcome, version: version, milliseconds: (clock.now - started).milliseconds)
   }
 
-  /// Ends the process politely (its input closed), then with SIGTERM, then SIGKILL.
-  public func stop() async {
+  /// Ends the process politely (its input closed), then with SIGTERM, then SIGKILL; no restart
+  /// follows.
+  func stop() async {
     isStopping = true
+    restart?.task.cancel()
+    restart = nil
     _ = await starting?.result
     let current = connection
     connection = nil
     guard let current else {
       return
     }
-    let status = await current.child.shutDown(closingInput: current.channel.closeOutput)
+    let status = await current.child.shutDown(
+      closingInput: current.channel.closeOutput, timeouts: Self.shutdownTimeouts)
     logger.debug("plugin stopped", metadata: ["pid": "\(current.child.pid)", "status": "\(status)"])
   }
 
-  /// The plugin's state and counters, for `photometer plugins`.
-  public func status() -> PluginStatus {
+  /// This instance's part in its plugin's status.
+  struct Status: Sendable {
+    var state: String
+    var pid: Int32?
+    var version: String
+    var roles: [Role]?
+    var restarts: UInt64
+    var reason: String
+  }
+
+  func status() -> Status {
     let state: String
-    var reason = ""
-    if !configuration.enabled {
-      state = "disabled"
-    } else if connection != nil {
-      state = inFlight > 0 ? "busy" : "ready"
+    var reason = lastProblem?.message ?? ""
+    if let connection {
+      return Status(
+        state: "ready", pid: connection.child.pid, version: connection.hello.softwareVersion,
+        roles: connection.hello.roles, restarts: restarts, reason: "")
+    } else if let quarantine = crashes.quarantine {
+      state = "quarantined"
+      reason = quarantine
+    } else if let permanentFailure {
+      state = "failed"
+      reason = permanentFailure.message
     } else if starting != nil {
       state = "starting"
-    } else if let failure = lastFailure {
-      state = "failed"
-      reason = failure.error.message
-    } else {
+    } else if let restart {
+      state = "restarting"
+      reason = "back-off after a crash loop, restarts in \(max(restart.at - .now, .zero)); last: \(reason)"
+    } else if isStopping {
       state = "stopped"
+    } else {
+      state = lastProblem == nil ? "stopped" : "failed"
     }
-    return PluginStatus(
-      name: configuration.name,
-      state: state,
-      pid: connection?.child.pid ?? 0,
-      roles: connection?.hello.roles ?? configuration.roles,
-      version: connection?.hello.softwareVersion ?? "",
-      mode: configuration.mode.rawValue,
-      restarts: starts > 0 ? starts - 1 : 0,
-      requests: requests,
-      errors: errors,
-      medianMilliseconds: latencies.median,
-      reason: reason
-    )
+    return Status(state: state, pid: nil, version: lastVersion, roles: nil, restarts: restarts, reason: reason)
   }
+
+  private var restarts: UInt64 { starts > 0 ? starts - 1 : 0 }
 }
 
 extension Duration {

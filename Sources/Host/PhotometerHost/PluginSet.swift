@@ -2,72 +2,114 @@ import Logging
 import PhotometerProtocol
 import Synchronization
 
-/// Every configured plugin, and the fan-out of a request to those with the right role.
+/// Every configured plugin's pool, the fan-out of a request to those with the right role, and
+/// reloading the configuration while requests are in flight.
 public final class PluginSet: Sendable {
-  public let instances: [PluginInstance]
-  private let logger: Logger
-  /// The first start of every plugin, while it runs; statuses wait for it to settle.
-  private let startup = Mutex<Task<Void, Never>?>(nil)
+  /// Reads the plugin configuration, for ``reload()``.
+  public typealias Source = @Sendable () throws(ConfigurationError) -> [PluginConfiguration]
 
-  /// - Parameter hostHello: what the host says of itself; each plugin also gets its options.
-  public init(configurations: [PluginConfiguration], hostHello: Hello, logger: Logger) {
-    self.instances = configurations.map {
-      PluginInstance(configuration: $0, hostHello: hostHello, logger: logger)
-    }
+  private let hostHello: Hello
+  private let policy: RestartPolicy
+  let logger: Logger
+  let reloadSource: Source?
+  private let state: Mutex<State>
+
+  private struct State {
+    var pools: [PluginPool]
+    /// The first start of the pools, while it runs; statuses wait for it to settle.
+    var startup: Task<Void, Never>?
+  }
+
+  /// - Parameters:
+  ///   - hostHello: what the host says of itself; each plugin also gets its options.
+  ///   - source: where ``reload()`` reads the configuration again.
+  public init(
+    configurations: [PluginConfiguration],
+    hostHello: Hello,
+    policy: RestartPolicy = .standard,
+    source: Source? = nil,
+    logger: Logger
+  ) {
+    self.hostHello = hostHello
+    self.policy = policy
+    self.reloadSource = source
     self.logger = logger
+    state = Mutex(State(pools: []))
+    let pools = configurations.map(makePool)
+    state.withLock { $0.pools = pools }
+  }
+
+  func makePool(_ configuration: PluginConfiguration) -> PluginPool {
+    PluginPool(configuration: configuration, hostHello: hostHello, policy: policy, logger: logger)
+  }
+
+  /// The pools in configuration order.
+  public var pools: [PluginPool] {
+    state.withLock { $0.pools }
+  }
+
+  func setPools(_ pools: [PluginPool]) {
+    state.withLock { $0.pools = pools }
   }
 
   /// The roles of the enabled plugins.
   public var roles: [Role] {
-    Role.allCases.filter { role in
-      instances.contains { $0.configuration.enabled && $0.configuration.roles.contains(role) }
+    let pools = pools
+    return Role.allCases.filter { role in
+      pools.contains { $0.configuration.enabled && $0.configuration.roles.contains(role) }
     }
+  }
+
+  /// The weight of each plugin in the vote.
+  public var weights: [String: Double] {
+    Dictionary(pools.map { ($0.configuration.name, $0.configuration.weight) }, uniquingKeysWith: { $1 })
   }
 
   /// Starts every enabled plugin at once; failures are logged and reported by ``statuses()``.
   public func startAll() async {
-    let instances = instances
-    let task = Task {
-      await withTaskGroup(of: Void.self) { group in
-        for instance in instances where instance.configuration.enabled {
-          group.addTask { await instance.start() }
-        }
-      }
-    }
-    startup.withLock { $0 = task }
+    let task = Task { await Self.startPools(pools) }
+    state.withLock { $0.startup = task }
     await task.value
   }
 
-  public func stopAll() async {
+  static func startPools(_ pools: [PluginPool]) async {
     await withTaskGroup(of: Void.self) { group in
-      for instance in instances {
-        group.addTask { await instance.stop() }
+      for pool in pools where pool.configuration.enabled {
+        group.addTask { await pool.start() }
+      }
+    }
+  }
+
+  /// Stops every plugin once its requests in flight are answered.
+  public func stopAll() async {
+    await Self.drainPools(pools)
+  }
+
+  static func drainPools(_ pools: [PluginPool]) async {
+    await withTaskGroup(of: Void.self) { group in
+      for pool in pools {
+        group.addTask { await pool.drain() }
       }
     }
   }
 
   /// Every plugin's status, once the first start of all of them (if under way) has settled.
   public func statuses() async -> [PluginStatus] {
-    await startup.withLock { $0 }?.value
+    await state.withLock { $0.startup }?.value
     var statuses: [PluginStatus] = []
-    for instance in instances {
-      statuses.append(await instance.status())
+    for pool in pools {
+      statuses.append(await pool.status())
     }
     return statuses
-  }
-
-  /// The weight of each plugin in the vote.
-  public var weights: [String: Double] {
-    Dictionary(uniqueKeysWithValues: instances.map { ($0.configuration.name, $0.configuration.weight) })
   }
 
   /// Sends `message` to every enabled plugin with `role` at once and collects every outcome,
   /// in configuration order.
   public func fanOut(_ message: Message, role: Role) async -> [(PluginConfiguration, PluginCall)] {
-    let targets = instances.filter { $0.configuration.enabled && $0.configuration.roles.contains(role) }
+    let targets = pools.filter { $0.configuration.enabled && $0.configuration.roles.contains(role) }
     return await withTaskGroup(of: (Int, PluginCall).self) { group in
-      for (index, instance) in targets.enumerated() {
-        group.addTask { (index, await instance.call(message)) }
+      for (index, pool) in targets.enumerated() {
+        group.addTask { (index, await pool.call(message)) }
       }
       var calls = [PluginCall?](repeating: nil, count: targets.count)
       for await (index, call) in group {

@@ -1240,7 +1240,52 @@ void   photometer__v1__plugin_list__free_unpacked
   assert(message->base.descriptor == &photometer__v1__plugin_list__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptors[16] =
+void   photometer__v1__reload_plugins__init
+                     (Photometer__V1__ReloadPlugins         *message)
+{
+  static const Photometer__V1__ReloadPlugins init_value = PHOTOMETER__V1__RELOAD_PLUGINS__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__reload_plugins__get_packed_size
+                     (const Photometer__V1__ReloadPlugins *message)
+{
+  assert(message->base.descriptor == &photometer__v1__reload_plugins__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__reload_plugins__pack
+                     (const Photometer__V1__ReloadPlugins *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__reload_plugins__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__reload_plugins__pack_to_buffer
+                     (const Photometer__V1__ReloadPlugins *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__reload_plugins__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ReloadPlugins *
+       photometer__v1__reload_plugins__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ReloadPlugins *)
+     protobuf_c_message_unpack (&photometer__v1__reload_plugins__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__reload_plugins__free_unpacked
+                     (Photometer__V1__ReloadPlugins *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__reload_plugins__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptors[17] =
 {
   {
     "request_id",
@@ -1375,6 +1420,18 @@ static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptor
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "reload_plugins",
+    19,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, reload_plugins),
+    &photometer__v1__reload_plugins__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "read_result",
     32,
     PROTOBUF_C_LABEL_NONE,
@@ -1437,18 +1494,19 @@ static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptor
 };
 static const unsigned photometer__v1__envelope__field_indices_by_name[] = {
   5,   /* field[5] = cancel */
-  14,   /* field[14] = engine_reading */
+  15,   /* field[15] = engine_reading */
   2,   /* field[2] = error */
   1,   /* field[1] = hello */
   9,   /* field[9] = identify */
-  12,   /* field[12] = identify_result */
+  13,   /* field[13] = identify_result */
   10,   /* field[10] = list_plugins */
   3,   /* field[3] = ping */
-  15,   /* field[15] = plugin_candidates */
-  13,   /* field[13] = plugin_list */
+  16,   /* field[16] = plugin_candidates */
+  14,   /* field[14] = plugin_list */
   4,   /* field[4] = pong */
   8,   /* field[8] = read */
-  11,   /* field[11] = read_result */
+  12,   /* field[12] = read_result */
+  11,   /* field[11] = reload_plugins */
   0,   /* field[0] = request_id */
   6,   /* field[6] = shutdown */
   7,   /* field[7] = shutdown_complete */
@@ -1457,9 +1515,9 @@ static const ProtobufCIntRange photometer__v1__envelope__number_ranges[4 + 1] =
 {
   { 1, 0 },
   { 16, 8 },
-  { 32, 11 },
-  { 48, 14 },
-  { 0, 16 }
+  { 32, 12 },
+  { 48, 15 },
+  { 0, 17 }
 };
 const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor =
 {
@@ -1469,7 +1527,7 @@ const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor =
   "Photometer__V1__Envelope",
   "photometer.v1",
   sizeof(Photometer__V1__Envelope),
-  16,
+  17,
   photometer__v1__envelope__field_descriptors,
   photometer__v1__envelope__field_indices_by_name,
   4,  photometer__v1__envelope__number_ranges,
@@ -3157,7 +3215,7 @@ const ProtobufCMessageDescriptor photometer__v1__list_plugins__descriptor =
   (ProtobufCMessageInit) photometer__v1__list_plugins__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__plugin_status__field_descriptors[11] =
+static const ProtobufCFieldDescriptor photometer__v1__plugin_status__field_descriptors[16] =
 {
   {
     "name",
@@ -3291,24 +3349,89 @@ static const ProtobufCFieldDescriptor photometer__v1__plugin_status__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "pids",
+    12,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Photometer__V1__PluginStatus, n_pids),
+    offsetof(Photometer__V1__PluginStatus, pids),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "instances",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__PluginStatus, instances),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "p95_milliseconds",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__PluginStatus, p95_milliseconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "timeouts",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__PluginStatus, timeouts),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "queued",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__PluginStatus, queued),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__plugin_status__field_indices_by_name[] = {
   8,   /* field[8] = errors */
+  12,   /* field[12] = instances */
   9,   /* field[9] = median_milliseconds */
   5,   /* field[5] = mode */
   0,   /* field[0] = name */
+  13,   /* field[13] = p95_milliseconds */
   2,   /* field[2] = pid */
+  11,   /* field[11] = pids */
+  15,   /* field[15] = queued */
   10,   /* field[10] = reason */
   7,   /* field[7] = requests */
   6,   /* field[6] = restarts */
   3,   /* field[3] = roles */
   1,   /* field[1] = state */
+  14,   /* field[14] = timeouts */
   4,   /* field[4] = version */
 };
 static const ProtobufCIntRange photometer__v1__plugin_status__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor photometer__v1__plugin_status__descriptor =
 {
@@ -3318,7 +3441,7 @@ const ProtobufCMessageDescriptor photometer__v1__plugin_status__descriptor =
   "Photometer__V1__PluginStatus",
   "photometer.v1",
   sizeof(Photometer__V1__PluginStatus),
-  11,
+  16,
   photometer__v1__plugin_status__field_descriptors,
   photometer__v1__plugin_status__field_indices_by_name,
   1,  photometer__v1__plugin_status__number_ranges,
@@ -3361,6 +3484,24 @@ const ProtobufCMessageDescriptor photometer__v1__plugin_list__descriptor =
   photometer__v1__plugin_list__field_indices_by_name,
   1,  photometer__v1__plugin_list__number_ranges,
   (ProtobufCMessageInit) photometer__v1__plugin_list__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define photometer__v1__reload_plugins__field_descriptors NULL
+#define photometer__v1__reload_plugins__field_indices_by_name NULL
+#define photometer__v1__reload_plugins__number_ranges NULL
+const ProtobufCMessageDescriptor photometer__v1__reload_plugins__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ReloadPlugins",
+  "ReloadPlugins",
+  "Photometer__V1__ReloadPlugins",
+  "photometer.v1",
+  sizeof(Photometer__V1__ReloadPlugins),
+  0,
+  photometer__v1__reload_plugins__field_descriptors,
+  photometer__v1__reload_plugins__field_indices_by_name,
+  0,  photometer__v1__reload_plugins__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__reload_plugins__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue photometer__v1__role__enum_values_by_number[3] =

@@ -96,6 +96,8 @@ extension Message {
       self = .identify(try IdentifyRequest(envelope.identify.pointee))
     case PHOTOMETER__V1__ENVELOPE__BODY_LIST_PLUGINS:
       self = .listPlugins
+    case PHOTOMETER__V1__ENVELOPE__BODY_RELOAD_PLUGINS:
+      self = .reloadPlugins
     case PHOTOMETER__V1__ENVELOPE__BODY_READ_RESULT:
       self = .readResult(try ReadResult(envelope.read_result.pointee))
     case PHOTOMETER__V1__ENVELOPE__BODY_IDENTIFY_RESULT:
@@ -145,6 +147,9 @@ extension Message {
     case .listPlugins:
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_LIST_PLUGINS
       envelope.list_plugins = arena.message(photometer__v1__list_plugins__init) { _ in }
+    case .reloadPlugins:
+      envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_RELOAD_PLUGINS
+      envelope.reload_plugins = arena.message(photometer__v1__reload_plugins__init) { _ in }
     case .readResult(let result):
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_READ_RESULT
       envelope.read_result = result.encode(in: arena)

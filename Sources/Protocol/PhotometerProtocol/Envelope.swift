@@ -23,6 +23,8 @@ public enum Message: Hashable, Sendable {
   case read(ReadRequest)
   case identify(IdentifyRequest)
   case listPlugins
+  /// Asks the host to read its plugin configuration again; answered with ``pluginList(_:)``.
+  case reloadPlugins
   case readResult(ReadResult)
   case identifyResult(IdentifyResult)
   case pluginList([PluginStatus])
@@ -42,6 +44,7 @@ public enum Message: Hashable, Sendable {
     case .read: "ReadRequest"
     case .identify: "IdentifyRequest"
     case .listPlugins: "ListPlugins"
+    case .reloadPlugins: "ReloadPlugins"
     case .readResult: "ReadResult"
     case .identifyResult: "IdentifyResult"
     case .pluginList: "PluginList"

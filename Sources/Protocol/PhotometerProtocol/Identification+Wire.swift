@@ -120,17 +120,25 @@ extension IdentifyResult {
 
 extension PluginStatus {
   init(_ status: Photometer__V1__PluginStatus) throws(WireError) {
+    var pids = (0..<status.n_pids).map { status.pids[$0] }
+    if pids.isEmpty && status.pid > 0 {
+      pids = [status.pid]
+    }
     self.init(
       name: String(protobuf: status.name),
       state: String(protobuf: status.state),
-      pid: status.pid,
+      pids: pids,
       roles: Role.decode(status.n_roles, status.roles),
       version: String(protobuf: status.version),
       mode: String(protobuf: status.mode),
+      instances: status.instances,
       restarts: status.restarts,
       requests: status.requests,
       errors: status.errors,
+      timeouts: status.timeouts,
+      queued: status.queued,
       medianMilliseconds: status.median_milliseconds,
+      p95Milliseconds: status.p95_milliseconds,
       reason: String(protobuf: status.reason)
     )
   }
@@ -139,14 +147,19 @@ extension PluginStatus {
     arena.message(photometer__v1__plugin_status__init) {
       $0.name = arena.string(name)
       $0.state = arena.string(state)
-      $0.pid = pid
+      $0.pid = pids.first ?? 0
+      ($0.n_pids, $0.pids) = arena.values(pids)
       ($0.n_roles, $0.roles) = Role.encode(roles, in: arena)
       $0.version = arena.string(version)
       $0.mode = arena.string(mode)
+      $0.instances = instances
       $0.restarts = restarts
       $0.requests = requests
       $0.errors = errors
+      $0.timeouts = timeouts
+      $0.queued = queued
       $0.median_milliseconds = medianMilliseconds
+      $0.p95_milliseconds = p95Milliseconds
       $0.reason = arena.string(reason)
     }
   }

@@ -76,43 +76,58 @@ public struct IdentifyResult: Hashable, Sendable {
 /// A configured plugin as the host sees it.
 public struct PluginStatus: Hashable, Sendable {
   public var name: String
-  /// `starting`, `ready`, `busy`, `stopped`, `failed` or `disabled`.
+  /// `starting`, `ready`, `busy`, `restarting`, `quarantined`, `failed`, `stopped` or `disabled`.
   public var state: String
-  public var pid: Int32
+  /// The pids of the running instances.
+  public var pids: [Int32]
   public var roles: [Role]
   public var version: String
   /// `vote` or `shadow`.
   public var mode: String
+  /// The configured pool size.
+  public var instances: UInt32
   public var restarts: UInt64
   public var requests: UInt64
   public var errors: UInt64
+  public var timeouts: UInt64
+  /// Requests waiting for a free instance.
+  public var queued: UInt32
   public var medianMilliseconds: Double
-  /// Why the plugin is stopped or failed.
+  public var p95Milliseconds: Double
+  /// Why the plugin is stopped, failed, restarting or quarantined.
   public var reason: String
 
   public init(
     name: String,
     state: String,
-    pid: Int32 = 0,
+    pids: [Int32] = [],
     roles: [Role] = [],
     version: String = "",
     mode: String = "vote",
+    instances: UInt32 = 1,
     restarts: UInt64 = 0,
     requests: UInt64 = 0,
     errors: UInt64 = 0,
+    timeouts: UInt64 = 0,
+    queued: UInt32 = 0,
     medianMilliseconds: Double = 0,
+    p95Milliseconds: Double = 0,
     reason: String = ""
   ) {
     self.name = name
     self.state = state
-    self.pid = pid
+    self.pids = pids
     self.roles = roles
     self.version = version
     self.mode = mode
+    self.instances = instances
     self.restarts = restarts
     self.requests = requests
     self.errors = errors
+    self.timeouts = timeouts
+    self.queued = queued
     self.medianMilliseconds = medianMilliseconds
+    self.p95Milliseconds = p95Milliseconds
     self.reason = reason
   }
 }

@@ -36,14 +36,15 @@ print(
   "Protocol benchmark: \(roundTrips) round trips of each kind in \(rounds) interleaved rounds, "
     + "\(payloads) payloads of 1 MiB, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
-let plugin = PluginInstance(
+let plugin = PluginPool(
   configuration: PluginConfiguration(
     name: "testplugin", command: ["\(folder)/photometer-testplugin"], roles: [.read], options: ["text": "12345"]),
   hostHello: Hello(name: HostServer.name, softwareVersion: HostServer.version),
   logger: logger
 )
-if case .failure(let error) = await plugin.start() {
-  print("cannot start the test plugin: \(error)")
+await plugin.start()
+guard await plugin.status().state == "ready" else {
+  print("cannot start the test plugin: \(await plugin.status().reason)")
   exit(2)
 }
 let direct = try await DirectPlugin.start(executable: "\(folder)/photometer-testplugin")
@@ -67,7 +68,7 @@ for _ in 0..<rounds {
 let mebibyte = ReadRequest(
   image: Image(data: (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }, name: "1MiB"))
 let largeSamples = try await Samples.measure(payloads) { _ = try await plugin.call(.read(mebibyte)).outcome.get() }
-await plugin.stop()
+await plugin.drain()
 await echo.stop()
 await direct.stop()
 
@@ -75,16 +76,16 @@ print(Samples.header)
 print(floorSamples.line("raw pipe ping-pong (the floor)"))
 print(directSamples.line("Ping, framed protobuf, blocking"))
 print(directReadSamples.line("small ReadRequest, blocking"))
-print(pingSamples.line("Ping through the host's plugin actor"))
-print(readSamples.line("small ReadRequest through the actor"))
-print(largeSamples.line("1 MiB ReadRequest through the actor"))
+print(pingSamples.line("Ping through the host's plugin pool"))
+print(readSamples.line("small ReadRequest through the pool"))
+print(largeSamples.line("1 MiB ReadRequest through the pool"))
 print("")
 print(String(format: "Framed protobuf Ping / floor (medians):       %.2fx", directSamples.median / floorSamples.median))
 print(
   String(
-    format: "Host plugin actor Ping / floor (medians):     %.2fx (goal: at most 1.3x)",
+    format: "Host plugin pool Ping / floor (medians):      %.2fx (goal: at most 1.3x)",
     pingSamples.median / floorSamples.median))
-print(String(format: "Host plugin actor small read / floor:         %.2fx", readSamples.median / floorSamples.median))
+print(String(format: "Host plugin pool small read / floor:          %.2fx", readSamples.median / floorSamples.median))
 print(
   String(
     format: "1 MiB payload throughput at the median:       %.0f MiB/s (goal: at least 250 MiB/s)",

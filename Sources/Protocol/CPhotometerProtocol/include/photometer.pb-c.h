@@ -45,6 +45,7 @@ typedef struct Photometer__V1__IdentifyResult Photometer__V1__IdentifyResult;
 typedef struct Photometer__V1__ListPlugins Photometer__V1__ListPlugins;
 typedef struct Photometer__V1__PluginStatus Photometer__V1__PluginStatus;
 typedef struct Photometer__V1__PluginList Photometer__V1__PluginList;
+typedef struct Photometer__V1__ReloadPlugins Photometer__V1__ReloadPlugins;
 
 
 /* --- enums --- */
@@ -147,6 +148,7 @@ typedef enum {
   PHOTOMETER__V1__ENVELOPE__BODY_READ = 16,
   PHOTOMETER__V1__ENVELOPE__BODY_IDENTIFY = 17,
   PHOTOMETER__V1__ENVELOPE__BODY_LIST_PLUGINS = 18,
+  PHOTOMETER__V1__ENVELOPE__BODY_RELOAD_PLUGINS = 19,
   PHOTOMETER__V1__ENVELOPE__BODY_READ_RESULT = 32,
   PHOTOMETER__V1__ENVELOPE__BODY_IDENTIFY_RESULT = 33,
   PHOTOMETER__V1__ENVELOPE__BODY_PLUGIN_LIST = 34,
@@ -181,6 +183,7 @@ struct  Photometer__V1__Envelope
     Photometer__V1__ReadRequest *read;
     Photometer__V1__IdentifyRequest *identify;
     Photometer__V1__ListPlugins *list_plugins;
+    Photometer__V1__ReloadPlugins *reload_plugins;
     /*
      * Host replies to a client.
      */
@@ -696,9 +699,12 @@ struct  Photometer__V1__PluginStatus
   ProtobufCMessage base;
   char *name;
   /*
-   * "starting", "ready", "busy", "stopped", "failed" or "disabled".
+   * "starting", "ready", "busy", "restarting", "quarantined", "failed", "stopped" or "disabled".
    */
   char *state;
+  /*
+   * The pid of the first running instance, 0 if none runs.
+   */
   int32_t pid;
   size_t n_roles;
   Photometer__V1__Role *roles;
@@ -712,13 +718,28 @@ struct  Photometer__V1__PluginStatus
   uint64_t errors;
   double median_milliseconds;
   /*
-   * Why the plugin is stopped or failed.
+   * Why the plugin is stopped, failed, restarting or quarantined.
    */
   char *reason;
+  /*
+   * The pids of all running instances.
+   */
+  size_t n_pids;
+  int32_t *pids;
+  /*
+   * The configured pool size.
+   */
+  uint32_t instances;
+  double p95_milliseconds;
+  uint64_t timeouts;
+  /*
+   * Requests waiting for a free instance.
+   */
+  uint32_t queued;
 };
 #define PHOTOMETER__V1__PLUGIN_STATUS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__plugin_status__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, 0, 0, 0, 0 }
 
 
 struct  Photometer__V1__PluginList
@@ -730,6 +751,22 @@ struct  Photometer__V1__PluginList
 #define PHOTOMETER__V1__PLUGIN_LIST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__plugin_list__descriptor) \
     , 0,NULL }
+
+
+/*
+ * Asks the host to read its plugin configuration again. Plugins whose configuration is unchanged
+ * keep running; changed ones are drained (their requests in flight finish) and replaced; removed
+ * ones are drained and stopped; new ones are started. The reply is a `PluginList` of the new
+ * configuration, or an `Error` (`ERROR_CODE_INVALID_REQUEST`) naming the plugin and field at fault,
+ * in which case the last good configuration stays in force.
+ */
+struct  Photometer__V1__ReloadPlugins
+{
+  ProtobufCMessage base;
+};
+#define PHOTOMETER__V1__RELOAD_PLUGINS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__reload_plugins__descriptor) \
+     }
 
 
 /* Photometer__V1__Envelope methods */
@@ -1254,6 +1291,25 @@ Photometer__V1__PluginList *
 void   photometer__v1__plugin_list__free_unpacked
                      (Photometer__V1__PluginList *message,
                       ProtobufCAllocator *allocator);
+/* Photometer__V1__ReloadPlugins methods */
+void   photometer__v1__reload_plugins__init
+                     (Photometer__V1__ReloadPlugins         *message);
+size_t photometer__v1__reload_plugins__get_packed_size
+                     (const Photometer__V1__ReloadPlugins   *message);
+size_t photometer__v1__reload_plugins__pack
+                     (const Photometer__V1__ReloadPlugins   *message,
+                      uint8_t             *out);
+size_t photometer__v1__reload_plugins__pack_to_buffer
+                     (const Photometer__V1__ReloadPlugins   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ReloadPlugins *
+       photometer__v1__reload_plugins__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__reload_plugins__free_unpacked
+                     (Photometer__V1__ReloadPlugins *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Photometer__V1__Envelope_Closure)
@@ -1346,6 +1402,9 @@ typedef void (*Photometer__V1__PluginStatus_Closure)
 typedef void (*Photometer__V1__PluginList_Closure)
                  (const Photometer__V1__PluginList *message,
                   void *closure_data);
+typedef void (*Photometer__V1__ReloadPlugins_Closure)
+                 (const Photometer__V1__ReloadPlugins *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -1384,6 +1443,7 @@ extern const ProtobufCMessageDescriptor photometer__v1__identify_result__descrip
 extern const ProtobufCMessageDescriptor photometer__v1__list_plugins__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__plugin_status__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__plugin_list__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__reload_plugins__descriptor;
 
 PROTOBUF_C__END_DECLS
 
