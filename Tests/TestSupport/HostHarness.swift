@@ -13,14 +13,15 @@ public struct InProcessHost: Sendable {
   /// The server's exit status, once it has ended.
   public let status: Task<Int32, Never>
 
-  public init(plugins configurations: [PluginConfiguration], maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize) {
-    var logger = Logger(label: "test-host")
-    logger.logLevel = .critical
+  public init(
+    plugins configurations: [PluginConfiguration],
+    maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
+    source: PluginSet.Source? = nil
+  ) {
     let requestPipe = Pipe()
     let replyPipe = Pipe()
-    plugins = PluginSet(
-      configurations: configurations, hostHello: Hello(name: HostServer.name, softwareVersion: HostServer.version),
-      logger: logger)
+    plugins = makePluginSet(configurations, source: source)
+    let logger = plugins.logger
     let server = HostServer(plugins: plugins, logger: logger, maxFrameSize: maxFrameSize)
     status = Task { await server.run(input: requestPipe.read, output: replyPipe.write) }
     requests = requestPipe.write
@@ -36,8 +37,12 @@ public struct HostHarness: Sendable {
   public var plugins: PluginSet { host.plugins }
 
   /// Starts a server with `plugins`; the client has not shaken hands yet.
-  public init(plugins: [PluginConfiguration], maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize) {
-    host = InProcessHost(plugins: plugins, maxFrameSize: maxFrameSize)
+  public init(
+    plugins: [PluginConfiguration],
+    maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
+    source: PluginSet.Source? = nil
+  ) {
+    host = InProcessHost(plugins: plugins, maxFrameSize: maxFrameSize, source: source)
     client = RequestChannel(frames: FrameChannel(input: host.replies, output: host.requests))
     client.start()
   }
@@ -84,6 +89,24 @@ public struct RawHostHarness: Sendable {
     peer.closeOutput()
     return await host.status.value
   }
+}
+
+/// A restart policy quick enough for tests: a crash loop backs off 1.5 s; 3 ends in a minute
+/// quarantine.
+public let quickRestarts = RestartPolicy(
+  loopWindow: .seconds(30), loopBackoff: .milliseconds(1500), quarantineAfter: 3, quarantineWindow: .seconds(60))
+
+/// A plugin set as the host makes one, quiet, with ``quickRestarts``.
+public func makePluginSet(
+  _ configurations: [PluginConfiguration],
+  policy: RestartPolicy = quickRestarts,
+  source: PluginSet.Source? = nil
+) -> PluginSet {
+  var logger = Logger(label: "test-host")
+  logger.logLevel = .critical
+  return PluginSet(
+    configurations: configurations, hostHello: Hello(name: HostServer.name, softwareVersion: HostServer.version),
+    policy: policy, source: source, logger: logger)
 }
 
 /// A plugin configuration running the test plugin with `options`.

@@ -19,13 +19,13 @@ public func processExists(_ pid: Int32) -> Bool {
 }
 
 /// Waits up to `timeout` for `condition` to hold, checking every 10 ms.
-public func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+public func eventually(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {
-    if condition() {
+    if await condition() {
       return true
     }
     try? await Task.sleep(for: .milliseconds(10))
   }
-  return condition()
+  return await condition()
 }

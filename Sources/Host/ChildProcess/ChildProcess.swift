@@ -18,7 +18,8 @@ public final class ChildProcess: Sendable {
 
   private struct ExitState {
     var status: TerminationStatus?
-    var waiters: [CheckedContinuation<TerminationStatus, Never>] = []
+    var waiters: [UInt64: CheckedContinuation<TerminationStatus?, Never>] = [:]
+    var nextWaiter: UInt64 = 0
   }
 
   private init(pid: Int32, standardInput: Int32, standardOutput: Int32) {
@@ -84,23 +85,14 @@ public final class ChildProcess: Sendable {
 
   /// Waits until the child has exited.
   public func waitForExit() async -> TerminationStatus {
-    await withCheckedContinuation { continuation in
-      let status: TerminationStatus? = exit.withLock { state in
-        if state.status == nil {
-          state.waiters.append(continuation)
-        }
-        return state.status
-      }
-      if let status {
-        continuation.resume(returning: status)
-      }
-    }
+    // Without cancellation, only the child's exit ends the wait.
+    await withoutCancellation { await self.exitOrCancellation() }!
   }
 
   /// Waits until the child has exited or `timeout` has passed.
   public func waitForExit(timeout: Duration) async -> TerminationStatus? {
     await withTaskGroup(of: TerminationStatus?.self) { group in
-      group.addTask { await self.waitForExit() }
+      group.addTask { await self.exitOrCancellation() }
       group.addTask {
         try? await Task.sleep(for: timeout)
         return nil
@@ -108,6 +100,33 @@ public final class ChildProcess: Sendable {
       let first = await group.next() ?? nil
       group.cancelAll()
       return first ?? status
+    }
+  }
+
+  /// The exit status, or `nil` if the calling task is cancelled first.
+  private func exitOrCancellation() async -> TerminationStatus? {
+    let id = exit.withLock { state in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let status: TerminationStatus?? = exit.withLock { state in
+          if let status = state.status {
+            return .some(status)
+          }
+          if Task.isCancelled {
+            return .some(nil)
+          }
+          state.waiters[id] = continuation
+          return .none
+        }
+        if let status {
+          continuation.resume(returning: status)
+        }
+      }
+    } onCancel: {
+      exit.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: nil)
     }
   }
 
@@ -129,8 +148,8 @@ public final class ChildProcess: Sendable {
     let termination = result == pid ? TerminationStatus(waitStatus: status) : .exited(code: -1)
     let waiters = exit.withLock { state in
       state.status = termination
-      defer { state.waiters = [] }
-      return state.waiters
+      defer { state.waiters = [:] }
+      return state.waiters.values
     }
     for waiter in waiters {
       waiter.resume(returning: termination)
@@ -175,4 +194,9 @@ func drainLines(of fd: Int32, into handler: @escaping @Sendable (String) -> Void
     splitter.finish().map(handler)
     close(fd)
   }
+}
+
+/// Runs `operation` in a task that the caller's cancellation does not reach.
+private func withoutCancellation<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T {
+  await Task { await operation() }.value
 }

@@ -7,11 +7,12 @@ extension HostServer {
     switch event {
     case .envelope(let envelope):
       handle(envelope, on: channel)
-    case .undecodable(let frame):
-      logger.error("undecodable frame from the client", metadata: ["reason": "\(frame.reason)"])
+    case .undecodable(let frame, let bytes):
+      logger.error(
+        "undecodable frame from the client", metadata: ["reason": "\(frame.reason)", "bytes": "\(bytes.hexDump)"])
       reply(frame.requestID, .error(ErrorReply(frame.reason.code, frame.reason.description)), on: channel)
-    case .broken(let error):
-      logger.error("the client's stream broke; closing", metadata: ["reason": "\(error)"])
+    case .broken(let error, let bytes):
+      logger.error("the client's stream broke; closing", metadata: ["reason": "\(error)", "bytes": "\(bytes.hexDump)"])
       let code: ErrorCode = if case .tooLarge = error { .frameTooLarge } else { .invalidRequest }
       reply(0, .error(ErrorReply(code, error.description)), on: channel)
       finish(status: 1, after: nil, on: channel)

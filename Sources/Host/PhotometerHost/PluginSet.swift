@@ -10,7 +10,7 @@ public final class PluginSet: Sendable {
 
   private let hostHello: Hello
   private let policy: RestartPolicy
-  let logger: Logger
+  public let logger: Logger
   let reloadSource: Source?
   private let state: Mutex<State>
 

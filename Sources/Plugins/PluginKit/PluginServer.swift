@@ -7,6 +7,16 @@ import Synchronization
 /// Standard output carries only frames: `run` moves the protocol to a copy of descriptor 1 and
 /// points descriptor 1 at standard error, so a stray `print` cannot corrupt the stream.
 public enum PluginServer {
+  private static let frameOutput = Atomic<Int32>(-1)
+
+  /// The descriptor frames go to once ``run(_:maxFrameSize:)`` has started, or -1 before.
+  ///
+  /// Only for test plugins that must corrupt the stream on purpose: anything written here that
+  /// is not a whole frame makes the host kill the plugin.
+  public static var frameOutputDescriptor: Int32 {
+    frameOutput.load(ordering: .acquiring)
+  }
+
   /// Serves until the host closes the input or sends `Shutdown`; returns the exit status.
   ///
   /// - Returns: 0 after a clean end, 1 when the input broke off inside a frame or carried an
@@ -16,6 +26,7 @@ public enum PluginServer {
     maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize
   ) -> Int32 {
     let protocolOutput = StandardStreams.reserveStandardOutputForFrames()
+    frameOutput.store(protocolOutput, ordering: .releasing)
     let channel = FrameChannel(input: 0, output: protocolOutput, maxFrameSize: maxFrameSize)
     let session = Session(recognizer: recognizer, channel: channel)
     let done = DispatchSemaphore(value: 0)
@@ -49,10 +60,10 @@ private final class Session<R: Recognizer>: @unchecked Sendable {
     switch event {
     case .envelope(let envelope):
       return handle(envelope)
-    case .undecodable(let frame):
+    case .undecodable(let frame, _):
       reply(frame.requestID, .error(ErrorReply(frame.reason.code, frame.reason.description)))
       return false
-    case .broken(let error):
+    case .broken(let error, _):
       let code: ErrorCode = if case .tooLarge = error { .frameTooLarge } else { .invalidRequest }
       reply(0, .error(ErrorReply(code, error.description)))
       exitStatus = 1

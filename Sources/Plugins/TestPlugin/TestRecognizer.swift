@@ -17,13 +17,21 @@ struct TestRecognizer: Recognizer {
     OptionSpec(name: "confidence", description: "the confidence of each answer", defaultValue: "0.9"),
     OptionSpec(name: "delay_ms", description: "wait this long before each answer", defaultValue: "0"),
     OptionSpec(
-      name: "behaviour", description: "answer, fail, hang, crash (SIGABRT) or exit", defaultValue: "answer"),
+      name: "behaviour",
+      description: "answer, fail, hang, crash (SIGABRT), signal, exit, garbage (an absurd frame length), "
+        + "bad-frame (a frame that is not a message), flood (stderr) or leak (memory)",
+      defaultValue: "answer"),
     OptionSpec(name: "exit_code", description: "the status for behaviour=exit", defaultValue: "3"),
+    OptionSpec(name: "signal", description: "the signal for behaviour=signal", defaultValue: "9"),
     OptionSpec(name: "stderr_lines", description: "lines written to stderr before each answer", defaultValue: "0"),
+    OptionSpec(name: "flood_mb", description: "MiB written to stderr for behaviour=flood", defaultValue: "8"),
+    OptionSpec(name: "leak_mb", description: "MiB kept for good per request for behaviour=leak", defaultValue: "16"),
   ]
 
   private(set) var roles: [Role] = [.identify, .read]
   private var options: [String: String] = [:]
+  /// What behaviour=leak keeps.
+  private var leaked: [[UInt8]] = []
 
   mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
     options = host.options
@@ -46,12 +54,18 @@ struct TestRecognizer: Recognizer {
   mutating func read(_ request: ReadRequest) throws(ErrorReply) -> EngineReading {
     let settings = options.merging(request.options) { $1 }
     try behave(settings)
-    guard let text = settings["text"] else {
+    guard let template = settings["text"] else {
       throw ErrorReply(.invalidRequest, "the test plugin reads only what its 'text' option says, and none is set")
     }
+    // "{pid}" lets a test see which process of a pool answered.
+    let text = template.replacing("{pid}", with: "\(getpid())")
     let confidence = Double(settings["confidence"] ?? "") ?? 0.9
     let symbols = text.map { Symbol(text: String($0), confidence: confidence) }
     return EngineReading(text: text, confidence: confidence, symbols: symbols)
+  }
+
+  private func writeToFrames(_ bytes: [UInt8]) {
+    _ = bytes.withUnsafeBytes { write(PluginServer.frameOutputDescriptor, $0.baseAddress, $0.count) }
   }
 
   mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> [Candidate] {
@@ -61,7 +75,7 @@ struct TestRecognizer: Recognizer {
       .map { Candidate(meter: $0.meter, score: 1, confidence: 1) }
   }
 
-  private func behave(_ settings: [String: String]) throws(ErrorReply) {
+  private mutating func behave(_ settings: [String: String]) throws(ErrorReply) {
     for line in 0..<(Int(settings["stderr_lines"] ?? "") ?? 0) {
       // print goes to standard error: PluginServer points descriptor 1 there.
       print("test plugin diagnostic line \(line)")
@@ -78,6 +92,21 @@ struct TestRecognizer: Recognizer {
       abort()
     case "exit":
       exit(Int32(settings["exit_code"] ?? "") ?? 3)
+    case "signal":
+      kill(getpid(), Int32(settings["signal"] ?? "") ?? SIGKILL)
+      while true { pause() }
+    case "garbage":
+      writeToFrames([UInt8](repeating: 0xFF, count: 12))
+    case "bad-frame":
+      writeToFrames([4, 0xFF, 0xFF, 0xFF, 0xFF])
+    case "flood":
+      let line = [UInt8](repeating: UInt8(ascii: "x"), count: 1023) + [UInt8(ascii: "\n")]
+      for _ in 0..<((Int(settings["flood_mb"] ?? "") ?? 8) * 1024) {
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+      }
+    case "leak":
+      let bytes = (Int(settings["leak_mb"] ?? "") ?? 16) << 20
+      leaked.append([UInt8](repeating: 1, count: bytes))
     default:
       return
     }

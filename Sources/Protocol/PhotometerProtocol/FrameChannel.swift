@@ -32,9 +32,11 @@ public final class FrameChannel: Sendable {
   public enum Event: Sendable {
     case envelope(Envelope)
     /// A frame arrived whole but is not a message this side accepts; the channel goes on.
-    case undecodable(UndecodableFrame)
+    /// `firstBytes` are the frame's first bytes (at most 32), for the log.
+    case undecodable(UndecodableFrame, firstBytes: [UInt8])
     /// The byte stream broke (absurd length, bad prefix, end inside a frame); the reader stopped.
-    case broken(FrameError)
+    /// `firstBytes` are the first bytes (at most 32) of the read that broke it, for the log.
+    case broken(FrameError, firstBytes: [UInt8])
     /// The peer closed its end cleanly; the reader stopped.
     case closed
   }
@@ -83,20 +85,21 @@ public final class FrameChannel: Sendable {
           try decoder.finish()
           return .closed
         } catch {
-          return .broken(error)
+          return .broken(error, firstBytes: [])
         }
       }
-      decoder.append(UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+      let bytes = UnsafeRawBufferPointer(rebasing: chunk[..<count])
+      decoder.append(bytes)
       do {
         while let frame = try decoder.nextFrame() {
           do {
             handler(.envelope(try Envelope(serialized: frame)))
           } catch {
-            handler(.undecodable(error))
+            handler(.undecodable(error, firstBytes: Array(frame.prefix(32))))
           }
         }
       } catch {
-        return .broken(error)
+        return .broken(error, firstBytes: Array(bytes.prefix(32)))
       }
     }
   }

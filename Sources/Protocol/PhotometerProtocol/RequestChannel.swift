@@ -69,10 +69,12 @@ public final class RequestChannel: Sendable {
       switch event {
       case .envelope(let envelope):
         deliver(envelope)
-      case .undecodable(let frame):
-        finish(frame.requestID, with: .failure(ErrorReply(frame.reason.code, "undecodable reply: \(frame.reason)")))
-      case .broken(let error):
-        close(Closed(reason: "the connection broke: \(error)"))
+      case .undecodable(let frame, let bytes):
+        // A peer that writes what is not a message cannot be trusted with the rest of the stream.
+        close(
+          Closed(reason: "the peer wrote a frame that is not a message (\(frame.reason)); it began \(bytes.hexDump)"))
+      case .broken(let error, let bytes):
+        close(Closed(reason: "the connection broke: \(error); the bytes read began \(bytes.hexDump)"))
       case .closed:
         close(Closed(reason: "the peer closed the connection"))
       }
@@ -164,11 +166,17 @@ public final class RequestChannel: Sendable {
   }
 
   private func close(_ reason: Closed) {
-    let waiting = state.withLock { state in
+    let waiting: [Pending]? = state.withLock { state in
+      guard state.closed == nil else {
+        return nil
+      }
       state.closed = reason
       state.sweeper?.cancel()
       defer { state.pending = [:] }
-      return state.pending.values
+      return Array(state.pending.values)
+    }
+    guard let waiting else {
+      return
     }
     for pending in waiting {
       pending.continuation.resume(throwing: reason)

@@ -45,3 +45,13 @@ public struct UndecodableFrame: Error, Hashable, Sendable {
     self.reason = reason
   }
 }
+
+extension Array where Element == UInt8 {
+  /// The bytes in hex, two digits each, separated by spaces: for quoting garbage in logs.
+  public var hexDump: String {
+    map { byte in
+      let digits = String(byte, radix: 16)
+      return digits.count == 1 ? "0" + digits : digits
+    }.joined(separator: " ")
+  }
+}
