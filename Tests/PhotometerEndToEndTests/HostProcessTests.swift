@@ -86,3 +86,38 @@ import Testing
     #expect(output.standardOutput.isEmpty)
   }
 }
+
+/// Supervision seen from outside the host process.
+@Suite struct HostSupervisionTests {
+  @Test func aPluginFloodingStandardErrorDoesNotBlockIt() async throws {
+    let log = HostProcessTests.LogLines()
+    let plugins = try writePluginsFile(
+      #"{"plugins": [{"name": "flood", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "5", "behaviour": "flood", "flood_mb": "8"}}]}"#
+    )
+    let client = try await HostClient.launch(
+      executable: Products.executable("photometer-host"), arguments: ["--plugins", plugins, "--log-level", "info"],
+      onLogLine: log.append)
+    let result = try await client.read(ReadRequest(image: Image(data: [1])))
+    #expect(result.value == "5")
+    #expect(
+      await eventually { log.all.filter { $0.contains("plugin=flood") && $0.contains("xxxxxxxx") }.count >= 8192 })
+    #expect(try await client.shutdown() == .exited(code: 0))
+  }
+
+  @Test func hangUpReloadsTheConfiguration() async throws {
+    let plugins = try writePluginsFile(
+      #"{"plugins": [{"name": "a", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "1"}}]}"#
+    )
+    let client = try await HostClient.launch(
+      executable: Products.executable("photometer-host"), arguments: ["--plugins", plugins])
+    #expect(try await client.plugins().map(\.name) == ["a"])
+    try Data(
+      #"{"plugins": [{"name": "b", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "2"}}]}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: plugins))
+    client.process.send(signal: SIGHUP)
+    #expect(await eventually { (try? await client.plugins().map(\.name)) == ["b"] })
+    #expect(try await client.read(ReadRequest(image: Image(data: [1]))).value == "2")
+    #expect(try await client.shutdown() == .exited(code: 0))
+  }
+}

@@ -58,7 +58,6 @@ struct HostCommand: AsyncParsableCommand {
     let hangUp = Self.reloadOnHangUp(pluginSet)
     let server = HostServer(plugins: pluginSet, logger: logger, maxFrameSize: maxFrameSize)
     logger.info("host started", metadata: ["pid": "\(getpid())", "plugins": "\(configurations.count)", "db": "\(db)"])
-    Task { await pluginSet.startAll() }
     let status = await server.run(input: 0, output: protocolOutput)
     hangUp.cancel()
     logger.info("host stopped", metadata: ["status": "\(status)"])

@@ -43,12 +43,13 @@ public final class HostServer: Sendable {
     )
   }
 
-  /// Serves requests read from `input` with replies written to `output` until the conversation
-  /// ends, then stops the plugins. The server owns both descriptors from now on.
+  /// Starts the plugins, serves requests read from `input` with replies written to `output` until
+  /// the conversation ends, then stops the plugins. The server owns both descriptors from now on.
   ///
   /// - Returns: the exit status for the host: 0 after a clean end, 1 after a broken stream.
   public func run(input: Int32, output: Int32) async -> Int32 {
     let channel = FrameChannel(input: input, output: output, maxFrameSize: maxFrameSize)
+    plugins.startAllInBackground()
     let status = await withCheckedContinuation { continuation in
       state.withLock { $0.finished = continuation }
       channel.start { [self] event in

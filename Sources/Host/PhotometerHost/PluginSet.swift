@@ -67,9 +67,16 @@ public final class PluginSet: Sendable {
 
   /// Starts every enabled plugin at once; failures are logged and reported by ``statuses()``.
   public func startAll() async {
+    await startAllInBackground().value
+  }
+
+  /// Starts every enabled plugin without waiting; ``statuses()`` waits for it.
+  @discardableResult
+  public func startAllInBackground() -> Task<Void, Never> {
+    let pools = pools
     let task = Task { await Self.startPools(pools) }
     state.withLock { $0.startup = task }
-    await task.value
+    return task
   }
 
   static func startPools(_ pools: [PluginPool]) async {
