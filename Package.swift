@@ -108,6 +108,10 @@ let package = Package(
       dependencies: ["PhotometerProtocol", "TestSupport"]
     ),
     .testTarget(
+      name: "ChildProcessTests",
+      dependencies: ["ChildProcess"]
+    ),
+    .testTarget(
       name: "PhotometerVotingTests",
       dependencies: ["PhotometerVoting"]
     ),

@@ -1,0 +1,66 @@
+import ChildProcess
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite struct ChildProcessTests {
+  final class Lines: Sendable {
+    let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+  }
+
+  func spawnShell(_ script: String, lines: Lines = Lines()) async throws -> ChildProcess {
+    try await ChildProcess.spawn(executable: "/bin/sh", arguments: ["-c", script]) { _, line in lines.append(line) }
+  }
+
+  @Test func aChildThatExitsWhenItsInputClosesEndsPolitely() async throws {
+    let child = try await spawnShell("cat > /dev/null")
+    let status = await child.shutDown(
+      closingInput: { close(child.standardInput) }, timeouts: .init(polite: .seconds(5), terminate: .seconds(5)))
+    #expect(status == .exited(code: 0))
+  }
+
+  @Test func aChildThatIgnoresItsInputGetsSIGTERM() async throws {
+    let child = try await spawnShell("sleep 30")
+    let status = await child.shutDown(
+      closingInput: { close(child.standardInput) },
+      timeouts: .init(polite: .milliseconds(100), terminate: .seconds(5)))
+    #expect(status == .signaled(signal: SIGTERM))
+  }
+
+  @Test func aChildThatIgnoresSIGTERMGetsSIGKILL() async throws {
+    let child = try await spawnShell("trap '' TERM; echo ready >&2; while :; do sleep 1; done")
+    try await Task.sleep(for: .milliseconds(200))
+    let status = await child.shutDown(
+      closingInput: { close(child.standardInput) },
+      timeouts: .init(polite: .milliseconds(100), terminate: .milliseconds(100)))
+    #expect(status == .signaled(signal: SIGKILL))
+  }
+
+  @Test func standardErrorArrivesLineByLineWithLongLinesSplit() async throws {
+    let lines = Lines()
+    let child = try await spawnShell(
+      "echo one >&2; printf 'two\\r\\n' >&2; head -c 20000 /dev/zero | tr '\\0' x >&2", lines: lines)
+    #expect(await child.waitForExit() == .exited(code: 0))
+    try await Task.sleep(for: .milliseconds(100))
+    #expect(lines.all.prefix(2) == ["one", "two"])
+    #expect(lines.all.dropFirst(2).map(\.count) == [8192, 8192, 3616])
+  }
+
+  @Test func aMissingProgramIsASpawnError() async {
+    await #expect(throws: SpawnError.self) {
+      try await ChildProcess.spawn(executable: "/nonexistent/program", arguments: []) { _, _ in }
+    }
+  }
+
+  @Test func waitingWithATimeoutReturnsWhileTheChildRuns() async throws {
+    let child = try await spawnShell("sleep 30")
+    #expect(await child.waitForExit(timeout: .milliseconds(50)) == nil)
+    child.send(signal: SIGKILL)
+    #expect(await child.waitForExit() == .signaled(signal: SIGKILL))
+  }
+}
