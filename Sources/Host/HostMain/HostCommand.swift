@@ -34,6 +34,7 @@ struct HostCommand: AsyncParsableCommand {
 
   func run() async throws {
     let protocolOutput = StandardStreams.reserveStandardOutputForFrames()
+    LargeFrameMemory.keepFreedBlocks()
     let level = logLevel
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)

@@ -26,6 +26,7 @@ public enum PluginServer {
     maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize
   ) -> Int32 {
     let protocolOutput = StandardStreams.reserveStandardOutputForFrames()
+    LargeFrameMemory.keepFreedBlocks()
     frameOutput.store(protocolOutput, ordering: .releasing)
     let channel = FrameChannel(input: 0, output: protocolOutput, maxFrameSize: maxFrameSize)
     let session = Session(recognizer: recognizer, channel: channel)
