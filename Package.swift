@@ -39,6 +39,7 @@ let package = Package(
       dependencies: ["CSpawn", .product(name: "Logging", package: "swift-log")],
       path: "Sources/Host/ChildProcess"
     ),
+    .target(name: "PhotometerImages", path: "Sources/Host/PhotometerImages"),
     .target(
       name: "PhotometerVoting",
       dependencies: ["PhotometerProtocol"],
@@ -110,6 +111,10 @@ let package = Package(
     .testTarget(
       name: "ChildProcessTests",
       dependencies: ["ChildProcess"]
+    ),
+    .testTarget(
+      name: "PhotometerImagesTests",
+      dependencies: ["PhotometerImages"]
     ),
     .testTarget(
       name: "PhotometerVotingTests",
