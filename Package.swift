@@ -48,7 +48,7 @@ let package = Package(
     .target(
       name: "PhotometerHost",
       dependencies: [
-        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "COpenSSL",
+        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerImages", "COpenSSL",
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/PhotometerHost"

@@ -19,8 +19,8 @@ import Testing
          "options": {"text": "04712"}}
       ]}
       """)
-    gas = try writeTemporaryFile("gas.jpg", Array("gas".utf8))
-    water = try writeTemporaryFile("water.jpg", Array("water".utf8))
+    gas = try writeTemporaryFile("gas.png", TestImages.png(1))
+    water = try writeTemporaryFile("water.png", TestImages.png(2))
   }
 
   func run(_ arguments: [String]) throws -> CommandOutput {

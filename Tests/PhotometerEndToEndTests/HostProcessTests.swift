@@ -34,7 +34,7 @@ import Testing
     let log = LogLines()
     let client = try await launch(log: log)
     #expect(client.host.name == "photometer-host")
-    let result = try await client.read(ReadRequest(image: Image(data: [1, 2, 3])))
+    let result = try await client.read(ReadRequest(image: Image(data: TestImages.png(1))))
     #expect(result.value == "321")
     #expect(result.confidence > 0.89)
     // The plugin's own prints reached the host's log, tagged with its name, not the protocol stream.
@@ -68,8 +68,8 @@ import Testing
     kill(before[0].pids[0], SIGKILL)
     _ = await eventually { !processExists(before[0].pids[0]) }
     // The first read after the crash may find the plugin gone; the one after that is served.
-    _ = try? await client.read(ReadRequest(image: Image(data: [1])))
-    let result = try await client.read(ReadRequest(image: Image(data: [1])))
+    _ = try? await client.read(ReadRequest(image: Image(data: TestImages.png(1))))
+    let result = try await client.read(ReadRequest(image: Image(data: TestImages.png(1))))
     #expect(result.engines.allSatisfy { if case .success = $0.outcome { true } else { false } })
     let after = try await client.plugins()
     #expect(after[0].pids != before[0].pids)
@@ -97,7 +97,7 @@ import Testing
     let client = try await HostClient.launch(
       executable: Products.executable("photometer-host"), arguments: ["--plugins", plugins, "--log-level", "info"],
       onLogLine: log.append)
-    let result = try await client.read(ReadRequest(image: Image(data: [1])))
+    let result = try await client.read(ReadRequest(image: Image(data: TestImages.png(1))))
     #expect(result.value == "5")
     #expect(
       await eventually { log.all.filter { $0.contains("plugin=flood") && $0.contains("xxxxxxxx") }.count >= 8192 })
@@ -117,7 +117,7 @@ import Testing
     ).write(to: URL(fileURLWithPath: plugins))
     client.process.send(signal: SIGHUP)
     #expect(await eventually { (try? await client.plugins().map(\.name)) == ["b"] })
-    #expect(try await client.read(ReadRequest(image: Image(data: [1]))).value == "2")
+    #expect(try await client.read(ReadRequest(image: Image(data: TestImages.png(1)))).value == "2")
     #expect(try await client.shutdown() == .exited(code: 0))
   }
 }

@@ -17,15 +17,16 @@ import Testing
       """)
     let client = try await HostClient.launch(
       executable: Products.executable("photometer-host"), arguments: ["--plugins", plugins])
-    let gas = Image(data: Array("gas meter photo".utf8))
-    let water = Image(data: Array("water meter photo".utf8))
+    let gas = Image(data: TestImages.png(100))
+    let water = Image(data: TestImages.png(200))
     let references = [
       Reference(meter: "gas", image: gas, sha256: ""), Reference(meter: "water", image: water, sha256: ""),
     ]
     let known = try await client.identify(IdentifyRequest(image: water, references: references))
     #expect(known.meter == "water")
     #expect(known.plugins.first?.version == "1.0.0")
-    let unknown = try await client.identify(IdentifyRequest(image: Image(data: [1]), references: references))
+    let unknown = try await client.identify(
+      IdentifyRequest(image: Image(data: TestImages.png(1)), references: references))
     #expect(unknown.meter == "")
     let statuses = try await client.plugins()
     #expect(statuses.first?.state == "ready")

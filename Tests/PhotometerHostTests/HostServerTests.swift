@@ -5,7 +5,7 @@ import Testing
 
 /// The host server in this process, over pipes, with test plugins as real child processes.
 @Suite struct HostServerTests {
-  let image = Image(data: [1, 2, 3], name: "photo.jpg")
+  let image = Image(data: TestImages.png(1), name: "photo.png")
 
   @Test func answersTheHandshakeWithItsVersionAndRoles() async throws {
     let host = HostHarness(plugins: [testPlugin("a", roles: [.read])])
@@ -65,7 +65,7 @@ import Testing
     let host = HostHarness(plugins: [testPlugin("a"), testPlugin("b")])
     try await host.handshake()
     let references = [
-      Reference(meter: "gas", image: Image(data: [9, 9]), sha256: ""),
+      Reference(meter: "gas", image: Image(data: TestImages.png(9)), sha256: ""),
       Reference(meter: "water", image: image, sha256: ""),
     ]
     let reply = try await host.client.request(.identify(IdentifyRequest(image: image, references: references)))
@@ -111,7 +111,7 @@ import Testing
       for index in 0..<1000 {
         group.addTask {
           index % 2 == 0
-            ? try await host.client.request(.read(ReadRequest(image: Image(data: [UInt8(index % 250) + 1]))))
+            ? try await host.client.request(.read(ReadRequest(image: Image(data: TestImages.png(index)))))
             : try await host.client.request(.ping(payload: [UInt8(index % 256)]))
         }
       }
@@ -171,11 +171,17 @@ import Testing
     } catch let error as ErrorReply {
       #expect(error.code == .noPlugins)
     }
-    do {
-      _ = try await host.client.request(.identify(IdentifyRequest(image: Image(data: []), references: [])))
-      Issue.record("an empty image was accepted")
-    } catch let error as ErrorReply {
-      #expect(error.code == .badImage)
+    for (data, reason) in [
+      ([UInt8](), "the image is empty"), (Array("not a photo".utf8), "not a JPEG, PNG"),
+      (TestImages.png(width: 50_000, height: 50_000), "50000x50000"),
+    ] {
+      do {
+        _ = try await host.client.request(.identify(IdentifyRequest(image: Image(data: data), references: [])))
+        Issue.record("a bad image was accepted")
+      } catch let error as ErrorReply {
+        #expect(error.code == .badImage)
+        #expect(error.message.contains(reason))
+      }
     }
     #expect(await host.finish() == 0)
   }

@@ -7,7 +7,7 @@ import Testing
 
 /// How the host supervises plugin processes that are slow, busy, crash, hang or write junk.
 @Suite struct PluginSupervisionTests {
-  let photo = ReadRequest(image: Image(data: [1, 2, 3]))
+  let photo = ReadRequest(image: Image(data: TestImages.png(1)))
 
   func status(_ plugins: PluginSet, _ name: String) async -> PluginStatus? {
     await plugins.statuses().first { $0.name == name }
@@ -41,7 +41,7 @@ import Testing
     await withTaskGroup(of: Void.self) { group in
       for index in 0..<5 {
         group.addTask {
-          let request = ReadRequest(image: Image(data: [1]), options: ["text": "\(index)"])
+          let request = ReadRequest(image: Image(data: TestImages.png(1)), options: ["text": "\(index)"])
           if let result = try? await plugins.read(request) { order.append(result.value) }
         }
         try? await Task.sleep(for: .milliseconds(30))

@@ -52,7 +52,7 @@ import Testing
       return
     }
     // A request in flight on the old "b" while the configuration changes.
-    let inFlight = Task { try await host.client.request(.read(ReadRequest(image: Image(data: [1])))) }
+    let inFlight = Task { try await host.client.request(.read(ReadRequest(image: Image(data: TestImages.png(1))))) }
     try await Task.sleep(for: .milliseconds(100))
     try rewrite(
       Self.configuration(
@@ -68,7 +68,7 @@ import Testing
     #expect(after.allSatisfy { $0.state == "ready" })
     #expect(texts(try await inFlight.value) == ["a": "1", "b": "2"])
     #expect(
-      texts(try await host.client.request(.read(ReadRequest(image: Image(data: [1]))))) == [
+      texts(try await host.client.request(.read(ReadRequest(image: Image(data: TestImages.png(1)))))) == [
         "a": "1", "b": "3", "c": "4",
       ])
     let old = try #require(pids(before)["b"]?.first)
@@ -88,7 +88,10 @@ import Testing
       #expect(error.message.contains("plugin 'a': timeout_ms must be over 0"))
       #expect(error.message.contains("previous configuration stays in force"))
     }
-    #expect(texts(try await host.client.request(.read(ReadRequest(image: Image(data: [1]))))) == ["a": "1", "b": "2"])
+    #expect(
+      texts(try await host.client.request(.read(ReadRequest(image: Image(data: TestImages.png(1)))))) == [
+        "a": "1", "b": "2",
+      ])
     #expect(await host.finish() == 0)
   }
 
@@ -100,16 +103,16 @@ import Testing
       loopWindow: .zero, loopBackoff: .zero, quarantineAfter: 2, quarantineWindow: .seconds(60))
     let plugins = makePluginSet(try source()(), policy: quarantineAtOnce, source: source())
     await plugins.startAll()
-    _ = try await plugins.read(ReadRequest(image: Image(data: [1])))
+    _ = try await plugins.read(ReadRequest(image: Image(data: TestImages.png(1))))
     #expect(await eventually { await plugins.statuses().first?.state == "ready" })
-    _ = try await plugins.read(ReadRequest(image: Image(data: [1])))
+    _ = try await plugins.read(ReadRequest(image: Image(data: TestImages.png(1))))
     #expect(await eventually { await plugins.statuses().first?.state == "quarantined" })
     try rewrite(
       #"{"plugins": [{"name": "q", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "1"}}]}"#
     )
     let statuses = try await plugins.reload()
     #expect(statuses.first?.state == "ready")
-    #expect(try await plugins.read(ReadRequest(image: Image(data: [1]))).value == "1")
+    #expect(try await plugins.read(ReadRequest(image: Image(data: TestImages.png(1)))).value == "1")
     await plugins.stopAll()
   }
 }

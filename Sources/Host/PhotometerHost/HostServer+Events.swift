@@ -1,4 +1,5 @@
 import Logging
+import PhotometerImages
 import PhotometerProtocol
 
 extension HostServer {
@@ -98,6 +99,9 @@ extension HostServer {
         return .readResult(try await plugins.read(request))
       case .identify(let request):
         try checkImage(request.image)
+        for reference in request.references {
+          try checkImage(reference.image, role: "the reference photo of \(reference.meter)")
+        }
         return .identifyResult(try await plugins.identify(request))
       case .listPlugins:
         return .pluginList(await plugins.statuses())
@@ -111,9 +115,13 @@ extension HostServer {
     }
   }
 
-  private func checkImage(_ image: Image) throws(ErrorReply) {
-    guard !image.data.isEmpty else {
-      throw ErrorReply(.badImage, "the image is empty\(image.name.isEmpty ? "" : ": \(image.name)")")
+  /// Checks an image's header against the host's limits before any plugin decodes it.
+  private func checkImage(_ image: Image, role: String = "the image") throws(ErrorReply) {
+    do {
+      _ = try ImageInfo.inspect(image.data, limits: imageLimits)
+    } catch {
+      let name = image.name.isEmpty ? role : "\(role) \(image.name)"
+      throw ErrorReply(.badImage, "\(name): \(error)")
     }
   }
 

@@ -1,4 +1,5 @@
 import Logging
+import PhotometerImages
 import PhotometerProtocol
 import Synchronization
 
@@ -17,6 +18,8 @@ public final class HostServer: Sendable {
   let plugins: PluginSet
   let logger: Logger
   let maxFrameSize: Int
+  /// What an image must keep to before it is passed to a plugin.
+  let imageLimits: ImageLimits
   let state = Mutex(State())
 
   struct State {
@@ -27,10 +30,16 @@ public final class HostServer: Sendable {
     var finished: CheckedContinuation<Int32, Never>?
   }
 
-  public init(plugins: PluginSet, logger: Logger, maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize) {
+  public init(
+    plugins: PluginSet,
+    logger: Logger,
+    maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
+    imageLimits: ImageLimits = .standard
+  ) {
     self.plugins = plugins
     self.logger = logger
     self.maxFrameSize = maxFrameSize
+    self.imageLimits = imageLimits
   }
 
   /// The host's `Hello`.
