@@ -66,7 +66,45 @@ import Testing
     ]),
     .engineReading(reading),
     .pluginCandidates([candidate]),
+    .addMeter(AddMeterRequest(meter: meter, references: [image, image])),
+    .getMeter(name: "Gas", includePhotos: true),
+    .listMeters,
+    .editMeter(EditMeterRequest(name: "Gas", changes: meter, fields: ["notes", "range"], addReferences: [image])),
+    .removeMeter(name: "Gas", withReadings: true),
+    .addReading(
+      AddReadingRequest(
+        meter: "Gas", value: "01234.567", unit: "m3", takenAt: 1_700_000_000_000, photo: image, source: .ocr,
+        confidence: 0.5,
+        engines: [EngineAnswer(plugin: "a", version: "1", outcome: .success(reading), milliseconds: 1, voted: true)],
+        crop: [1, 2])),
+    .addReading(AddReadingRequest(meter: "Gas", value: "5")),
+    .confirmReading(id: 7, value: "01234.568"),
+    .deleteReading(id: 7),
+    .listReadings(ListReadingsRequest(meter: "Gas", from: 1, to: 2, unit: "L")),
+    .meterInfo(meter),
+    .meterList([meter, Meter(name: "Sugar", kind: .glucose)]),
+    .meterRemoved(name: "Gas", readingsRemoved: 12),
+    .readingInfo(storedReading),
+    .readingList([storedReading]),
+    .readingDeleted(id: 9),
   ]
+
+  static let meter = Meter(
+    id: 3, name: "Gas", kind: .gas, unit: "m3", createdAt: 1_700_000_000_000,
+    roi: Rect(x: 1, y: 2, width: 3, height: 4),
+    digits: 8, decimals: 3, countsUp: true, maxRatePerHour: 12.5, range: 0...99_999, notes: "cellar",
+    references: [ReferencePhoto(sha256: "ab", width: 640, height: 480, bytes: 1234, image: image)], readingCount: 42)
+
+  static var storedReading: StoredReading {
+    var reading = StoredReading(
+      id: 5, meter: "Gas", value: "01234.567", numeric: 1234.567, unit: "m3", takenAt: 1, recordedAt: 2,
+      source: .corrected,
+      confidence: 0.75, verified: true, crop: [9],
+      engines: [EngineAnswer(plugin: "a", version: "1", outcome: .success(reading), milliseconds: 1, voted: true)])
+    reading.displayValue = "1234567"
+    reading.displayUnit = "L"
+    return reading
+  }
 
   @Test(arguments: messages)
   func roundTripsEveryMessageKind(message: Message) throws {

@@ -1285,7 +1285,817 @@ void   photometer__v1__reload_plugins__free_unpacked
   assert(message->base.descriptor == &photometer__v1__reload_plugins__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptors[17] =
+void   photometer__v1__reference_photo__init
+                     (Photometer__V1__ReferencePhoto         *message)
+{
+  static const Photometer__V1__ReferencePhoto init_value = PHOTOMETER__V1__REFERENCE_PHOTO__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__reference_photo__get_packed_size
+                     (const Photometer__V1__ReferencePhoto *message)
+{
+  assert(message->base.descriptor == &photometer__v1__reference_photo__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__reference_photo__pack
+                     (const Photometer__V1__ReferencePhoto *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__reference_photo__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__reference_photo__pack_to_buffer
+                     (const Photometer__V1__ReferencePhoto *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__reference_photo__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ReferencePhoto *
+       photometer__v1__reference_photo__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ReferencePhoto *)
+     protobuf_c_message_unpack (&photometer__v1__reference_photo__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__reference_photo__free_unpacked
+                     (Photometer__V1__ReferencePhoto *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__reference_photo__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__meter__init
+                     (Photometer__V1__Meter         *message)
+{
+  static const Photometer__V1__Meter init_value = PHOTOMETER__V1__METER__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__meter__get_packed_size
+                     (const Photometer__V1__Meter *message)
+{
+  assert(message->base.descriptor == &photometer__v1__meter__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__meter__pack
+                     (const Photometer__V1__Meter *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__meter__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__meter__pack_to_buffer
+                     (const Photometer__V1__Meter *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__meter__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__Meter *
+       photometer__v1__meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__Meter *)
+     protobuf_c_message_unpack (&photometer__v1__meter__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__meter__free_unpacked
+                     (Photometer__V1__Meter *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__meter__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__add_meter__init
+                     (Photometer__V1__AddMeter         *message)
+{
+  static const Photometer__V1__AddMeter init_value = PHOTOMETER__V1__ADD_METER__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__add_meter__get_packed_size
+                     (const Photometer__V1__AddMeter *message)
+{
+  assert(message->base.descriptor == &photometer__v1__add_meter__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__add_meter__pack
+                     (const Photometer__V1__AddMeter *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__add_meter__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__add_meter__pack_to_buffer
+                     (const Photometer__V1__AddMeter *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__add_meter__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__AddMeter *
+       photometer__v1__add_meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__AddMeter *)
+     protobuf_c_message_unpack (&photometer__v1__add_meter__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__add_meter__free_unpacked
+                     (Photometer__V1__AddMeter *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__add_meter__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__get_meter__init
+                     (Photometer__V1__GetMeter         *message)
+{
+  static const Photometer__V1__GetMeter init_value = PHOTOMETER__V1__GET_METER__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__get_meter__get_packed_size
+                     (const Photometer__V1__GetMeter *message)
+{
+  assert(message->base.descriptor == &photometer__v1__get_meter__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__get_meter__pack
+                     (const Photometer__V1__GetMeter *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__get_meter__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__get_meter__pack_to_buffer
+                     (const Photometer__V1__GetMeter *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__get_meter__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__GetMeter *
+       photometer__v1__get_meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__GetMeter *)
+     protobuf_c_message_unpack (&photometer__v1__get_meter__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__get_meter__free_unpacked
+                     (Photometer__V1__GetMeter *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__get_meter__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__list_meters__init
+                     (Photometer__V1__ListMeters         *message)
+{
+  static const Photometer__V1__ListMeters init_value = PHOTOMETER__V1__LIST_METERS__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__list_meters__get_packed_size
+                     (const Photometer__V1__ListMeters *message)
+{
+  assert(message->base.descriptor == &photometer__v1__list_meters__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__list_meters__pack
+                     (const Photometer__V1__ListMeters *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__list_meters__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__list_meters__pack_to_buffer
+                     (const Photometer__V1__ListMeters *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__list_meters__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ListMeters *
+       photometer__v1__list_meters__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ListMeters *)
+     protobuf_c_message_unpack (&photometer__v1__list_meters__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__list_meters__free_unpacked
+                     (Photometer__V1__ListMeters *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__list_meters__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__edit_meter__init
+                     (Photometer__V1__EditMeter         *message)
+{
+  static const Photometer__V1__EditMeter init_value = PHOTOMETER__V1__EDIT_METER__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__edit_meter__get_packed_size
+                     (const Photometer__V1__EditMeter *message)
+{
+  assert(message->base.descriptor == &photometer__v1__edit_meter__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__edit_meter__pack
+                     (const Photometer__V1__EditMeter *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__edit_meter__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__edit_meter__pack_to_buffer
+                     (const Photometer__V1__EditMeter *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__edit_meter__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__EditMeter *
+       photometer__v1__edit_meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__EditMeter *)
+     protobuf_c_message_unpack (&photometer__v1__edit_meter__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__edit_meter__free_unpacked
+                     (Photometer__V1__EditMeter *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__edit_meter__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__remove_meter__init
+                     (Photometer__V1__RemoveMeter         *message)
+{
+  static const Photometer__V1__RemoveMeter init_value = PHOTOMETER__V1__REMOVE_METER__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__remove_meter__get_packed_size
+                     (const Photometer__V1__RemoveMeter *message)
+{
+  assert(message->base.descriptor == &photometer__v1__remove_meter__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__remove_meter__pack
+                     (const Photometer__V1__RemoveMeter *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__remove_meter__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__remove_meter__pack_to_buffer
+                     (const Photometer__V1__RemoveMeter *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__remove_meter__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__RemoveMeter *
+       photometer__v1__remove_meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__RemoveMeter *)
+     protobuf_c_message_unpack (&photometer__v1__remove_meter__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__remove_meter__free_unpacked
+                     (Photometer__V1__RemoveMeter *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__remove_meter__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__meter_info__init
+                     (Photometer__V1__MeterInfo         *message)
+{
+  static const Photometer__V1__MeterInfo init_value = PHOTOMETER__V1__METER_INFO__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__meter_info__get_packed_size
+                     (const Photometer__V1__MeterInfo *message)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__meter_info__pack
+                     (const Photometer__V1__MeterInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__meter_info__pack_to_buffer
+                     (const Photometer__V1__MeterInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__MeterInfo *
+       photometer__v1__meter_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__MeterInfo *)
+     protobuf_c_message_unpack (&photometer__v1__meter_info__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__meter_info__free_unpacked
+                     (Photometer__V1__MeterInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__meter_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__meter_list__init
+                     (Photometer__V1__MeterList         *message)
+{
+  static const Photometer__V1__MeterList init_value = PHOTOMETER__V1__METER_LIST__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__meter_list__get_packed_size
+                     (const Photometer__V1__MeterList *message)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_list__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__meter_list__pack
+                     (const Photometer__V1__MeterList *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_list__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__meter_list__pack_to_buffer
+                     (const Photometer__V1__MeterList *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_list__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__MeterList *
+       photometer__v1__meter_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__MeterList *)
+     protobuf_c_message_unpack (&photometer__v1__meter_list__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__meter_list__free_unpacked
+                     (Photometer__V1__MeterList *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__meter_list__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__meter_removed__init
+                     (Photometer__V1__MeterRemoved         *message)
+{
+  static const Photometer__V1__MeterRemoved init_value = PHOTOMETER__V1__METER_REMOVED__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__meter_removed__get_packed_size
+                     (const Photometer__V1__MeterRemoved *message)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_removed__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__meter_removed__pack
+                     (const Photometer__V1__MeterRemoved *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_removed__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__meter_removed__pack_to_buffer
+                     (const Photometer__V1__MeterRemoved *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_removed__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__MeterRemoved *
+       photometer__v1__meter_removed__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__MeterRemoved *)
+     protobuf_c_message_unpack (&photometer__v1__meter_removed__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__meter_removed__free_unpacked
+                     (Photometer__V1__MeterRemoved *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__meter_removed__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__stored_reading__init
+                     (Photometer__V1__StoredReading         *message)
+{
+  static const Photometer__V1__StoredReading init_value = PHOTOMETER__V1__STORED_READING__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__stored_reading__get_packed_size
+                     (const Photometer__V1__StoredReading *message)
+{
+  assert(message->base.descriptor == &photometer__v1__stored_reading__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__stored_reading__pack
+                     (const Photometer__V1__StoredReading *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__stored_reading__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__stored_reading__pack_to_buffer
+                     (const Photometer__V1__StoredReading *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__stored_reading__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__StoredReading *
+       photometer__v1__stored_reading__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__StoredReading *)
+     protobuf_c_message_unpack (&photometer__v1__stored_reading__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__stored_reading__free_unpacked
+                     (Photometer__V1__StoredReading *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__stored_reading__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__add_reading__init
+                     (Photometer__V1__AddReading         *message)
+{
+  static const Photometer__V1__AddReading init_value = PHOTOMETER__V1__ADD_READING__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__add_reading__get_packed_size
+                     (const Photometer__V1__AddReading *message)
+{
+  assert(message->base.descriptor == &photometer__v1__add_reading__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__add_reading__pack
+                     (const Photometer__V1__AddReading *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__add_reading__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__add_reading__pack_to_buffer
+                     (const Photometer__V1__AddReading *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__add_reading__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__AddReading *
+       photometer__v1__add_reading__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__AddReading *)
+     protobuf_c_message_unpack (&photometer__v1__add_reading__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__add_reading__free_unpacked
+                     (Photometer__V1__AddReading *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__add_reading__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__confirm_reading__init
+                     (Photometer__V1__ConfirmReading         *message)
+{
+  static const Photometer__V1__ConfirmReading init_value = PHOTOMETER__V1__CONFIRM_READING__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__confirm_reading__get_packed_size
+                     (const Photometer__V1__ConfirmReading *message)
+{
+  assert(message->base.descriptor == &photometer__v1__confirm_reading__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__confirm_reading__pack
+                     (const Photometer__V1__ConfirmReading *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__confirm_reading__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__confirm_reading__pack_to_buffer
+                     (const Photometer__V1__ConfirmReading *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__confirm_reading__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ConfirmReading *
+       photometer__v1__confirm_reading__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ConfirmReading *)
+     protobuf_c_message_unpack (&photometer__v1__confirm_reading__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__confirm_reading__free_unpacked
+                     (Photometer__V1__ConfirmReading *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__confirm_reading__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__delete_reading__init
+                     (Photometer__V1__DeleteReading         *message)
+{
+  static const Photometer__V1__DeleteReading init_value = PHOTOMETER__V1__DELETE_READING__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__delete_reading__get_packed_size
+                     (const Photometer__V1__DeleteReading *message)
+{
+  assert(message->base.descriptor == &photometer__v1__delete_reading__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__delete_reading__pack
+                     (const Photometer__V1__DeleteReading *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__delete_reading__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__delete_reading__pack_to_buffer
+                     (const Photometer__V1__DeleteReading *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__delete_reading__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__DeleteReading *
+       photometer__v1__delete_reading__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__DeleteReading *)
+     protobuf_c_message_unpack (&photometer__v1__delete_reading__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__delete_reading__free_unpacked
+                     (Photometer__V1__DeleteReading *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__delete_reading__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__list_readings__init
+                     (Photometer__V1__ListReadings         *message)
+{
+  static const Photometer__V1__ListReadings init_value = PHOTOMETER__V1__LIST_READINGS__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__list_readings__get_packed_size
+                     (const Photometer__V1__ListReadings *message)
+{
+  assert(message->base.descriptor == &photometer__v1__list_readings__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__list_readings__pack
+                     (const Photometer__V1__ListReadings *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__list_readings__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__list_readings__pack_to_buffer
+                     (const Photometer__V1__ListReadings *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__list_readings__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ListReadings *
+       photometer__v1__list_readings__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ListReadings *)
+     protobuf_c_message_unpack (&photometer__v1__list_readings__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__list_readings__free_unpacked
+                     (Photometer__V1__ListReadings *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__list_readings__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__reading_info__init
+                     (Photometer__V1__ReadingInfo         *message)
+{
+  static const Photometer__V1__ReadingInfo init_value = PHOTOMETER__V1__READING_INFO__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__reading_info__get_packed_size
+                     (const Photometer__V1__ReadingInfo *message)
+{
+  assert(message->base.descriptor == &photometer__v1__reading_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__reading_info__pack
+                     (const Photometer__V1__ReadingInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__reading_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__reading_info__pack_to_buffer
+                     (const Photometer__V1__ReadingInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__reading_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ReadingInfo *
+       photometer__v1__reading_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ReadingInfo *)
+     protobuf_c_message_unpack (&photometer__v1__reading_info__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__reading_info__free_unpacked
+                     (Photometer__V1__ReadingInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__reading_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__reading_list__init
+                     (Photometer__V1__ReadingList         *message)
+{
+  static const Photometer__V1__ReadingList init_value = PHOTOMETER__V1__READING_LIST__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__reading_list__get_packed_size
+                     (const Photometer__V1__ReadingList *message)
+{
+  assert(message->base.descriptor == &photometer__v1__reading_list__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__reading_list__pack
+                     (const Photometer__V1__ReadingList *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__reading_list__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__reading_list__pack_to_buffer
+                     (const Photometer__V1__ReadingList *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__reading_list__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ReadingList *
+       photometer__v1__reading_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ReadingList *)
+     protobuf_c_message_unpack (&photometer__v1__reading_list__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__reading_list__free_unpacked
+                     (Photometer__V1__ReadingList *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__reading_list__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__reading_deleted__init
+                     (Photometer__V1__ReadingDeleted         *message)
+{
+  static const Photometer__V1__ReadingDeleted init_value = PHOTOMETER__V1__READING_DELETED__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__reading_deleted__get_packed_size
+                     (const Photometer__V1__ReadingDeleted *message)
+{
+  assert(message->base.descriptor == &photometer__v1__reading_deleted__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__reading_deleted__pack
+                     (const Photometer__V1__ReadingDeleted *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__reading_deleted__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__reading_deleted__pack_to_buffer
+                     (const Photometer__V1__ReadingDeleted *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__reading_deleted__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ReadingDeleted *
+       photometer__v1__reading_deleted__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ReadingDeleted *)
+     protobuf_c_message_unpack (&photometer__v1__reading_deleted__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__reading_deleted__free_unpacked
+                     (Photometer__V1__ReadingDeleted *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__reading_deleted__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptors[32] =
 {
   {
     "request_id",
@@ -1491,33 +2301,230 @@ static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptor
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "add_meter",
+    64,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, add_meter),
+    &photometer__v1__add_meter__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "get_meter",
+    65,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, get_meter),
+    &photometer__v1__get_meter__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "list_meters",
+    66,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, list_meters),
+    &photometer__v1__list_meters__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "edit_meter",
+    67,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, edit_meter),
+    &photometer__v1__edit_meter__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "remove_meter",
+    68,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, remove_meter),
+    &photometer__v1__remove_meter__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "add_reading",
+    69,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, add_reading),
+    &photometer__v1__add_reading__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "confirm_reading",
+    70,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, confirm_reading),
+    &photometer__v1__confirm_reading__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "delete_reading",
+    71,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, delete_reading),
+    &photometer__v1__delete_reading__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "list_readings",
+    72,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, list_readings),
+    &photometer__v1__list_readings__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "meter_info",
+    80,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, meter_info),
+    &photometer__v1__meter_info__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "meter_list",
+    81,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, meter_list),
+    &photometer__v1__meter_list__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "meter_removed",
+    82,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, meter_removed),
+    &photometer__v1__meter_removed__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reading_info",
+    83,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, reading_info),
+    &photometer__v1__reading_info__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reading_list",
+    84,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, reading_list),
+    &photometer__v1__reading_list__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reading_deleted",
+    85,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, reading_deleted),
+    &photometer__v1__reading_deleted__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__envelope__field_indices_by_name[] = {
+  17,   /* field[17] = add_meter */
+  22,   /* field[22] = add_reading */
   5,   /* field[5] = cancel */
+  23,   /* field[23] = confirm_reading */
+  24,   /* field[24] = delete_reading */
+  20,   /* field[20] = edit_meter */
   15,   /* field[15] = engine_reading */
   2,   /* field[2] = error */
+  18,   /* field[18] = get_meter */
   1,   /* field[1] = hello */
   9,   /* field[9] = identify */
   13,   /* field[13] = identify_result */
+  19,   /* field[19] = list_meters */
   10,   /* field[10] = list_plugins */
+  25,   /* field[25] = list_readings */
+  26,   /* field[26] = meter_info */
+  27,   /* field[27] = meter_list */
+  28,   /* field[28] = meter_removed */
   3,   /* field[3] = ping */
   16,   /* field[16] = plugin_candidates */
   14,   /* field[14] = plugin_list */
   4,   /* field[4] = pong */
   8,   /* field[8] = read */
   12,   /* field[12] = read_result */
+  31,   /* field[31] = reading_deleted */
+  29,   /* field[29] = reading_info */
+  30,   /* field[30] = reading_list */
   11,   /* field[11] = reload_plugins */
+  21,   /* field[21] = remove_meter */
   0,   /* field[0] = request_id */
   6,   /* field[6] = shutdown */
   7,   /* field[7] = shutdown_complete */
 };
-static const ProtobufCIntRange photometer__v1__envelope__number_ranges[4 + 1] =
+static const ProtobufCIntRange photometer__v1__envelope__number_ranges[6 + 1] =
 {
   { 1, 0 },
   { 16, 8 },
   { 32, 12 },
   { 48, 15 },
-  { 0, 17 }
+  { 64, 17 },
+  { 80, 26 },
+  { 0, 32 }
 };
 const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor =
 {
@@ -1527,10 +2534,10 @@ const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor =
   "Photometer__V1__Envelope",
   "photometer.v1",
   sizeof(Photometer__V1__Envelope),
-  17,
+  32,
   photometer__v1__envelope__field_descriptors,
   photometer__v1__envelope__field_indices_by_name,
-  4,  photometer__v1__envelope__number_ranges,
+  6,  photometer__v1__envelope__number_ranges,
   (ProtobufCMessageInit) photometer__v1__envelope__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -3504,6 +4511,1333 @@ const ProtobufCMessageDescriptor photometer__v1__reload_plugins__descriptor =
   (ProtobufCMessageInit) photometer__v1__reload_plugins__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor photometer__v1__reference_photo__field_descriptors[5] =
+{
+  {
+    "sha256",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReferencePhoto, sha256),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "width",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReferencePhoto, width),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "height",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReferencePhoto, height),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReferencePhoto, bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "image",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReferencePhoto, image),
+    &photometer__v1__image__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__reference_photo__field_indices_by_name[] = {
+  3,   /* field[3] = bytes */
+  2,   /* field[2] = height */
+  4,   /* field[4] = image */
+  0,   /* field[0] = sha256 */
+  1,   /* field[1] = width */
+};
+static const ProtobufCIntRange photometer__v1__reference_photo__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor photometer__v1__reference_photo__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ReferencePhoto",
+  "ReferencePhoto",
+  "Photometer__V1__ReferencePhoto",
+  "photometer.v1",
+  sizeof(Photometer__V1__ReferencePhoto),
+  5,
+  photometer__v1__reference_photo__field_descriptors,
+  photometer__v1__reference_photo__field_indices_by_name,
+  1,  photometer__v1__reference_photo__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__reference_photo__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__meter__field_descriptors[16] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, kind),
+    &photometer__v1__meter_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "created_at_ms",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, created_at_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "roi",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, roi),
+    &photometer__v1__rect__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "digits",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, digits),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "decimals",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, decimals),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "counts_up",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, counts_up),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_rate_per_hour",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, max_rate_per_hour),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_range",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, has_range),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "min_value",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, min_value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_value",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, max_value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "notes",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, notes),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "references",
+    15,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Meter, n_references),
+    offsetof(Photometer__V1__Meter, references),
+    &photometer__v1__reference_photo__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reading_count",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, reading_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__meter__field_indices_by_name[] = {
+  8,   /* field[8] = counts_up */
+  4,   /* field[4] = created_at_ms */
+  7,   /* field[7] = decimals */
+  6,   /* field[6] = digits */
+  10,   /* field[10] = has_range */
+  0,   /* field[0] = id */
+  2,   /* field[2] = kind */
+  9,   /* field[9] = max_rate_per_hour */
+  12,   /* field[12] = max_value */
+  11,   /* field[11] = min_value */
+  1,   /* field[1] = name */
+  13,   /* field[13] = notes */
+  15,   /* field[15] = reading_count */
+  14,   /* field[14] = references */
+  5,   /* field[5] = roi */
+  3,   /* field[3] = unit */
+};
+static const ProtobufCIntRange photometer__v1__meter__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 16 }
+};
+const ProtobufCMessageDescriptor photometer__v1__meter__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.Meter",
+  "Meter",
+  "Photometer__V1__Meter",
+  "photometer.v1",
+  sizeof(Photometer__V1__Meter),
+  16,
+  photometer__v1__meter__field_descriptors,
+  photometer__v1__meter__field_indices_by_name,
+  1,  photometer__v1__meter__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__meter__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__add_meter__field_descriptors[2] =
+{
+  {
+    "meter",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__AddMeter, meter),
+    &photometer__v1__meter__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "references",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__AddMeter, n_references),
+    offsetof(Photometer__V1__AddMeter, references),
+    &photometer__v1__image__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__add_meter__field_indices_by_name[] = {
+  0,   /* field[0] = meter */
+  1,   /* field[1] = references */
+};
+static const ProtobufCIntRange photometer__v1__add_meter__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor photometer__v1__add_meter__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.AddMeter",
+  "AddMeter",
+  "Photometer__V1__AddMeter",
+  "photometer.v1",
+  sizeof(Photometer__V1__AddMeter),
+  2,
+  photometer__v1__add_meter__field_descriptors,
+  photometer__v1__add_meter__field_indices_by_name,
+  1,  photometer__v1__add_meter__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__add_meter__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__get_meter__field_descriptors[2] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__GetMeter, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "include_photos",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__GetMeter, include_photos),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__get_meter__field_indices_by_name[] = {
+  1,   /* field[1] = include_photos */
+  0,   /* field[0] = name */
+};
+static const ProtobufCIntRange photometer__v1__get_meter__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor photometer__v1__get_meter__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.GetMeter",
+  "GetMeter",
+  "Photometer__V1__GetMeter",
+  "photometer.v1",
+  sizeof(Photometer__V1__GetMeter),
+  2,
+  photometer__v1__get_meter__field_descriptors,
+  photometer__v1__get_meter__field_indices_by_name,
+  1,  photometer__v1__get_meter__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__get_meter__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define photometer__v1__list_meters__field_descriptors NULL
+#define photometer__v1__list_meters__field_indices_by_name NULL
+#define photometer__v1__list_meters__number_ranges NULL
+const ProtobufCMessageDescriptor photometer__v1__list_meters__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ListMeters",
+  "ListMeters",
+  "Photometer__V1__ListMeters",
+  "photometer.v1",
+  sizeof(Photometer__V1__ListMeters),
+  0,
+  photometer__v1__list_meters__field_descriptors,
+  photometer__v1__list_meters__field_indices_by_name,
+  0,  photometer__v1__list_meters__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__list_meters__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__edit_meter__field_descriptors[4] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__EditMeter, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "changes",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__EditMeter, changes),
+    &photometer__v1__meter__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "fields",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Photometer__V1__EditMeter, n_fields),
+    offsetof(Photometer__V1__EditMeter, fields),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "add_references",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__EditMeter, n_add_references),
+    offsetof(Photometer__V1__EditMeter, add_references),
+    &photometer__v1__image__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__edit_meter__field_indices_by_name[] = {
+  3,   /* field[3] = add_references */
+  1,   /* field[1] = changes */
+  2,   /* field[2] = fields */
+  0,   /* field[0] = name */
+};
+static const ProtobufCIntRange photometer__v1__edit_meter__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor photometer__v1__edit_meter__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.EditMeter",
+  "EditMeter",
+  "Photometer__V1__EditMeter",
+  "photometer.v1",
+  sizeof(Photometer__V1__EditMeter),
+  4,
+  photometer__v1__edit_meter__field_descriptors,
+  photometer__v1__edit_meter__field_indices_by_name,
+  1,  photometer__v1__edit_meter__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__edit_meter__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__remove_meter__field_descriptors[2] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__RemoveMeter, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "with_readings",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__RemoveMeter, with_readings),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__remove_meter__field_indices_by_name[] = {
+  0,   /* field[0] = name */
+  1,   /* field[1] = with_readings */
+};
+static const ProtobufCIntRange photometer__v1__remove_meter__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor photometer__v1__remove_meter__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.RemoveMeter",
+  "RemoveMeter",
+  "Photometer__V1__RemoveMeter",
+  "photometer.v1",
+  sizeof(Photometer__V1__RemoveMeter),
+  2,
+  photometer__v1__remove_meter__field_descriptors,
+  photometer__v1__remove_meter__field_indices_by_name,
+  1,  photometer__v1__remove_meter__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__remove_meter__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__meter_info__field_descriptors[1] =
+{
+  {
+    "meter",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__MeterInfo, meter),
+    &photometer__v1__meter__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__meter_info__field_indices_by_name[] = {
+  0,   /* field[0] = meter */
+};
+static const ProtobufCIntRange photometer__v1__meter_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor photometer__v1__meter_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.MeterInfo",
+  "MeterInfo",
+  "Photometer__V1__MeterInfo",
+  "photometer.v1",
+  sizeof(Photometer__V1__MeterInfo),
+  1,
+  photometer__v1__meter_info__field_descriptors,
+  photometer__v1__meter_info__field_indices_by_name,
+  1,  photometer__v1__meter_info__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__meter_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__meter_list__field_descriptors[1] =
+{
+  {
+    "meters",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__MeterList, n_meters),
+    offsetof(Photometer__V1__MeterList, meters),
+    &photometer__v1__meter__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__meter_list__field_indices_by_name[] = {
+  0,   /* field[0] = meters */
+};
+static const ProtobufCIntRange photometer__v1__meter_list__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor photometer__v1__meter_list__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.MeterList",
+  "MeterList",
+  "Photometer__V1__MeterList",
+  "photometer.v1",
+  sizeof(Photometer__V1__MeterList),
+  1,
+  photometer__v1__meter_list__field_descriptors,
+  photometer__v1__meter_list__field_indices_by_name,
+  1,  photometer__v1__meter_list__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__meter_list__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__meter_removed__field_descriptors[2] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__MeterRemoved, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "readings_removed",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__MeterRemoved, readings_removed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__meter_removed__field_indices_by_name[] = {
+  0,   /* field[0] = name */
+  1,   /* field[1] = readings_removed */
+};
+static const ProtobufCIntRange photometer__v1__meter_removed__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor photometer__v1__meter_removed__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.MeterRemoved",
+  "MeterRemoved",
+  "Photometer__V1__MeterRemoved",
+  "photometer.v1",
+  sizeof(Photometer__V1__MeterRemoved),
+  2,
+  photometer__v1__meter_removed__field_descriptors,
+  photometer__v1__meter_removed__field_indices_by_name,
+  1,  photometer__v1__meter_removed__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__meter_removed__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__stored_reading__field_descriptors[14] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "meter",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, meter),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "numeric",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, numeric),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "taken_at_ms",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, taken_at_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "recorded_at_ms",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, recorded_at_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, source),
+    &photometer__v1__reading_source__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "confidence",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, confidence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "verified",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, verified),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "crop",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, crop),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "engines",
+    12,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__StoredReading, n_engines),
+    offsetof(Photometer__V1__StoredReading, engines),
+    &photometer__v1__engine_answer__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "display_value",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, display_value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "display_unit",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, display_unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__stored_reading__field_indices_by_name[] = {
+  8,   /* field[8] = confidence */
+  10,   /* field[10] = crop */
+  13,   /* field[13] = display_unit */
+  12,   /* field[12] = display_value */
+  11,   /* field[11] = engines */
+  0,   /* field[0] = id */
+  1,   /* field[1] = meter */
+  3,   /* field[3] = numeric */
+  6,   /* field[6] = recorded_at_ms */
+  7,   /* field[7] = source */
+  5,   /* field[5] = taken_at_ms */
+  4,   /* field[4] = unit */
+  2,   /* field[2] = value */
+  9,   /* field[9] = verified */
+};
+static const ProtobufCIntRange photometer__v1__stored_reading__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 14 }
+};
+const ProtobufCMessageDescriptor photometer__v1__stored_reading__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.StoredReading",
+  "StoredReading",
+  "Photometer__V1__StoredReading",
+  "photometer.v1",
+  sizeof(Photometer__V1__StoredReading),
+  14,
+  photometer__v1__stored_reading__field_descriptors,
+  photometer__v1__stored_reading__field_indices_by_name,
+  1,  photometer__v1__stored_reading__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__stored_reading__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__add_reading__field_descriptors[9] =
+{
+  {
+    "meter",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__AddReading, meter),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__AddReading, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__AddReading, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "taken_at_ms",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__AddReading, taken_at_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "photo",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__AddReading, photo),
+    &photometer__v1__image__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__AddReading, source),
+    &photometer__v1__reading_source__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "confidence",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__AddReading, confidence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "engines",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__AddReading, n_engines),
+    offsetof(Photometer__V1__AddReading, engines),
+    &photometer__v1__engine_answer__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "crop",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__AddReading, crop),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__add_reading__field_indices_by_name[] = {
+  6,   /* field[6] = confidence */
+  8,   /* field[8] = crop */
+  7,   /* field[7] = engines */
+  0,   /* field[0] = meter */
+  4,   /* field[4] = photo */
+  5,   /* field[5] = source */
+  3,   /* field[3] = taken_at_ms */
+  2,   /* field[2] = unit */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange photometer__v1__add_reading__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 9 }
+};
+const ProtobufCMessageDescriptor photometer__v1__add_reading__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.AddReading",
+  "AddReading",
+  "Photometer__V1__AddReading",
+  "photometer.v1",
+  sizeof(Photometer__V1__AddReading),
+  9,
+  photometer__v1__add_reading__field_descriptors,
+  photometer__v1__add_reading__field_indices_by_name,
+  1,  photometer__v1__add_reading__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__add_reading__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__confirm_reading__field_descriptors[2] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ConfirmReading, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ConfirmReading, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__confirm_reading__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange photometer__v1__confirm_reading__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor photometer__v1__confirm_reading__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ConfirmReading",
+  "ConfirmReading",
+  "Photometer__V1__ConfirmReading",
+  "photometer.v1",
+  sizeof(Photometer__V1__ConfirmReading),
+  2,
+  photometer__v1__confirm_reading__field_descriptors,
+  photometer__v1__confirm_reading__field_indices_by_name,
+  1,  photometer__v1__confirm_reading__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__confirm_reading__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__delete_reading__field_descriptors[1] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__DeleteReading, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__delete_reading__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+};
+static const ProtobufCIntRange photometer__v1__delete_reading__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor photometer__v1__delete_reading__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.DeleteReading",
+  "DeleteReading",
+  "Photometer__V1__DeleteReading",
+  "photometer.v1",
+  sizeof(Photometer__V1__DeleteReading),
+  1,
+  photometer__v1__delete_reading__field_descriptors,
+  photometer__v1__delete_reading__field_indices_by_name,
+  1,  photometer__v1__delete_reading__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__delete_reading__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__list_readings__field_descriptors[4] =
+{
+  {
+    "meter",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ListReadings, meter),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from_ms",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ListReadings, from_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to_ms",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ListReadings, to_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ListReadings, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__list_readings__field_indices_by_name[] = {
+  1,   /* field[1] = from_ms */
+  0,   /* field[0] = meter */
+  2,   /* field[2] = to_ms */
+  3,   /* field[3] = unit */
+};
+static const ProtobufCIntRange photometer__v1__list_readings__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor photometer__v1__list_readings__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ListReadings",
+  "ListReadings",
+  "Photometer__V1__ListReadings",
+  "photometer.v1",
+  sizeof(Photometer__V1__ListReadings),
+  4,
+  photometer__v1__list_readings__field_descriptors,
+  photometer__v1__list_readings__field_indices_by_name,
+  1,  photometer__v1__list_readings__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__list_readings__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__reading_info__field_descriptors[1] =
+{
+  {
+    "reading",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadingInfo, reading),
+    &photometer__v1__stored_reading__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__reading_info__field_indices_by_name[] = {
+  0,   /* field[0] = reading */
+};
+static const ProtobufCIntRange photometer__v1__reading_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor photometer__v1__reading_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ReadingInfo",
+  "ReadingInfo",
+  "Photometer__V1__ReadingInfo",
+  "photometer.v1",
+  sizeof(Photometer__V1__ReadingInfo),
+  1,
+  photometer__v1__reading_info__field_descriptors,
+  photometer__v1__reading_info__field_indices_by_name,
+  1,  photometer__v1__reading_info__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__reading_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__reading_list__field_descriptors[1] =
+{
+  {
+    "readings",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__ReadingList, n_readings),
+    offsetof(Photometer__V1__ReadingList, readings),
+    &photometer__v1__stored_reading__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__reading_list__field_indices_by_name[] = {
+  0,   /* field[0] = readings */
+};
+static const ProtobufCIntRange photometer__v1__reading_list__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor photometer__v1__reading_list__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ReadingList",
+  "ReadingList",
+  "Photometer__V1__ReadingList",
+  "photometer.v1",
+  sizeof(Photometer__V1__ReadingList),
+  1,
+  photometer__v1__reading_list__field_descriptors,
+  photometer__v1__reading_list__field_indices_by_name,
+  1,  photometer__v1__reading_list__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__reading_list__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__reading_deleted__field_descriptors[1] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadingDeleted, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__reading_deleted__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+};
+static const ProtobufCIntRange photometer__v1__reading_deleted__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor photometer__v1__reading_deleted__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ReadingDeleted",
+  "ReadingDeleted",
+  "Photometer__V1__ReadingDeleted",
+  "photometer.v1",
+  sizeof(Photometer__V1__ReadingDeleted),
+  1,
+  photometer__v1__reading_deleted__field_descriptors,
+  photometer__v1__reading_deleted__field_indices_by_name,
+  1,  photometer__v1__reading_deleted__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__reading_deleted__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue photometer__v1__role__enum_values_by_number[3] =
 {
   { "ROLE_UNSPECIFIED", "PHOTOMETER__V1__ROLE__ROLE_UNSPECIFIED", 0 },
@@ -3590,5 +5924,79 @@ const ProtobufCEnumDescriptor photometer__v1__error_code__descriptor =
   photometer__v1__error_code__enum_values_by_name,
   1,
   photometer__v1__error_code__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue photometer__v1__meter_kind__enum_values_by_number[9] =
+{
+  { "METER_KIND_UNSPECIFIED", "PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED", 0 },
+  { "METER_KIND_WATER", "PHOTOMETER__V1__METER_KIND__METER_KIND_WATER", 1 },
+  { "METER_KIND_GAS", "PHOTOMETER__V1__METER_KIND__METER_KIND_GAS", 2 },
+  { "METER_KIND_ELECTRICITY", "PHOTOMETER__V1__METER_KIND__METER_KIND_ELECTRICITY", 3 },
+  { "METER_KIND_HEAT", "PHOTOMETER__V1__METER_KIND__METER_KIND_HEAT", 4 },
+  { "METER_KIND_GLUCOSE", "PHOTOMETER__V1__METER_KIND__METER_KIND_GLUCOSE", 5 },
+  { "METER_KIND_THERMOMETER", "PHOTOMETER__V1__METER_KIND__METER_KIND_THERMOMETER", 6 },
+  { "METER_KIND_BLOOD_PRESSURE", "PHOTOMETER__V1__METER_KIND__METER_KIND_BLOOD_PRESSURE", 7 },
+  { "METER_KIND_OTHER", "PHOTOMETER__V1__METER_KIND__METER_KIND_OTHER", 8 },
+};
+static const ProtobufCIntRange photometer__v1__meter_kind__value_ranges[] = {
+{0, 0},{0, 9}
+};
+static const ProtobufCEnumValueIndex photometer__v1__meter_kind__enum_values_by_name[9] =
+{
+  { "METER_KIND_BLOOD_PRESSURE", 7 },
+  { "METER_KIND_ELECTRICITY", 3 },
+  { "METER_KIND_GAS", 2 },
+  { "METER_KIND_GLUCOSE", 5 },
+  { "METER_KIND_HEAT", 4 },
+  { "METER_KIND_OTHER", 8 },
+  { "METER_KIND_THERMOMETER", 6 },
+  { "METER_KIND_UNSPECIFIED", 0 },
+  { "METER_KIND_WATER", 1 },
+};
+const ProtobufCEnumDescriptor photometer__v1__meter_kind__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "photometer.v1.MeterKind",
+  "MeterKind",
+  "Photometer__V1__MeterKind",
+  "photometer.v1",
+  9,
+  photometer__v1__meter_kind__enum_values_by_number,
+  9,
+  photometer__v1__meter_kind__enum_values_by_name,
+  1,
+  photometer__v1__meter_kind__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue photometer__v1__reading_source__enum_values_by_number[4] =
+{
+  { "READING_SOURCE_UNSPECIFIED", "PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED", 0 },
+  { "READING_SOURCE_OCR", "PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_OCR", 1 },
+  { "READING_SOURCE_MANUAL", "PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_MANUAL", 2 },
+  { "READING_SOURCE_CORRECTED", "PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_CORRECTED", 3 },
+};
+static const ProtobufCIntRange photometer__v1__reading_source__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex photometer__v1__reading_source__enum_values_by_name[4] =
+{
+  { "READING_SOURCE_CORRECTED", 3 },
+  { "READING_SOURCE_MANUAL", 2 },
+  { "READING_SOURCE_OCR", 1 },
+  { "READING_SOURCE_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor photometer__v1__reading_source__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "photometer.v1.ReadingSource",
+  "ReadingSource",
+  "Photometer__V1__ReadingSource",
+  "photometer.v1",
+  4,
+  photometer__v1__reading_source__enum_values_by_number,
+  4,
+  photometer__v1__reading_source__enum_values_by_name,
+  1,
+  photometer__v1__reading_source__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

@@ -111,7 +111,10 @@ extension Message {
       let list = envelope.plugin_candidates.pointee
       self = .pluginCandidates(try repeated(list.n_candidates, list.candidates, Candidate.init))
     default:
-      throw .unknownMessage(fieldNumber: nil)
+      guard let message = try Message.storeMessage(envelope) else {
+        throw .unknownMessage(fieldNumber: nil)
+      }
+      self = message
     }
   }
 
@@ -169,6 +172,10 @@ extension Message {
       envelope.plugin_candidates = arena.message(photometer__v1__plugin_candidates__init) { list in
         (list.n_candidates, list.candidates) = arena.array(candidates) { $0.encode(in: arena) }
       }
+    case .addMeter, .getMeter, .listMeters, .editMeter, .removeMeter, .addReading, .confirmReading, .deleteReading,
+      .listReadings, .meterInfo, .meterList, .meterRemoved, .readingInfo, .readingList, .readingDeleted:
+      let filled = fillStoreMessage(&envelope, arena: arena)
+      assert(filled, "every store message has its encoding")
     }
   }
 }

@@ -25,11 +25,28 @@ public enum Message: Hashable, Sendable {
   case listPlugins
   /// Asks the host to read its plugin configuration again; answered with ``pluginList(_:)``.
   case reloadPlugins
+  case addMeter(AddMeterRequest)
+  case getMeter(name: String, includePhotos: Bool)
+  case listMeters
+  case editMeter(EditMeterRequest)
+  /// Removes a meter; one with readings only when `withReadings`.
+  case removeMeter(name: String, withReadings: Bool)
+  case addReading(AddReadingRequest)
+  /// The user's verification of a reading, or with a `value`, their correction.
+  case confirmReading(id: Int64, value: String)
+  case deleteReading(id: Int64)
+  case listReadings(ListReadingsRequest)
   case readResult(ReadResult)
   case identifyResult(IdentifyResult)
   case pluginList([PluginStatus])
   case engineReading(EngineReading)
   case pluginCandidates([Candidate])
+  case meterInfo(Meter)
+  case meterList([Meter])
+  case meterRemoved(name: String, readingsRemoved: Int)
+  case readingInfo(StoredReading)
+  case readingList([StoredReading])
+  case readingDeleted(id: Int64)
 
   /// The message's name in the schema, for logs and error messages.
   public var kind: String {
@@ -45,6 +62,21 @@ public enum Message: Hashable, Sendable {
     case .identify: "IdentifyRequest"
     case .listPlugins: "ListPlugins"
     case .reloadPlugins: "ReloadPlugins"
+    case .addMeter: "AddMeter"
+    case .getMeter: "GetMeter"
+    case .listMeters: "ListMeters"
+    case .editMeter: "EditMeter"
+    case .removeMeter: "RemoveMeter"
+    case .addReading: "AddReading"
+    case .confirmReading: "ConfirmReading"
+    case .deleteReading: "DeleteReading"
+    case .listReadings: "ListReadings"
+    case .meterInfo: "MeterInfo"
+    case .meterList: "MeterList"
+    case .meterRemoved: "MeterRemoved"
+    case .readingInfo: "ReadingInfo"
+    case .readingList: "ReadingList"
+    case .readingDeleted: "ReadingDeleted"
     case .readResult: "ReadResult"
     case .identifyResult: "IdentifyResult"
     case .pluginList: "PluginList"

@@ -46,6 +46,24 @@ typedef struct Photometer__V1__ListPlugins Photometer__V1__ListPlugins;
 typedef struct Photometer__V1__PluginStatus Photometer__V1__PluginStatus;
 typedef struct Photometer__V1__PluginList Photometer__V1__PluginList;
 typedef struct Photometer__V1__ReloadPlugins Photometer__V1__ReloadPlugins;
+typedef struct Photometer__V1__ReferencePhoto Photometer__V1__ReferencePhoto;
+typedef struct Photometer__V1__Meter Photometer__V1__Meter;
+typedef struct Photometer__V1__AddMeter Photometer__V1__AddMeter;
+typedef struct Photometer__V1__GetMeter Photometer__V1__GetMeter;
+typedef struct Photometer__V1__ListMeters Photometer__V1__ListMeters;
+typedef struct Photometer__V1__EditMeter Photometer__V1__EditMeter;
+typedef struct Photometer__V1__RemoveMeter Photometer__V1__RemoveMeter;
+typedef struct Photometer__V1__MeterInfo Photometer__V1__MeterInfo;
+typedef struct Photometer__V1__MeterList Photometer__V1__MeterList;
+typedef struct Photometer__V1__MeterRemoved Photometer__V1__MeterRemoved;
+typedef struct Photometer__V1__StoredReading Photometer__V1__StoredReading;
+typedef struct Photometer__V1__AddReading Photometer__V1__AddReading;
+typedef struct Photometer__V1__ConfirmReading Photometer__V1__ConfirmReading;
+typedef struct Photometer__V1__DeleteReading Photometer__V1__DeleteReading;
+typedef struct Photometer__V1__ListReadings Photometer__V1__ListReadings;
+typedef struct Photometer__V1__ReadingInfo Photometer__V1__ReadingInfo;
+typedef struct Photometer__V1__ReadingList Photometer__V1__ReadingList;
+typedef struct Photometer__V1__ReadingDeleted Photometer__V1__ReadingDeleted;
 
 
 /* --- enums --- */
@@ -133,6 +151,55 @@ typedef enum _Photometer__V1__ErrorCode {
   PHOTOMETER__V1__ERROR_CODE__ERROR_CODE_INTERNAL = 16
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__ERROR_CODE)
 } Photometer__V1__ErrorCode;
+/*
+ * What a meter measures; it sets the canonical unit and the units a client may ask for.
+ */
+typedef enum _Photometer__V1__MeterKind {
+  PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED = 0,
+  /*
+   * m3, L
+   */
+  PHOTOMETER__V1__METER_KIND__METER_KIND_WATER = 1,
+  /*
+   * m3, L
+   */
+  PHOTOMETER__V1__METER_KIND__METER_KIND_GAS = 2,
+  /*
+   * kWh, Wh, MWh
+   */
+  PHOTOMETER__V1__METER_KIND__METER_KIND_ELECTRICITY = 3,
+  /*
+   * kWh, Wh, MWh
+   */
+  PHOTOMETER__V1__METER_KIND__METER_KIND_HEAT = 4,
+  /*
+   * mg/dL, mmol/L
+   */
+  PHOTOMETER__V1__METER_KIND__METER_KIND_GLUCOSE = 5,
+  /*
+   * C, F
+   */
+  PHOTOMETER__V1__METER_KIND__METER_KIND_THERMOMETER = 6,
+  /*
+   * mmHg
+   */
+  PHOTOMETER__V1__METER_KIND__METER_KIND_BLOOD_PRESSURE = 7,
+  /*
+   * any unit, no conversion
+   */
+  PHOTOMETER__V1__METER_KIND__METER_KIND_OTHER = 8
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__METER_KIND)
+} Photometer__V1__MeterKind;
+typedef enum _Photometer__V1__ReadingSource {
+  PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED = 0,
+  PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_OCR = 1,
+  PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_MANUAL = 2,
+  /*
+   * An OCR reading the user corrected.
+   */
+  PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_CORRECTED = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__READING_SOURCE)
+} Photometer__V1__ReadingSource;
 
 /* --- messages --- */
 
@@ -149,6 +216,21 @@ typedef enum {
   PHOTOMETER__V1__ENVELOPE__BODY_IDENTIFY = 17,
   PHOTOMETER__V1__ENVELOPE__BODY_LIST_PLUGINS = 18,
   PHOTOMETER__V1__ENVELOPE__BODY_RELOAD_PLUGINS = 19,
+  PHOTOMETER__V1__ENVELOPE__BODY_ADD_METER = 64,
+  PHOTOMETER__V1__ENVELOPE__BODY_GET_METER = 65,
+  PHOTOMETER__V1__ENVELOPE__BODY_LIST_METERS = 66,
+  PHOTOMETER__V1__ENVELOPE__BODY_EDIT_METER = 67,
+  PHOTOMETER__V1__ENVELOPE__BODY_REMOVE_METER = 68,
+  PHOTOMETER__V1__ENVELOPE__BODY_ADD_READING = 69,
+  PHOTOMETER__V1__ENVELOPE__BODY_CONFIRM_READING = 70,
+  PHOTOMETER__V1__ENVELOPE__BODY_DELETE_READING = 71,
+  PHOTOMETER__V1__ENVELOPE__BODY_LIST_READINGS = 72,
+  PHOTOMETER__V1__ENVELOPE__BODY_METER_INFO = 80,
+  PHOTOMETER__V1__ENVELOPE__BODY_METER_LIST = 81,
+  PHOTOMETER__V1__ENVELOPE__BODY_METER_REMOVED = 82,
+  PHOTOMETER__V1__ENVELOPE__BODY_READING_INFO = 83,
+  PHOTOMETER__V1__ENVELOPE__BODY_READING_LIST = 84,
+  PHOTOMETER__V1__ENVELOPE__BODY_READING_DELETED = 85,
   PHOTOMETER__V1__ENVELOPE__BODY_READ_RESULT = 32,
   PHOTOMETER__V1__ENVELOPE__BODY_IDENTIFY_RESULT = 33,
   PHOTOMETER__V1__ENVELOPE__BODY_PLUGIN_LIST = 34,
@@ -184,6 +266,27 @@ struct  Photometer__V1__Envelope
     Photometer__V1__IdentifyRequest *identify;
     Photometer__V1__ListPlugins *list_plugins;
     Photometer__V1__ReloadPlugins *reload_plugins;
+    /*
+     * The meter store: requests a client sends to the host.
+     */
+    Photometer__V1__AddMeter *add_meter;
+    Photometer__V1__GetMeter *get_meter;
+    Photometer__V1__ListMeters *list_meters;
+    Photometer__V1__EditMeter *edit_meter;
+    Photometer__V1__RemoveMeter *remove_meter;
+    Photometer__V1__AddReading *add_reading;
+    Photometer__V1__ConfirmReading *confirm_reading;
+    Photometer__V1__DeleteReading *delete_reading;
+    Photometer__V1__ListReadings *list_readings;
+    /*
+     * The meter store: host replies.
+     */
+    Photometer__V1__MeterInfo *meter_info;
+    Photometer__V1__MeterList *meter_list;
+    Photometer__V1__MeterRemoved *meter_removed;
+    Photometer__V1__ReadingInfo *reading_info;
+    Photometer__V1__ReadingList *reading_list;
+    Photometer__V1__ReadingDeleted *reading_deleted;
     /*
      * Host replies to a client.
      */
@@ -769,6 +872,320 @@ struct  Photometer__V1__ReloadPlugins
      }
 
 
+/*
+ * A reference photo of a meter, as stored.
+ */
+struct  Photometer__V1__ReferencePhoto
+{
+  ProtobufCMessage base;
+  char *sha256;
+  uint32_t width;
+  uint32_t height;
+  uint64_t bytes;
+  /*
+   * The photo itself, only when a request asks for it.
+   */
+  Photometer__V1__Image *image;
+};
+#define PHOTOMETER__V1__REFERENCE_PHOTO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__reference_photo__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, 0, NULL }
+
+
+struct  Photometer__V1__Meter
+{
+  ProtobufCMessage base;
+  uint64_t id;
+  /*
+   * Unique, compared without regard to case.
+   */
+  char *name;
+  Photometer__V1__MeterKind kind;
+  /*
+   * The unit its readings are taken in; empty: the kind's canonical unit.
+   */
+  char *unit;
+  int64_t created_at_ms;
+  /*
+   * Where the digits are in the reference photos.
+   */
+  Photometer__V1__Rect *roi;
+  /*
+   * The digits the display shows and how many of them are decimals; 0: unknown.
+   */
+  uint32_t digits;
+  uint32_t decimals;
+  /*
+   * A counting meter's value never goes down.
+   */
+  protobuf_c_boolean counts_up;
+  /*
+   * The most it can advance per hour; 0: no limit.
+   */
+  double max_rate_per_hour;
+  /*
+   * The valid range of values, when `has_range`.
+   */
+  protobuf_c_boolean has_range;
+  double min_value;
+  double max_value;
+  char *notes;
+  size_t n_references;
+  Photometer__V1__ReferencePhoto **references;
+  uint64_t reading_count;
+};
+#define PHOTOMETER__V1__METER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__meter__descriptor) \
+    , 0, (char *)protobuf_c_empty_string, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, 0, NULL, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, 0 }
+
+
+/*
+ * Registers a meter with one or more reference photos. Reply: `MeterInfo`.
+ */
+struct  Photometer__V1__AddMeter
+{
+  ProtobufCMessage base;
+  Photometer__V1__Meter *meter;
+  size_t n_references;
+  Photometer__V1__Image **references;
+};
+#define PHOTOMETER__V1__ADD_METER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__add_meter__descriptor) \
+    , NULL, 0,NULL }
+
+
+/*
+ * Reply: `MeterInfo`, or `ERROR_CODE_NOT_FOUND`.
+ */
+struct  Photometer__V1__GetMeter
+{
+  ProtobufCMessage base;
+  char *name;
+  /*
+   * Include the reference photos' bytes.
+   */
+  protobuf_c_boolean include_photos;
+};
+#define PHOTOMETER__V1__GET_METER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__get_meter__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * Reply: `MeterList`.
+ */
+struct  Photometer__V1__ListMeters
+{
+  ProtobufCMessage base;
+};
+#define PHOTOMETER__V1__LIST_METERS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__list_meters__descriptor) \
+     }
+
+
+/*
+ * Changes a meter: the fields of `changes` named in `fields` (`name`, `kind`, `unit`, `roi`,
+ * `digits`, `decimals`, `counts_up`, `max_rate_per_hour`, `range`, `notes`), and adds reference
+ * photos. Reply: `MeterInfo`.
+ */
+struct  Photometer__V1__EditMeter
+{
+  ProtobufCMessage base;
+  char *name;
+  Photometer__V1__Meter *changes;
+  size_t n_fields;
+  char **fields;
+  size_t n_add_references;
+  Photometer__V1__Image **add_references;
+};
+#define PHOTOMETER__V1__EDIT_METER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__edit_meter__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL, 0,NULL, 0,NULL }
+
+
+/*
+ * Removes a meter; one with readings only when `with_readings`. Reply: `MeterRemoved`.
+ */
+struct  Photometer__V1__RemoveMeter
+{
+  ProtobufCMessage base;
+  char *name;
+  protobuf_c_boolean with_readings;
+};
+#define PHOTOMETER__V1__REMOVE_METER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__remove_meter__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Photometer__V1__MeterInfo
+{
+  ProtobufCMessage base;
+  Photometer__V1__Meter *meter;
+};
+#define PHOTOMETER__V1__METER_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__meter_info__descriptor) \
+    , NULL }
+
+
+struct  Photometer__V1__MeterList
+{
+  ProtobufCMessage base;
+  size_t n_meters;
+  Photometer__V1__Meter **meters;
+};
+#define PHOTOMETER__V1__METER_LIST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__meter_list__descriptor) \
+    , 0,NULL }
+
+
+struct  Photometer__V1__MeterRemoved
+{
+  ProtobufCMessage base;
+  char *name;
+  uint64_t readings_removed;
+};
+#define PHOTOMETER__V1__METER_REMOVED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__meter_removed__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Photometer__V1__StoredReading
+{
+  ProtobufCMessage base;
+  uint64_t id;
+  char *meter;
+  /*
+   * Exactly as read, e.g. "01234.567".
+   */
+  char *value;
+  double numeric;
+  char *unit;
+  int64_t taken_at_ms;
+  int64_t recorded_at_ms;
+  Photometer__V1__ReadingSource source;
+  double confidence;
+  protobuf_c_boolean verified;
+  /*
+   * The crop of the digits it was read from, when kept.
+   */
+  ProtobufCBinaryData crop;
+  /*
+   * For OCR readings: each engine's answer.
+   */
+  size_t n_engines;
+  Photometer__V1__EngineAnswer **engines;
+  /*
+   * The value in the unit the request asked for, when that differs from `unit`.
+   */
+  char *display_value;
+  char *display_unit;
+};
+#define PHOTOMETER__V1__STORED_READING__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__stored_reading__descriptor) \
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED, 0, 0, {0,NULL}, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+/*
+ * Stores a reading. The time is `taken_at_ms`, else the EXIF time of `photo`, else now.
+ * Reply: `ReadingInfo`.
+ */
+struct  Photometer__V1__AddReading
+{
+  ProtobufCMessage base;
+  char *meter;
+  char *value;
+  /*
+   * The unit `value` is in; empty: the meter's unit.
+   */
+  char *unit;
+  int64_t taken_at_ms;
+  Photometer__V1__Image *photo;
+  Photometer__V1__ReadingSource source;
+  double confidence;
+  size_t n_engines;
+  Photometer__V1__EngineAnswer **engines;
+  ProtobufCBinaryData crop;
+};
+#define PHOTOMETER__V1__ADD_READING__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__add_reading__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, NULL, PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED, 0, 0,NULL, {0,NULL} }
+
+
+/*
+ * The user's verification of a reading, or (with `value`) their correction. Reply: `ReadingInfo`.
+ */
+struct  Photometer__V1__ConfirmReading
+{
+  ProtobufCMessage base;
+  uint64_t id;
+  char *value;
+};
+#define PHOTOMETER__V1__CONFIRM_READING__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__confirm_reading__descriptor) \
+    , 0, (char *)protobuf_c_empty_string }
+
+
+/*
+ * Reply: `ReadingDeleted`.
+ */
+struct  Photometer__V1__DeleteReading
+{
+  ProtobufCMessage base;
+  uint64_t id;
+};
+#define PHOTOMETER__V1__DELETE_READING__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__delete_reading__descriptor) \
+    , 0 }
+
+
+/*
+ * A meter's readings between two times, oldest first, in `unit` (empty: as stored).
+ * Reply: `ReadingList`.
+ */
+struct  Photometer__V1__ListReadings
+{
+  ProtobufCMessage base;
+  char *meter;
+  int64_t from_ms;
+  int64_t to_ms;
+  char *unit;
+};
+#define PHOTOMETER__V1__LIST_READINGS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__list_readings__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
+
+
+struct  Photometer__V1__ReadingInfo
+{
+  ProtobufCMessage base;
+  Photometer__V1__StoredReading *reading;
+};
+#define PHOTOMETER__V1__READING_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__reading_info__descriptor) \
+    , NULL }
+
+
+struct  Photometer__V1__ReadingList
+{
+  ProtobufCMessage base;
+  size_t n_readings;
+  Photometer__V1__StoredReading **readings;
+};
+#define PHOTOMETER__V1__READING_LIST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__reading_list__descriptor) \
+    , 0,NULL }
+
+
+struct  Photometer__V1__ReadingDeleted
+{
+  ProtobufCMessage base;
+  uint64_t id;
+};
+#define PHOTOMETER__V1__READING_DELETED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__reading_deleted__descriptor) \
+    , 0 }
+
+
 /* Photometer__V1__Envelope methods */
 void   photometer__v1__envelope__init
                      (Photometer__V1__Envelope         *message);
@@ -1310,6 +1727,348 @@ Photometer__V1__ReloadPlugins *
 void   photometer__v1__reload_plugins__free_unpacked
                      (Photometer__V1__ReloadPlugins *message,
                       ProtobufCAllocator *allocator);
+/* Photometer__V1__ReferencePhoto methods */
+void   photometer__v1__reference_photo__init
+                     (Photometer__V1__ReferencePhoto         *message);
+size_t photometer__v1__reference_photo__get_packed_size
+                     (const Photometer__V1__ReferencePhoto   *message);
+size_t photometer__v1__reference_photo__pack
+                     (const Photometer__V1__ReferencePhoto   *message,
+                      uint8_t             *out);
+size_t photometer__v1__reference_photo__pack_to_buffer
+                     (const Photometer__V1__ReferencePhoto   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ReferencePhoto *
+       photometer__v1__reference_photo__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__reference_photo__free_unpacked
+                     (Photometer__V1__ReferencePhoto *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__Meter methods */
+void   photometer__v1__meter__init
+                     (Photometer__V1__Meter         *message);
+size_t photometer__v1__meter__get_packed_size
+                     (const Photometer__V1__Meter   *message);
+size_t photometer__v1__meter__pack
+                     (const Photometer__V1__Meter   *message,
+                      uint8_t             *out);
+size_t photometer__v1__meter__pack_to_buffer
+                     (const Photometer__V1__Meter   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__Meter *
+       photometer__v1__meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__meter__free_unpacked
+                     (Photometer__V1__Meter *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__AddMeter methods */
+void   photometer__v1__add_meter__init
+                     (Photometer__V1__AddMeter         *message);
+size_t photometer__v1__add_meter__get_packed_size
+                     (const Photometer__V1__AddMeter   *message);
+size_t photometer__v1__add_meter__pack
+                     (const Photometer__V1__AddMeter   *message,
+                      uint8_t             *out);
+size_t photometer__v1__add_meter__pack_to_buffer
+                     (const Photometer__V1__AddMeter   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__AddMeter *
+       photometer__v1__add_meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__add_meter__free_unpacked
+                     (Photometer__V1__AddMeter *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__GetMeter methods */
+void   photometer__v1__get_meter__init
+                     (Photometer__V1__GetMeter         *message);
+size_t photometer__v1__get_meter__get_packed_size
+                     (const Photometer__V1__GetMeter   *message);
+size_t photometer__v1__get_meter__pack
+                     (const Photometer__V1__GetMeter   *message,
+                      uint8_t             *out);
+size_t photometer__v1__get_meter__pack_to_buffer
+                     (const Photometer__V1__GetMeter   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__GetMeter *
+       photometer__v1__get_meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__get_meter__free_unpacked
+                     (Photometer__V1__GetMeter *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__ListMeters methods */
+void   photometer__v1__list_meters__init
+                     (Photometer__V1__ListMeters         *message);
+size_t photometer__v1__list_meters__get_packed_size
+                     (const Photometer__V1__ListMeters   *message);
+size_t photometer__v1__list_meters__pack
+                     (const Photometer__V1__ListMeters   *message,
+                      uint8_t             *out);
+size_t photometer__v1__list_meters__pack_to_buffer
+                     (const Photometer__V1__ListMeters   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ListMeters *
+       photometer__v1__list_meters__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__list_meters__free_unpacked
+                     (Photometer__V1__ListMeters *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__EditMeter methods */
+void   photometer__v1__edit_meter__init
+                     (Photometer__V1__EditMeter         *message);
+size_t photometer__v1__edit_meter__get_packed_size
+                     (const Photometer__V1__EditMeter   *message);
+size_t photometer__v1__edit_meter__pack
+                     (const Photometer__V1__EditMeter   *message,
+                      uint8_t             *out);
+size_t photometer__v1__edit_meter__pack_to_buffer
+                     (const Photometer__V1__EditMeter   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__EditMeter *
+       photometer__v1__edit_meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__edit_meter__free_unpacked
+                     (Photometer__V1__EditMeter *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__RemoveMeter methods */
+void   photometer__v1__remove_meter__init
+                     (Photometer__V1__RemoveMeter         *message);
+size_t photometer__v1__remove_meter__get_packed_size
+                     (const Photometer__V1__RemoveMeter   *message);
+size_t photometer__v1__remove_meter__pack
+                     (const Photometer__V1__RemoveMeter   *message,
+                      uint8_t             *out);
+size_t photometer__v1__remove_meter__pack_to_buffer
+                     (const Photometer__V1__RemoveMeter   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__RemoveMeter *
+       photometer__v1__remove_meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__remove_meter__free_unpacked
+                     (Photometer__V1__RemoveMeter *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__MeterInfo methods */
+void   photometer__v1__meter_info__init
+                     (Photometer__V1__MeterInfo         *message);
+size_t photometer__v1__meter_info__get_packed_size
+                     (const Photometer__V1__MeterInfo   *message);
+size_t photometer__v1__meter_info__pack
+                     (const Photometer__V1__MeterInfo   *message,
+                      uint8_t             *out);
+size_t photometer__v1__meter_info__pack_to_buffer
+                     (const Photometer__V1__MeterInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__MeterInfo *
+       photometer__v1__meter_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__meter_info__free_unpacked
+                     (Photometer__V1__MeterInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__MeterList methods */
+void   photometer__v1__meter_list__init
+                     (Photometer__V1__MeterList         *message);
+size_t photometer__v1__meter_list__get_packed_size
+                     (const Photometer__V1__MeterList   *message);
+size_t photometer__v1__meter_list__pack
+                     (const Photometer__V1__MeterList   *message,
+                      uint8_t             *out);
+size_t photometer__v1__meter_list__pack_to_buffer
+                     (const Photometer__V1__MeterList   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__MeterList *
+       photometer__v1__meter_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__meter_list__free_unpacked
+                     (Photometer__V1__MeterList *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__MeterRemoved methods */
+void   photometer__v1__meter_removed__init
+                     (Photometer__V1__MeterRemoved         *message);
+size_t photometer__v1__meter_removed__get_packed_size
+                     (const Photometer__V1__MeterRemoved   *message);
+size_t photometer__v1__meter_removed__pack
+                     (const Photometer__V1__MeterRemoved   *message,
+                      uint8_t             *out);
+size_t photometer__v1__meter_removed__pack_to_buffer
+                     (const Photometer__V1__MeterRemoved   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__MeterRemoved *
+       photometer__v1__meter_removed__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__meter_removed__free_unpacked
+                     (Photometer__V1__MeterRemoved *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__StoredReading methods */
+void   photometer__v1__stored_reading__init
+                     (Photometer__V1__StoredReading         *message);
+size_t photometer__v1__stored_reading__get_packed_size
+                     (const Photometer__V1__StoredReading   *message);
+size_t photometer__v1__stored_reading__pack
+                     (const Photometer__V1__StoredReading   *message,
+                      uint8_t             *out);
+size_t photometer__v1__stored_reading__pack_to_buffer
+                     (const Photometer__V1__StoredReading   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__StoredReading *
+       photometer__v1__stored_reading__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__stored_reading__free_unpacked
+                     (Photometer__V1__StoredReading *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__AddReading methods */
+void   photometer__v1__add_reading__init
+                     (Photometer__V1__AddReading         *message);
+size_t photometer__v1__add_reading__get_packed_size
+                     (const Photometer__V1__AddReading   *message);
+size_t photometer__v1__add_reading__pack
+                     (const Photometer__V1__AddReading   *message,
+                      uint8_t             *out);
+size_t photometer__v1__add_reading__pack_to_buffer
+                     (const Photometer__V1__AddReading   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__AddReading *
+       photometer__v1__add_reading__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__add_reading__free_unpacked
+                     (Photometer__V1__AddReading *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__ConfirmReading methods */
+void   photometer__v1__confirm_reading__init
+                     (Photometer__V1__ConfirmReading         *message);
+size_t photometer__v1__confirm_reading__get_packed_size
+                     (const Photometer__V1__ConfirmReading   *message);
+size_t photometer__v1__confirm_reading__pack
+                     (const Photometer__V1__ConfirmReading   *message,
+                      uint8_t             *out);
+size_t photometer__v1__confirm_reading__pack_to_buffer
+                     (const Photometer__V1__ConfirmReading   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ConfirmReading *
+       photometer__v1__confirm_reading__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__confirm_reading__free_unpacked
+                     (Photometer__V1__ConfirmReading *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__DeleteReading methods */
+void   photometer__v1__delete_reading__init
+                     (Photometer__V1__DeleteReading         *message);
+size_t photometer__v1__delete_reading__get_packed_size
+                     (const Photometer__V1__DeleteReading   *message);
+size_t photometer__v1__delete_reading__pack
+                     (const Photometer__V1__DeleteReading   *message,
+                      uint8_t             *out);
+size_t photometer__v1__delete_reading__pack_to_buffer
+                     (const Photometer__V1__DeleteReading   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__DeleteReading *
+       photometer__v1__delete_reading__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__delete_reading__free_unpacked
+                     (Photometer__V1__DeleteReading *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__ListReadings methods */
+void   photometer__v1__list_readings__init
+                     (Photometer__V1__ListReadings         *message);
+size_t photometer__v1__list_readings__get_packed_size
+                     (const Photometer__V1__ListReadings   *message);
+size_t photometer__v1__list_readings__pack
+                     (const Photometer__V1__ListReadings   *message,
+                      uint8_t             *out);
+size_t photometer__v1__list_readings__pack_to_buffer
+                     (const Photometer__V1__ListReadings   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ListReadings *
+       photometer__v1__list_readings__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__list_readings__free_unpacked
+                     (Photometer__V1__ListReadings *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__ReadingInfo methods */
+void   photometer__v1__reading_info__init
+                     (Photometer__V1__ReadingInfo         *message);
+size_t photometer__v1__reading_info__get_packed_size
+                     (const Photometer__V1__ReadingInfo   *message);
+size_t photometer__v1__reading_info__pack
+                     (const Photometer__V1__ReadingInfo   *message,
+                      uint8_t             *out);
+size_t photometer__v1__reading_info__pack_to_buffer
+                     (const Photometer__V1__ReadingInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ReadingInfo *
+       photometer__v1__reading_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__reading_info__free_unpacked
+                     (Photometer__V1__ReadingInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__ReadingList methods */
+void   photometer__v1__reading_list__init
+                     (Photometer__V1__ReadingList         *message);
+size_t photometer__v1__reading_list__get_packed_size
+                     (const Photometer__V1__ReadingList   *message);
+size_t photometer__v1__reading_list__pack
+                     (const Photometer__V1__ReadingList   *message,
+                      uint8_t             *out);
+size_t photometer__v1__reading_list__pack_to_buffer
+                     (const Photometer__V1__ReadingList   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ReadingList *
+       photometer__v1__reading_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__reading_list__free_unpacked
+                     (Photometer__V1__ReadingList *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__ReadingDeleted methods */
+void   photometer__v1__reading_deleted__init
+                     (Photometer__V1__ReadingDeleted         *message);
+size_t photometer__v1__reading_deleted__get_packed_size
+                     (const Photometer__V1__ReadingDeleted   *message);
+size_t photometer__v1__reading_deleted__pack
+                     (const Photometer__V1__ReadingDeleted   *message,
+                      uint8_t             *out);
+size_t photometer__v1__reading_deleted__pack_to_buffer
+                     (const Photometer__V1__ReadingDeleted   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ReadingDeleted *
+       photometer__v1__reading_deleted__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__reading_deleted__free_unpacked
+                     (Photometer__V1__ReadingDeleted *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Photometer__V1__Envelope_Closure)
@@ -1405,6 +2164,60 @@ typedef void (*Photometer__V1__PluginList_Closure)
 typedef void (*Photometer__V1__ReloadPlugins_Closure)
                  (const Photometer__V1__ReloadPlugins *message,
                   void *closure_data);
+typedef void (*Photometer__V1__ReferencePhoto_Closure)
+                 (const Photometer__V1__ReferencePhoto *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__Meter_Closure)
+                 (const Photometer__V1__Meter *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__AddMeter_Closure)
+                 (const Photometer__V1__AddMeter *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__GetMeter_Closure)
+                 (const Photometer__V1__GetMeter *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__ListMeters_Closure)
+                 (const Photometer__V1__ListMeters *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__EditMeter_Closure)
+                 (const Photometer__V1__EditMeter *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__RemoveMeter_Closure)
+                 (const Photometer__V1__RemoveMeter *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__MeterInfo_Closure)
+                 (const Photometer__V1__MeterInfo *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__MeterList_Closure)
+                 (const Photometer__V1__MeterList *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__MeterRemoved_Closure)
+                 (const Photometer__V1__MeterRemoved *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__StoredReading_Closure)
+                 (const Photometer__V1__StoredReading *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__AddReading_Closure)
+                 (const Photometer__V1__AddReading *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__ConfirmReading_Closure)
+                 (const Photometer__V1__ConfirmReading *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__DeleteReading_Closure)
+                 (const Photometer__V1__DeleteReading *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__ListReadings_Closure)
+                 (const Photometer__V1__ListReadings *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__ReadingInfo_Closure)
+                 (const Photometer__V1__ReadingInfo *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__ReadingList_Closure)
+                 (const Photometer__V1__ReadingList *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__ReadingDeleted_Closure)
+                 (const Photometer__V1__ReadingDeleted *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -1413,6 +2226,8 @@ typedef void (*Photometer__V1__ReloadPlugins_Closure)
 
 extern const ProtobufCEnumDescriptor    photometer__v1__role__descriptor;
 extern const ProtobufCEnumDescriptor    photometer__v1__error_code__descriptor;
+extern const ProtobufCEnumDescriptor    photometer__v1__meter_kind__descriptor;
+extern const ProtobufCEnumDescriptor    photometer__v1__reading_source__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__hello__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__hello__options_entry__descriptor;
@@ -1444,6 +2259,24 @@ extern const ProtobufCMessageDescriptor photometer__v1__list_plugins__descriptor
 extern const ProtobufCMessageDescriptor photometer__v1__plugin_status__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__plugin_list__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__reload_plugins__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__reference_photo__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__meter__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__add_meter__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__get_meter__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__list_meters__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__edit_meter__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__remove_meter__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__meter_info__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__meter_list__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__meter_removed__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__stored_reading__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__add_reading__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__confirm_reading__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__delete_reading__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__list_readings__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__reading_info__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__reading_list__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__reading_deleted__descriptor;
 
 PROTOBUF_C__END_DECLS
 
