@@ -15,6 +15,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
   ],
   targets: [
     // MARK: Protocol
@@ -41,6 +42,13 @@ let package = Package(
     ),
     .target(name: "PhotometerImages", path: "Sources/Host/PhotometerImages"),
     .target(
+      name: "PhotometerStore",
+      dependencies: [
+        "PhotometerProtocol", "PhotometerImages", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      path: "Sources/Host/PhotometerStore"
+    ),
+    .target(
       name: "PhotometerVoting",
       dependencies: ["PhotometerProtocol"],
       path: "Sources/Host/PhotometerVoting"
@@ -48,7 +56,7 @@ let package = Package(
     .target(
       name: "PhotometerHost",
       dependencies: [
-        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerImages", "COpenSSL",
+        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerImages", "PhotometerStore",
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/PhotometerHost"
@@ -115,6 +123,10 @@ let package = Package(
     .testTarget(
       name: "PhotometerImagesTests",
       dependencies: ["PhotometerImages"]
+    ),
+    .testTarget(
+      name: "PhotometerStoreTests",
+      dependencies: ["PhotometerStore", "TestSupport"]
     ),
     .testTarget(
       name: "PhotometerVotingTests",

@@ -1,0 +1,206 @@
+import Foundation
+import GRDB
+import PhotometerImages
+import PhotometerProtocol
+
+extension MeterStore {
+  /// Registers a meter with one or more reference photos.
+  public func addMeter(_ meter: Meter, references: [Image]) throws(StoreError) -> Meter {
+    var row = try validatedRow(meter, createdAt: Self.now)
+    guard !references.isEmpty else {
+      throw .invalid("a meter needs at least one reference photo")
+    }
+    let photos = try references.map(Self.inspect)
+    try checkRegion(row, photos: photos)
+    return try write { db in
+      guard try MeterRow.filter(Column("name").collating(.nocase) == row.name).fetchCount(db) == 0 else {
+        throw StoreError.duplicateMeter(row.name)
+      }
+      try row.insert(db)
+      for photo in photos {
+        try Self.insert(photo, meterId: row.id!, db: db)
+      }
+      return try Self.meter(row, db: db, includePhotos: false)
+    }
+  }
+
+  /// Every meter, by name.
+  public func meters() throws(StoreError) -> [Meter] {
+    try read { db in
+      try MeterRow.order(Column("name").collating(.nocase)).fetchAll(db).map {
+        try Self.meter($0, db: db, includePhotos: false)
+      }
+    }
+  }
+
+  /// The meter named `name` (ignoring case).
+  public func meter(named name: String, includePhotos: Bool = false) throws(StoreError) -> Meter {
+    try read { db in try Self.meter(try Self.row(named: name, db: db), db: db, includePhotos: includePhotos) }
+  }
+
+  /// Every meter's reference photos, for identification.
+  public func references() throws(StoreError) -> [Reference] {
+    try read { db in
+      let names = Dictionary(uniqueKeysWithValues: try MeterRow.fetchAll(db).map { ($0.id!, $0) })
+      return try ReferencePhotoRow.order(Column("meterId"), Column("id")).fetchAll(db).compactMap { photo in
+        guard let meter = names[photo.meterId] else { return nil }
+        return Reference(
+          meter: meter.name, image: Image(data: photo.data), sha256: photo.sha256, roi: Self.region(meter))
+      }
+    }
+  }
+
+  /// Changes `fields` of the meter `name` to their values in `changes`, and adds photos.
+  public func editMeter(_ request: EditMeterRequest) throws(StoreError) -> Meter {
+    let photos = try request.addReferences.map(Self.inspect)
+    let fields = try request.fields.map { (name) throws(StoreError) -> EditMeterRequest.Field in
+      guard let field = EditMeterRequest.Field(rawValue: name) else {
+        throw .invalid(
+          "'\(name)' is not a meter field; use \(EditMeterRequest.Field.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      return field
+    }
+    return try write { db in
+      let current = try Self.meter(try Self.row(named: request.name, db: db), db: db, includePhotos: false)
+      var edited = current
+      for field in fields {
+        Self.apply(field, from: request.changes, to: &edited)
+      }
+      var row = try validatedRow(edited, createdAt: current.createdAt)
+      row.id = current.id
+      if row.name.lowercased() != current.name.lowercased(),
+        try MeterRow.filter(Column("name").collating(.nocase) == row.name).fetchCount(db) > 0
+      {
+        throw StoreError.duplicateMeter(row.name)
+      }
+      try row.update(db)
+      for photo in photos {
+        try Self.insert(photo, meterId: current.id, db: db)
+      }
+      return try Self.meter(row, db: db, includePhotos: false)
+    }
+  }
+
+  /// Removes a meter; one with readings only when `withReadings`. Returns how many readings went.
+  public func removeMeter(named name: String, withReadings: Bool) throws(StoreError) -> Int {
+    try write { db in
+      let row = try Self.row(named: name, db: db)
+      let readings = try ReadingRow.filter(Column("meterId") == row.id).fetchCount(db)
+      guard readings == 0 || withReadings else {
+        throw StoreError.meterHasReadings(row.name, count: readings)
+      }
+      try ReadingRow.filter(Column("meterId") == row.id).deleteAll(db)
+      try row.delete(db)
+      return readings
+    }
+  }
+
+  // MARK: Rows and meters
+
+  static func row(named name: String, db: Database) throws -> MeterRow {
+    guard let row = try MeterRow.filter(Column("name").collating(.nocase) == name).fetchOne(db) else {
+      throw StoreError.meterNotFound(name)
+    }
+    return row
+  }
+
+  static func region(_ row: MeterRow) -> Rect? {
+    guard let x = row.roiX, let y = row.roiY, let width = row.roiWidth, let height = row.roiHeight else { return nil }
+    return Rect(x: Int32(x), y: Int32(y), width: Int32(width), height: Int32(height))
+  }
+
+  static func meter(_ row: MeterRow, db: Database, includePhotos: Bool) throws -> Meter {
+    let photos = try ReferencePhotoRow.filter(Column("meterId") == row.id).order(Column("id")).fetchAll(db)
+    let range = row.minValue.flatMap { low in row.maxValue.map { low...$0 } }
+    return Meter(
+      id: row.id ?? 0, name: row.name, kind: MeterKind(rawValue: row.kind) ?? .other, unit: row.unit,
+      createdAt: row.createdAtMs, roi: region(row), digits: row.digits, decimals: row.decimals,
+      countsUp: row.countsUp, maxRatePerHour: row.maxRatePerHour, range: range, notes: row.notes,
+      references: photos.map { photo in
+        ReferencePhoto(
+          sha256: photo.sha256, width: photo.width, height: photo.height, bytes: photo.data.count,
+          image: includePhotos ? Image(data: photo.data) : nil)
+      },
+      readingCount: try ReadingRow.filter(Column("meterId") == row.id).fetchCount(db)
+    )
+  }
+
+  private static func apply(_ field: EditMeterRequest.Field, from changes: Meter, to meter: inout Meter) {
+    switch field {
+    case .name: meter.name = changes.name
+    case .kind: meter.kind = changes.kind
+    case .unit: meter.unit = changes.unit
+    case .roi: meter.roi = changes.roi
+    case .digits: meter.digits = changes.digits
+    case .decimals: meter.decimals = changes.decimals
+    case .countsUp: meter.countsUp = changes.countsUp
+    case .maxRatePerHour: meter.maxRatePerHour = changes.maxRatePerHour
+    case .range: meter.range = changes.range
+    case .notes: meter.notes = changes.notes
+    }
+  }
+
+  /// The row for `meter`, after checking every setting.
+  private func validatedRow(_ meter: Meter, createdAt: Int64) throws(StoreError) -> MeterRow {
+    let name = meter.name.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !name.isEmpty, name.count <= 100, !name.contains(where: \.isNewline) else {
+      throw .invalid("a meter name must be 1 to 100 characters on one line")
+    }
+    guard (0...20).contains(meter.digits), (0...10).contains(meter.decimals) else {
+      throw .invalid("digits must be 0 to 20 and decimals 0 to 10")
+    }
+    guard meter.digits == 0 || meter.decimals <= meter.digits else {
+      throw .invalid("a meter cannot have more decimals (\(meter.decimals)) than digits (\(meter.digits))")
+    }
+    if let rate = meter.maxRatePerHour, !(rate.isFinite && rate > 0) {
+      throw .invalid("the maximum rate per hour must be a number over 0")
+    }
+    if let range = meter.range, !(range.lowerBound.isFinite && range.upperBound.isFinite) {
+      throw .invalid("the valid range must be two numbers, the lower first")
+    }
+    if let roi = meter.roi, roi.x < 0 || roi.y < 0 || roi.width <= 0 || roi.height <= 0 {
+      throw .invalid("the region \(roi) must have x, y of 0 or more and a width and height over 0")
+    }
+    return MeterRow(
+      id: nil, name: name, kind: meter.kind.rawValue, unit: try Units.normalize(meter.unit, for: meter.kind),
+      createdAtMs: createdAt, roiX: meter.roi.map { Int($0.x) }, roiY: meter.roi.map { Int($0.y) },
+      roiWidth: meter.roi.map { Int($0.width) }, roiHeight: meter.roi.map { Int($0.height) }, digits: meter.digits,
+      decimals: meter.decimals, countsUp: meter.countsUp, maxRatePerHour: meter.maxRatePerHour,
+      minValue: meter.range?.lowerBound, maxValue: meter.range?.upperBound, notes: meter.notes)
+  }
+
+  /// Checks that the region of the digits lies inside every new reference photo.
+  private func checkRegion(_ row: MeterRow, photos: [InspectedPhoto]) throws(StoreError) {
+    guard let roi = Self.region(row) else { return }
+    for photo in photos
+    where Int(roi.x) + Int(roi.width) > photo.info.width || Int(roi.y) + Int(roi.height) > photo.info.height {
+      throw .invalid("the region \(roi) does not fit in the \(photo.info.width)x\(photo.info.height) reference photo")
+    }
+  }
+
+  // MARK: Photos
+
+  struct InspectedPhoto {
+    var data: [UInt8]
+    var info: ImageInfo
+  }
+
+  static func inspect(_ image: Image) throws(StoreError) -> InspectedPhoto {
+    do {
+      return InspectedPhoto(data: image.data, info: try ImageInfo.inspect(image.data))
+    } catch {
+      throw .badImage(image.name.isEmpty ? "\(error)" : "\(image.name): \(error)")
+    }
+  }
+
+  private static func insert(_ photo: InspectedPhoto, meterId: Int64, db: Database) throws {
+    let digest = SHA256Digest.hex(photo.data)
+    guard try ReferencePhotoRow.filter(Column("meterId") == meterId && Column("sha256") == digest).fetchCount(db) == 0
+    else { return }
+    var row = ReferencePhotoRow(
+      id: nil, meterId: meterId, sha256: digest, data: photo.data, width: photo.info.width, height: photo.info.height,
+      addedAtMs: now)
+    try row.insert(db)
+  }
+}

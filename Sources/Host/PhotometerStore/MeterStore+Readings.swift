@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+import PhotometerImages
+import PhotometerProtocol
+
+extension MeterStore {
+  /// Stores a reading: checked (known meter, a number, a unit of its kind, within the meter's
+  /// range, not in the future), with its time from the request, else the photo's EXIF, else now.
+  public func addReading(_ request: AddReadingRequest) throws(StoreError) -> StoredReading {
+    let photoTime = try request.photo.flatMap { (photo) throws(StoreError) in
+      try Self.inspect(photo).info.exifDateTime.flatMap(Self.unixMilliseconds)
+    }
+    let now = Self.now
+    let takenAt = request.takenAt ?? photoTime ?? now
+    guard takenAt <= now + Self.futureTolerance else {
+      throw .invalid("the reading's time \(Self.iso8601(takenAt)) is in the future")
+    }
+    return try write { db in
+      let meter = try Self.row(named: request.meter, db: db)
+      let kind = MeterKind(rawValue: meter.kind) ?? .other
+      let unit = try Units.normalize(request.unit.isEmpty ? meter.unit : request.unit, for: kind)
+      let (text, numeric) = try ValueText.parse(request.value, kind: kind)
+      try Self.checkRange(numeric, unit: unit, meter: meter, kind: kind)
+      var row = ReadingRow(
+        id: nil, meterId: meter.id!, valueText: text, value: numeric, unit: unit, takenAtMs: takenAt,
+        recordedAtMs: now, source: request.source.rawValue, confidence: request.confidence,
+        crop: request.crop.isEmpty ? nil : request.crop, verified: false)
+      try row.insert(db)
+      for answer in request.engines {
+        var engine = EngineAnswerRow(
+          id: nil, readingId: row.id!, engine: answer.plugin, version: answer.version, text: answer.value?.text,
+          confidence: answer.value?.confidence, milliseconds: answer.milliseconds, voted: answer.voted,
+          error: answer.outcome.failureMessage)
+        try engine.insert(db)
+      }
+      return try Self.reading(row, meter: meter, db: db)
+    }
+  }
+
+  /// Marks a reading verified by the user; with a `value`, corrects it too (an OCR reading then
+  /// becomes `corrected`).
+  public func confirmReading(id: Int64, value: String?) throws(StoreError) -> StoredReading {
+    try write { db in
+      guard var row = try ReadingRow.fetchOne(db, key: id) else {
+        throw StoreError.readingNotFound(id)
+      }
+      let meter = try MeterRow.fetchOne(db, key: row.meterId)!
+      if let value, !value.isEmpty {
+        let kind = MeterKind(rawValue: meter.kind) ?? .other
+        let (text, numeric) = try ValueText.parse(value, kind: kind)
+        try Self.checkRange(numeric, unit: row.unit, meter: meter, kind: kind)
+        if text != row.valueText {
+          (row.valueText, row.value) = (text, numeric)
+          row.source = row.source == ReadingSource.manual.rawValue ? row.source : ReadingSource.corrected.rawValue
+        }
+      }
+      row.verified = true
+      try row.update(db)
+      return try Self.reading(row, meter: meter, db: db)
+    }
+  }
+
+  public func deleteReading(id: Int64) throws(StoreError) {
+    try write { db in
+      guard try ReadingRow.deleteOne(db, key: id) else {
+        throw StoreError.readingNotFound(id)
+      }
+    }
+  }
+
+  /// A meter's readings taken between `from` and `to` (inclusive, Unix milliseconds), oldest
+  /// first, shown in `unit` when given.
+  public func readings(_ request: ListReadingsRequest) throws(StoreError) -> [StoredReading] {
+    try read { db in
+      let meter = try Self.row(named: request.meter, db: db)
+      let kind = MeterKind(rawValue: meter.kind) ?? .other
+      let unit = request.unit.isEmpty ? nil : try Units.normalize(request.unit, for: kind)
+      var query = ReadingRow.filter(Column("meterId") == meter.id)
+      if let from = request.from { query = query.filter(Column("takenAtMs") >= from) }
+      if let to = request.to { query = query.filter(Column("takenAtMs") <= to) }
+      return try query.order(Column("takenAtMs"), Column("id")).fetchAll(db).map { row in
+        var reading = try Self.reading(row, meter: meter, db: db)
+        if let unit, unit != row.unit {
+          reading.displayValue = Units.convert(
+            text: row.valueText, numeric: row.value, from: row.unit, to: unit, kind: kind)
+          reading.displayUnit = unit
+        }
+        return reading
+      }
+    }
+  }
+
+  // MARK: Helpers
+
+  static func reading(_ row: ReadingRow, meter: MeterRow, db: Database) throws -> StoredReading {
+    let engines = try EngineAnswerRow.filter(Column("readingId") == row.id).order(Column("id")).fetchAll(db).map {
+      engine in
+      EngineAnswer(
+        plugin: engine.engine, version: engine.version,
+        outcome: engine.text.map { .success(EngineReading(text: $0, confidence: engine.confidence ?? 0)) }
+          ?? .failure(ErrorReply(.pluginFailed, engine.error ?? "no answer", plugin: engine.engine)),
+        milliseconds: engine.milliseconds, voted: engine.voted)
+    }
+    return StoredReading(
+      id: row.id!, meter: meter.name, value: row.valueText, numeric: row.value, unit: row.unit,
+      takenAt: row.takenAtMs, recordedAt: row.recordedAtMs, source: ReadingSource(rawValue: row.source) ?? .manual,
+      confidence: row.confidence, verified: row.verified, crop: row.crop ?? [], engines: engines)
+  }
+
+  /// Checks a value against the meter's range, or else its kind's physical range.
+  private static func checkRange(_ value: Double, unit: String, meter: MeterRow, kind: MeterKind) throws {
+    let inMeterUnit = Units.convert(value, from: unit, to: meter.unit, kind: kind)
+    if let low = meter.minValue, let high = meter.maxValue, !(low...high).contains(inMeterUnit) {
+      throw StoreError.invalid(
+        "\(value) \(unit) is outside meter '\(meter.name)''s range \(low)...\(high) \(meter.unit)")
+    }
+    if let physical = kind.physicalRange,
+      !physical.contains(Units.convert(value, from: unit, to: kind.canonicalUnit, kind: kind))
+    {
+      throw StoreError.invalid(
+        "\(value) \(unit) is outside the physical range of a \(kind.rawValue) reading "
+          + "(\(physical.lowerBound)...\(physical.upperBound) \(kind.canonicalUnit))")
+    }
+  }
+
+  /// An EXIF time as Unix milliseconds: with its stated offset, else in this host's time zone.
+  static func unixMilliseconds(_ exif: ExifDateTime) -> Int64? {
+    var components = DateComponents(
+      year: exif.year, month: exif.month, day: exif.day, hour: exif.hour, minute: exif.minute, second: exif.second)
+    components.timeZone = exif.utcOffsetSeconds.flatMap(TimeZone.init(secondsFromGMT:)) ?? .current
+    return Calendar(identifier: .gregorian).date(from: components).map {
+      Int64(($0.timeIntervalSince1970 * 1000).rounded())
+    }
+  }
+
+  static func iso8601(_ milliseconds: Int64) -> String {
+    ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+  }
+}
+
+extension Result where Failure == ErrorReply {
+  var failureMessage: String? {
+    if case .failure(let error) = self { "\(error.code): \(error.message)" } else { nil }
+  }
+}

@@ -1,0 +1,148 @@
+import GRDB
+
+/// Rows of the `meter` table.
+struct MeterRow: Codable, FetchableRecord, MutablePersistableRecord {
+  static let databaseTableName = "meter"
+
+  var id: Int64?
+  var name: String
+  var kind: String
+  var unit: String
+  var createdAtMs: Int64
+  var roiX: Int?
+  var roiY: Int?
+  var roiWidth: Int?
+  var roiHeight: Int?
+  var digits: Int
+  var decimals: Int
+  var countsUp: Bool
+  var maxRatePerHour: Double?
+  var minValue: Double?
+  var maxValue: Double?
+  var notes: String
+
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    id = inserted.rowID
+  }
+}
+
+/// Rows of the `referencePhoto` table: the photos themselves, so one file is a whole backup.
+struct ReferencePhotoRow: Codable, FetchableRecord, MutablePersistableRecord {
+  static let databaseTableName = "referencePhoto"
+
+  var id: Int64?
+  var meterId: Int64
+  var sha256: String
+  var data: [UInt8]
+  var width: Int
+  var height: Int
+  var addedAtMs: Int64
+
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    id = inserted.rowID
+  }
+}
+
+/// Rows of the `reading` table.
+struct ReadingRow: Codable, FetchableRecord, MutablePersistableRecord {
+  static let databaseTableName = "reading"
+
+  var id: Int64?
+  var meterId: Int64
+  var valueText: String
+  var value: Double
+  var unit: String
+  var takenAtMs: Int64
+  var recordedAtMs: Int64
+  var source: String
+  var confidence: Double?
+  var crop: [UInt8]?
+  var verified: Bool
+
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    id = inserted.rowID
+  }
+}
+
+/// Rows of the `engineAnswer` table: each engine's answer for an OCR reading, so that engines can
+/// be compared against the readings the user confirmed.
+struct EngineAnswerRow: Codable, FetchableRecord, MutablePersistableRecord {
+  static let databaseTableName = "engineAnswer"
+
+  var id: Int64?
+  var readingId: Int64
+  var engine: String
+  var version: String
+  var text: String?
+  var confidence: Double?
+  var milliseconds: Double
+  var voted: Bool
+  var error: String?
+
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    id = inserted.rowID
+  }
+}
+
+enum Schema {
+  /// The migrations, from the first version on; never edit one that has shipped, add another.
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1: meters, reference photos, readings, engine answers") { db in
+      try db.create(table: "meter") { table in
+        table.autoIncrementedPrimaryKey("id")
+        table.column("name", .text).notNull().unique().collate(.nocase)
+        table.column("kind", .text).notNull()
+        table.column("unit", .text).notNull()
+        table.column("createdAtMs", .integer).notNull()
+        table.column("roiX", .integer)
+        table.column("roiY", .integer)
+        table.column("roiWidth", .integer)
+        table.column("roiHeight", .integer)
+        table.column("digits", .integer).notNull().defaults(to: 0)
+        table.column("decimals", .integer).notNull().defaults(to: 0)
+        table.column("countsUp", .boolean).notNull()
+        table.column("maxRatePerHour", .double)
+        table.column("minValue", .double)
+        table.column("maxValue", .double)
+        table.column("notes", .text).notNull().defaults(to: "")
+      }
+      try db.create(table: "referencePhoto") { table in
+        table.autoIncrementedPrimaryKey("id")
+        table.belongsTo("meter", onDelete: .cascade).notNull()
+        table.column("sha256", .text).notNull()
+        table.column("data", .blob).notNull()
+        table.column("width", .integer).notNull()
+        table.column("height", .integer).notNull()
+        table.column("addedAtMs", .integer).notNull()
+        table.uniqueKey(["meterId", "sha256"])
+      }
+      try db.create(table: "reading") { table in
+        table.autoIncrementedPrimaryKey("id")
+        table.belongsTo("meter", onDelete: .restrict).notNull()
+        table.column("valueText", .text).notNull()
+        table.column("value", .double).notNull()
+        table.column("unit", .text).notNull()
+        table.column("takenAtMs", .integer).notNull()
+        table.column("recordedAtMs", .integer).notNull()
+        table.column("source", .text).notNull().check { ["ocr", "manual", "corrected"].contains($0) }
+        table.column("confidence", .double)
+        table.column("crop", .blob)
+        table.column("verified", .boolean).notNull().defaults(to: false)
+      }
+      try db.create(index: "readingByMeterAndTime", on: "reading", columns: ["meterId", "takenAtMs"])
+      try db.create(table: "engineAnswer") { table in
+        table.autoIncrementedPrimaryKey("id")
+        table.belongsTo("reading", onDelete: .cascade).notNull()
+        table.column("engine", .text).notNull()
+        table.column("version", .text).notNull()
+        table.column("text", .text)
+        table.column("confidence", .double)
+        table.column("milliseconds", .double).notNull()
+        table.column("voted", .boolean).notNull()
+        table.column("error", .text)
+      }
+    }
+    return migrator
+  }
+}

@@ -1,0 +1,29 @@
+/// Why the store refused a change or a query. Nothing is changed when it throws.
+public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// No meter has this name.
+  case meterNotFound(String)
+  /// No reading has this id.
+  case readingNotFound(Int64)
+  /// Another meter has this name (names are compared without regard to case).
+  case duplicateMeter(String)
+  /// The meter has readings and the request did not say to remove them too.
+  case meterHasReadings(String, count: Int)
+  /// A value, unit, time or setting is wrong; the message says which and why.
+  case invalid(String)
+  /// A photo is not an image, or is over a limit.
+  case badImage(String)
+  /// The database failed (disk full, read-only file, corrupt file).
+  case database(String)
+
+  public var description: String {
+    switch self {
+    case .meterNotFound(let name): "no meter is named '\(name)'"
+    case .readingNotFound(let id): "no reading has the id \(id)"
+    case .duplicateMeter(let name): "a meter named '\(name)' already exists (names ignore case)"
+    case .meterHasReadings(let name, let count):
+      "meter '\(name)' has \(count) reading(s); remove them too with --with-readings, or keep the meter"
+    case .invalid(let reason), .badImage(let reason): reason
+    case .database(let reason): "the database failed: \(reason)"
+    }
+  }
+}
