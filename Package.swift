@@ -64,7 +64,7 @@ let package = Package(
     .executableTarget(
       name: "PhotometerHostMain",
       dependencies: [
-        "PhotometerHost",
+        "PhotometerHost", "PhotometerStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -109,7 +109,9 @@ let package = Package(
 
     .target(
       name: "TestSupport",
-      dependencies: ["PhotometerProtocol", "PhotometerHost", .product(name: "Logging", package: "swift-log")],
+      dependencies: [
+        "PhotometerProtocol", "PhotometerHost", "PhotometerStore", .product(name: "Logging", package: "swift-log"),
+      ],
       path: "Tests/TestSupport"
     ),
     .testTarget(

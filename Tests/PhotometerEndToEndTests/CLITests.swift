@@ -8,6 +8,7 @@ import Testing
   let plugins: String
   let gas: String
   let water: String
+  let database = temporaryDatabasePath()
 
   init() throws {
     plugins = try writePluginsFile(
@@ -24,7 +25,7 @@ import Testing
   }
 
   func run(_ arguments: [String]) throws -> CommandOutput {
-    try runCommand(photometer, arguments + ["--plugins", plugins])
+    try runCommand(photometer, arguments + ["--plugins", plugins, "--db", database])
   }
 
   func jsonLines(_ output: CommandOutput) throws -> [[String: Any]] {

@@ -25,7 +25,7 @@ import Testing
   func launch(_ plugins: String = pluginsFile, log: LogLines = LogLines()) async throws -> HostClient {
     try await HostClient.launch(
       executable: Products.executable("photometer-host"),
-      arguments: ["--plugins", try writePluginsFile(plugins), "--log-level", "info"],
+      arguments: ["--db", temporaryDatabasePath(), "--plugins", try writePluginsFile(plugins), "--log-level", "info"],
       onLogLine: log.append
     )
   }
@@ -80,7 +80,10 @@ import Testing
   @Test func refusesABadConfigurationWithAReason() throws {
     let output = try runCommand(
       Products.executable("photometer-host"),
-      ["--plugins", try writePluginsFile(#"{"plugins": [{"name": "x", "command": ["y"], "roles": ["sing"]}]}"#)])
+      [
+        "--db", temporaryDatabasePath(), "--plugins",
+        try writePluginsFile(#"{"plugins": [{"name": "x", "command": ["y"], "roles": ["sing"]}]}"#),
+      ])
     #expect(output.status == 1)
     #expect(output.standardError.contains("plugin 'x': roles: unknown role 'sing'"))
     #expect(output.standardOutput.isEmpty)
@@ -95,7 +98,8 @@ import Testing
       #"{"plugins": [{"name": "flood", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "5", "behaviour": "flood", "flood_mb": "8"}}]}"#
     )
     let client = try await HostClient.launch(
-      executable: Products.executable("photometer-host"), arguments: ["--plugins", plugins, "--log-level", "info"],
+      executable: Products.executable("photometer-host"),
+      arguments: ["--db", temporaryDatabasePath(), "--plugins", plugins, "--log-level", "info"],
       onLogLine: log.append)
     let result = try await client.read(ReadRequest(image: Image(data: TestImages.png(1))))
     #expect(result.value == "5")
@@ -109,7 +113,8 @@ import Testing
       #"{"plugins": [{"name": "a", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "1"}}]}"#
     )
     let client = try await HostClient.launch(
-      executable: Products.executable("photometer-host"), arguments: ["--plugins", plugins])
+      executable: Products.executable("photometer-host"),
+      arguments: ["--db", temporaryDatabasePath(), "--plugins", plugins])
     #expect(try await client.plugins().map(\.name) == ["a"])
     try Data(
       #"{"plugins": [{"name": "b", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "2"}}]}"#

@@ -16,7 +16,8 @@ import Testing
                     "roles": ["identify"]}]}
       """)
     let client = try await HostClient.launch(
-      executable: Products.executable("photometer-host"), arguments: ["--plugins", plugins])
+      executable: Products.executable("photometer-host"),
+      arguments: ["--db", temporaryDatabasePath(), "--plugins", plugins])
     let gas = Image(data: TestImages.png(100))
     let water = Image(data: TestImages.png(200))
     let references = [
@@ -38,7 +39,10 @@ import Testing
     let plugins = try writePluginsFile(#"{"plugins": []}"#)
     let output = try runCommand(
       "/usr/bin/env",
-      ["python3", "\(Self.examples)/client.py", Products.executable("photometer-host"), "--plugins", plugins])
+      [
+        "python3", "\(Self.examples)/client.py", Products.executable("photometer-host"), "--plugins", plugins, "--db",
+        temporaryDatabasePath(),
+      ])
     #expect(output.status == 0, "\(output.standardError)")
     #expect(output.lines.first == "hello: photometer-host \(HostServer.version), protocol 1.0")
     #expect(output.lines.last?.hasPrefix("pong: request 2, payload python") == true)

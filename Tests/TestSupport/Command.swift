@@ -70,3 +70,9 @@ public func writeTemporaryFile(_ name: String, _ bytes: [UInt8]) throws -> Strin
   try Data(bytes).write(to: file)
   return file.path
 }
+
+/// A path for a new database file in a new temporary folder.
+public func temporaryDatabasePath() -> String {
+  FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString)/photometer.sqlite")
+    .path
+}

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PhotometerHost
 import PhotometerProtocol
+import PhotometerStore
 
 /// A ``HostServer`` running in this process over pipes, with the client's ends of the pipes.
 public struct InProcessHost: Sendable {
@@ -22,7 +23,11 @@ public struct InProcessHost: Sendable {
     let replyPipe = Pipe()
     plugins = makePluginSet(configurations, source: source)
     let logger = plugins.logger
-    let server = HostServer(plugins: plugins, logger: logger, maxFrameSize: maxFrameSize)
+    let database = FileManager.default.temporaryDirectory
+      .appendingPathComponent("photometer-\(UUID().uuidString)/photometer.sqlite").path
+    // A test host without a working store is useless: fail loudly.
+    let store = try! MeterStore(path: database)
+    let server = HostServer(plugins: plugins, store: store, logger: logger, maxFrameSize: maxFrameSize)
     status = Task { await server.run(input: requestPipe.read, output: replyPipe.write) }
     requests = requestPipe.write
     replies = replyPipe.read

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PhotometerHost
 import PhotometerProtocol
+import PhotometerStore
 
 /// `photometer-host`: the server a client starts as a subprocess and speaks frames to over its
 /// standard input and output.
@@ -57,7 +58,14 @@ struct HostCommand: AsyncParsableCommand {
       configurations: configurations, hostHello: Hello(name: HostServer.name, softwareVersion: HostServer.version),
       source: source, logger: logger)
     let hangUp = Self.reloadOnHangUp(pluginSet)
-    let server = HostServer(plugins: pluginSet, logger: logger, maxFrameSize: maxFrameSize)
+    let store: MeterStore
+    do {
+      store = try MeterStore(path: db)
+    } catch {
+      logger.error("\(error)")
+      throw ExitCode(1)
+    }
+    let server = HostServer(plugins: pluginSet, store: store, logger: logger, maxFrameSize: maxFrameSize)
     logger.info("host started", metadata: ["pid": "\(getpid())", "plugins": "\(configurations.count)", "db": "\(db)"])
     let status = await server.run(input: 0, output: protocolOutput)
     hangUp.cancel()

@@ -43,7 +43,8 @@ extension HostServer {
     case .shutdown:
       state.withLock { $0.shuttingDown = true }
       finish(status: 0, after: id, on: channel)
-    case .read, .identify, .listPlugins, .reloadPlugins:
+    case .read, .identify, .listPlugins, .reloadPlugins, .addMeter, .getMeter, .listMeters, .editMeter, .removeMeter,
+      .addReading, .confirmReading, .deleteReading, .listReadings:
       start(envelope, on: channel)
     case .hello:
       reply(id, .error(ErrorReply(.invalidRequest, "the handshake is already done")), on: channel)
@@ -102,13 +103,13 @@ extension HostServer {
         for reference in request.references {
           try checkImage(reference.image, role: "the reference photo of \(reference.meter)")
         }
-        return .identifyResult(try await plugins.identify(request))
+        return .identifyResult(try await plugins.identify(try withStoredReferences(request)))
       case .listPlugins:
         return .pluginList(await plugins.statuses())
       case .reloadPlugins:
         return .pluginList(try await plugins.reload())
       default:
-        return .error(ErrorReply(.internal, "no handler for \(message.kind)"))
+        return try answerStore(message) ?? .error(ErrorReply(.internal, "no handler for \(message.kind)"))
       }
     } catch {
       return .error(error)

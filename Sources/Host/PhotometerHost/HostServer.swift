@@ -1,6 +1,7 @@
 import Logging
 import PhotometerImages
 import PhotometerProtocol
+import PhotometerStore
 import Synchronization
 
 /// The host's side of a conversation with one client, over a pair of file descriptors.
@@ -16,6 +17,7 @@ public final class HostServer: Sendable {
   public static let version = "0.1.0"
 
   let plugins: PluginSet
+  let store: MeterStore
   let logger: Logger
   let maxFrameSize: Int
   /// What an image must keep to before it is passed to a plugin.
@@ -30,13 +32,16 @@ public final class HostServer: Sendable {
     var finished: CheckedContinuation<Int32, Never>?
   }
 
+  /// - Parameter store: where meters and readings are kept.
   public init(
     plugins: PluginSet,
+    store: MeterStore,
     logger: Logger,
     maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
     imageLimits: ImageLimits = .standard
   ) {
     self.plugins = plugins
+    self.store = store
     self.logger = logger
     self.maxFrameSize = maxFrameSize
     self.imageLimits = imageLimits

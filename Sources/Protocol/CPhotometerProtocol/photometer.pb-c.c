@@ -5868,7 +5868,7 @@ const ProtobufCEnumDescriptor photometer__v1__role__descriptor =
   photometer__v1__role__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue photometer__v1__error_code__enum_values_by_number[17] =
+static const ProtobufCEnumValue photometer__v1__error_code__enum_values_by_number[18] =
 {
   { "ERROR_CODE_UNSPECIFIED", "PHOTOMETER__V1__ERROR_CODE__ERROR_CODE_UNSPECIFIED", 0 },
   { "ERROR_CODE_INVALID_REQUEST", "PHOTOMETER__V1__ERROR_CODE__ERROR_CODE_INVALID_REQUEST", 1 },
@@ -5887,11 +5887,12 @@ static const ProtobufCEnumValue photometer__v1__error_code__enum_values_by_numbe
   { "ERROR_CODE_BUSY", "PHOTOMETER__V1__ERROR_CODE__ERROR_CODE_BUSY", 14 },
   { "ERROR_CODE_NOT_FOUND", "PHOTOMETER__V1__ERROR_CODE__ERROR_CODE_NOT_FOUND", 15 },
   { "ERROR_CODE_INTERNAL", "PHOTOMETER__V1__ERROR_CODE__ERROR_CODE_INTERNAL", 16 },
+  { "ERROR_CODE_STORE_FAILED", "PHOTOMETER__V1__ERROR_CODE__ERROR_CODE_STORE_FAILED", 17 },
 };
 static const ProtobufCIntRange photometer__v1__error_code__value_ranges[] = {
-{0, 0},{0, 17}
+{0, 0},{0, 18}
 };
-static const ProtobufCEnumValueIndex photometer__v1__error_code__enum_values_by_name[17] =
+static const ProtobufCEnumValueIndex photometer__v1__error_code__enum_values_by_name[18] =
 {
   { "ERROR_CODE_BAD_IMAGE", 12 },
   { "ERROR_CODE_BUSY", 14 },
@@ -5905,6 +5906,7 @@ static const ProtobufCEnumValueIndex photometer__v1__error_code__enum_values_by_
   { "ERROR_CODE_NO_PLUGINS", 11 },
   { "ERROR_CODE_PLUGIN_FAILED", 10 },
   { "ERROR_CODE_SHUTTING_DOWN", 13 },
+  { "ERROR_CODE_STORE_FAILED", 17 },
   { "ERROR_CODE_TIMEOUT", 9 },
   { "ERROR_CODE_UNKNOWN_FIELD", 3 },
   { "ERROR_CODE_UNKNOWN_MESSAGE", 2 },
@@ -5918,9 +5920,9 @@ const ProtobufCEnumDescriptor photometer__v1__error_code__descriptor =
   "ErrorCode",
   "Photometer__V1__ErrorCode",
   "photometer.v1",
-  17,
+  18,
   photometer__v1__error_code__enum_values_by_number,
-  17,
+  18,
   photometer__v1__error_code__enum_values_by_name,
   1,
   photometer__v1__error_code__value_ranges,

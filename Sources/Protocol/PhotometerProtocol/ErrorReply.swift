@@ -38,12 +38,14 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let notFound = ErrorCode(rawValue: 15)
   /// A bug on the receiver's side.
   public static let `internal` = ErrorCode(rawValue: 16)
+  /// The database could not be read or written; nothing was changed.
+  public static let storeFailed = ErrorCode(rawValue: 17)
 
   private static let names: [Int32: String] = [
     1: "invalid-request", 2: "unknown-message", 3: "unknown-field", 4: "unsupported-version",
     5: "handshake-required", 6: "frame-too-large", 7: "duplicate-request-id", 8: "cancelled",
     9: "timeout", 10: "plugin-failed", 11: "no-plugins", 12: "bad-image", 13: "shutting-down",
-    14: "busy", 15: "not-found", 16: "internal",
+    14: "busy", 15: "not-found", 16: "internal", 17: "store-failed",
   ]
 
   /// A short stable name, e.g. `plugin-failed`.

@@ -148,7 +148,12 @@ typedef enum _Photometer__V1__ErrorCode {
   /*
    * A bug on the receiver's side.
    */
-  PHOTOMETER__V1__ERROR_CODE__ERROR_CODE_INTERNAL = 16
+  PHOTOMETER__V1__ERROR_CODE__ERROR_CODE_INTERNAL = 16,
+  /*
+   * The database could not be read or written (disk full, read-only or damaged file); nothing
+   * was changed.
+   */
+  PHOTOMETER__V1__ERROR_CODE__ERROR_CODE_STORE_FAILED = 17
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__ERROR_CODE)
 } Photometer__V1__ErrorCode;
 /*

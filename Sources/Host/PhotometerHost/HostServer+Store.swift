@@ -1,0 +1,67 @@
+import PhotometerProtocol
+import PhotometerStore
+
+extension HostServer {
+  /// The answer to a request of the meter store, or `nil` for any other message.
+  func answerStore(_ message: Message) throws(ErrorReply) -> Message? {
+    do throws(StoreError) {
+      switch message {
+      case .addMeter(let request):
+        return .meterInfo(try store.addMeter(request.meter, references: request.references))
+      case .getMeter(let name, let includePhotos):
+        return .meterInfo(try store.meter(named: name, includePhotos: includePhotos))
+      case .listMeters:
+        return .meterList(try store.meters())
+      case .editMeter(let request):
+        return .meterInfo(try store.editMeter(request))
+      case .removeMeter(let name, let withReadings):
+        return .meterRemoved(
+          name: name, readingsRemoved: try store.removeMeter(named: name, withReadings: withReadings))
+      case .addReading(let request):
+        return .readingInfo(try store.addReading(request))
+      case .confirmReading(let id, let value):
+        return .readingInfo(try store.confirmReading(id: id, value: value.isEmpty ? nil : value))
+      case .deleteReading(let id):
+        try store.deleteReading(id: id)
+        return .readingDeleted(id: id)
+      case .listReadings(let request):
+        return .readingList(try store.readings(request))
+      default:
+        return nil
+      }
+    } catch {
+      throw ErrorReply(error)
+    }
+  }
+
+  /// The request's references, or every registered meter's when it gives none.
+  func withStoredReferences(_ request: IdentifyRequest) throws(ErrorReply) -> IdentifyRequest {
+    guard request.references.isEmpty else {
+      return request
+    }
+    var request = request
+    do {
+      request.references = try store.references()
+    } catch {
+      throw ErrorReply(error)
+    }
+    guard !request.references.isEmpty else {
+      throw ErrorReply(.notFound, "no meters are registered yet; add one with `photometer meter add`")
+    }
+    return request
+  }
+}
+
+extension ErrorReply {
+  /// The reply for a store failure.
+  init(_ error: StoreError) {
+    let code: ErrorCode =
+      switch error {
+      case .meterNotFound, .readingNotFound: .notFound
+      case .duplicateMeter, .meterHasReadings, .invalid: .invalidRequest
+      case .badImage: .badImage
+      case .database: .storeFailed
+      }
+    self.init(code, error.description)
+  }
+}
