@@ -45,7 +45,7 @@ enum CommandFailure: Error, CustomStringConvertible {
 extension ErrorCode {
   /// Whether an error with this code is the fault of the request rather than of Photometer.
   var isBadInput: Bool {
-    [.invalidRequest, .badImage, .notFound, .noPlugins, .frameTooLarge].contains(self)
+    [.invalidRequest, .badImage, .notFound, .noPlugins, .frameTooLarge, .unknownField].contains(self)
   }
 }
 

@@ -11,6 +11,9 @@ struct Photometer: AsyncParsableCommand {
       Exit status: 0 on success, 1 on bad input (with a one-line reason on standard error), \
       2 on an internal failure.
       """,
-    subcommands: [PluginsCommand.self, PingCommand.self, ReadCommand.self, IdentifyCommand.self]
+    subcommands: [
+      MeterCommand.self, ReadingCommand.self, ReadingsCommand.self, ReadCommand.self, IdentifyCommand.self,
+      PluginsCommand.self, PingCommand.self,
+    ]
   )
 }

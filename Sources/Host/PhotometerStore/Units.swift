@@ -2,32 +2,6 @@ import Foundation
 import PhotometerProtocol
 
 extension MeterKind {
-  /// The unit a meter of this kind is taken in unless its registration says otherwise.
-  public var canonicalUnit: String {
-    switch self {
-    case .water, .gas: "m3"
-    case .electricity, .heat: "kWh"
-    case .glucose: "mg/dL"
-    case .thermometer: "C"
-    case .bloodPressure: "mmHg"
-    case .other: ""
-    }
-  }
-
-  /// Whether a meter of this kind counts up (a cumulative counter) unless told otherwise.
-  public var countsUpByDefault: Bool {
-    [.water, .gas, .electricity, .heat].contains(self)
-  }
-
-  /// The physical range of its values in its canonical unit, for medical kinds.
-  public var physicalRange: ClosedRange<Double>? {
-    switch self {
-    case .glucose: 20...600
-    case .thermometer: 30...45
-    default: nil
-    }
-  }
-
   /// The units a value of this kind may be given or asked in, each as `canonical = value x scale
   /// + offset`.
   var units: [String: (scale: Double, offset: Double)] {

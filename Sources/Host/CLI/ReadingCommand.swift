@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import PhotometerClient
+import PhotometerProtocol
+
+struct ReadingCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "reading",
+    abstract: "Store, confirm, correct and delete readings.",
+    subcommands: [Add.self, Confirm.self, Delete.self]
+  )
+
+  struct Add: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Store a reading typed by hand.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The meter's name.") var meter: String
+    @Argument(help: "The value, e.g. 01234.567 (blood pressure: 120/80 or 120/80/70).") var value: String
+    @Option(help: "When it was taken (default: the photo's EXIF time, else now).") var at: TimeArgument?
+    @Option(help: "The unit of the value (default: the meter's).") var unit: String?
+    @Option(help: "The photo it was read from, for its EXIF time.") var photo: String?
+    @Flag(help: "Print the reading as JSON.") var json = false
+
+    func run() async throws {
+      try await reportingFailures {
+        let image = try photo.map { (path) throws(CommandFailure) in Image(data: try loadImage(path), name: path) }
+        let request = AddReadingRequest(
+          meter: meter, value: value, unit: unit ?? "", takenAt: at?.milliseconds, photo: image, source: .manual)
+        let client = try await global.connect()
+        let reading = try await client.call(.addReading(request), \.readingInfo)
+        await client.close()
+        json ? print(reading.json.rendered) : print("Stored reading \(reading.id): \(reading.line)")
+      }
+    }
+  }
+
+  struct Confirm: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Mark a reading as checked by you, or correct it with --value.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The reading's id.") var id: Int64
+    @Option(help: "The right value, when the stored one is wrong.") var value: String?
+
+    func run() async throws {
+      try await reportingFailures {
+        let client = try await global.connect()
+        let reading = try await client.call(.confirmReading(id: id, value: value ?? ""), \.readingInfo)
+        await client.close()
+        print("Confirmed reading \(reading.id): \(reading.line)")
+      }
+    }
+  }
+
+  struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Delete a reading.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The reading's id.") var id: Int64
+
+    func run() async throws {
+      try await reportingFailures {
+        let client = try await global.connect()
+        _ = try await client.call(.deleteReading(id: id), \.readingDeleted)
+        await client.close()
+        print("Deleted reading \(id)")
+      }
+    }
+  }
+}
+
+struct ReadingsCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "readings", abstract: "List a meter's readings, oldest first.")
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: "The meter's name.") var meter: String
+  @Option(help: "From this time on.") var from: TimeArgument?
+  @Option(help: "Up to this time.") var to: TimeArgument?
+  @Option(help: "Show values in this unit (e.g. L, mmol/L, F).") var unit: String?
+  @Flag(help: "One JSON object per reading, one per line.") var json = false
+  @Flag(help: "CSV with a header line.") var csv = false
+
+  func validate() throws {
+    guard !(json && csv) else { throw ValidationError("--json and --csv exclude each other") }
+  }
+
+  func run() async throws {
+    try await reportingFailures {
+      let client = try await global.connect()
+      let request = ListReadingsRequest(meter: meter, from: from?.milliseconds, to: to?.milliseconds, unit: unit ?? "")
+      let readings = try await client.call(.listReadings(request), \.readingList)
+      await client.close()
+      if json {
+        readings.forEach { print($0.json.rendered) }
+      } else if csv {
+        print("id,meter,taken_at,value,unit,as_read,read_unit,source,confidence,verified")
+        for reading in readings {
+          let fields = [
+            "\(reading.id)", reading.meter, isoTime(reading.takenAt), reading.shown.value, reading.shown.unit,
+            reading.value, reading.unit, reading.source.rawValue, reading.confidence.map { "\($0)" } ?? "",
+            "\(reading.verified)",
+          ]
+          print(fields.map(csvField).joined(separator: ","))
+        }
+      } else {
+        printTable(
+          header: ["ID", "TAKEN", "VALUE", "UNIT", "SOURCE", "CONFIDENCE", "VERIFIED"],
+          rows: readings.map {
+            [
+              "\($0.id)", localTime($0.takenAt), $0.shown.value, $0.shown.unit, $0.source.rawValue,
+              $0.confidence.map { String(format: "%.2f", $0) } ?? "-", $0.verified ? "yes" : "no",
+            ]
+          })
+      }
+    }
+  }
+}
+
+extension StoredReading {
+  /// One line: meter, value, unit, time.
+  var line: String {
+    "\(meter) \(shown.value) \(shown.unit) at \(localTime(takenAt))\(verified ? ", verified" : "")"
+  }
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+func csvField(_ text: String) -> String {
+  guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+  return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

@@ -1,0 +1,42 @@
+import PhotometerProtocol
+
+extension HostClient {
+  /// Sends `message` and takes its reply apart with `payload`.
+  ///
+  /// - Throws: the host's ``ErrorReply``, or ``Failure/unexpectedReply(request:reply:)`` when
+  ///   the reply is of another kind.
+  public func call<T>(_ message: Message, _ payload: (Message) -> T?) async throws -> T {
+    let reply = try await request(message)
+    guard let value = payload(reply) else {
+      throw Failure.unexpectedReply(request: message.kind, reply: reply.kind)
+    }
+    return value
+  }
+}
+
+extension Message {
+  public var meterInfo: Meter? {
+    if case .meterInfo(let meter) = self { meter } else { nil }
+  }
+
+  public var meterList: [Meter]? {
+    if case .meterList(let meters) = self { meters } else { nil }
+  }
+
+  /// How many readings went with the removed meter.
+  public var meterRemoved: Int? {
+    if case .meterRemoved(_, let readings) = self { readings } else { nil }
+  }
+
+  public var readingInfo: StoredReading? {
+    if case .readingInfo(let reading) = self { reading } else { nil }
+  }
+
+  public var readingList: [StoredReading]? {
+    if case .readingList(let readings) = self { readings } else { nil }
+  }
+
+  public var readingDeleted: Int64? {
+    if case .readingDeleted(let id) = self { id } else { nil }
+  }
+}
