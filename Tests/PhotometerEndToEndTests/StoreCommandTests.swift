@@ -1,0 +1,141 @@
+import Foundation
+import PhotometerClient
+import PhotometerProtocol
+import Synchronization
+import TestSupport
+import Testing
+
+/// The meter store through the `photometer` command and the host process.
+@Suite struct StoreCommandTests {
+  let database = temporaryDatabasePath()
+  let photo: String
+  let plugins: String
+
+  init() throws {
+    photo = try writeTemporaryFile("gas.png", TestImages.png(7, width: 320, height: 240))
+    plugins = try writePluginsFile(
+      #"{"plugins": [{"name": "exact", "command": ["photometer-testplugin"], "roles": ["identify"], "options": {"roles": "identify"}}]}"#
+    )
+  }
+
+  func run(_ arguments: [String]) throws -> CommandOutput {
+    try runCommand(Products.executable("photometer"), arguments + ["--db", database, "--plugins", plugins])
+  }
+
+  @Test func registersAMeterStoresReadingsAndListsThem() throws {
+    #expect(
+      try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas", "--digits", "8", "--decimals", "3"]).status
+        == 0)
+    #expect(try run(["reading", "add", "Gas", "01234.567", "--at", "2026-11-01T08:00:00Z"]).status == 0)
+    #expect(try run(["reading", "add", "gas", "01240.1", "--at", "2026-11-10T08:00:00Z"]).status == 0)
+    let listed = try run(["readings", "Gas", "--unit", "L", "--json"])
+    #expect(listed.status == 0)
+    let lines = try listed.lines.map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    #expect(lines.map { $0["value"] as? String } == ["1234567", "1240100"])
+    #expect(lines.map { $0["as_read"] as? String } == ["01234.567", "01240.1"])
+    let csv = try run(["readings", "Gas", "--csv"])
+    #expect(csv.lines.first == "id,meter,taken_at,value,unit,as_read,read_unit,source,confidence,verified")
+    #expect(csv.lines.count == 3)
+    let meters = try run(["meter", "list", "--json"])
+    #expect(meters.lines.count == 1 && meters.lines[0].contains(#""readings":2"#))
+  }
+
+  @Test func badInputIsRefusedWithAReasonAndChangesNothing() throws {
+    #expect(try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
+    let cases: [([String], String)] = [
+      (["meter", "add", "GAS", "--reference", photo], "already exists"),
+      (["meter", "add", "Water", "--reference", "/nonexistent.png"], "cannot read image"),
+      (["reading", "add", "Nope", "5"], "no meter is named 'Nope'"),
+      (["reading", "add", "Gas", "five"], "'five' is not a number"),
+      (["reading", "add", "Gas", "5", "--at", "2099-01-01"], "in the future"),
+      (["reading", "add", "Gas", "5", "--unit", "kWh"], "not a unit for a gas meter"),
+      (["meter", "show", "Nope"], "no meter is named"),
+      (["reading", "delete", "42"], "no reading has the id 42"),
+    ]
+    for (arguments, reason) in cases {
+      let output = try run(arguments)
+      #expect(output.status == 1, "\(arguments)")
+      #expect(output.standardError.contains(reason), "\(arguments): \(output.standardError)")
+    }
+    let bad = try writeTemporaryFile("bad.png", Array("not an image".utf8))
+    let refused = try run(["meter", "add", "Water", "--reference", bad])
+    #expect(refused.status == 1 && refused.standardError.contains("not a JPEG, PNG"))
+    #expect(try run(["readings", "Gas", "--json"]).lines.isEmpty)
+    #expect(try run(["meter", "list", "--json"]).lines.count == 1)
+  }
+
+  @Test func removesAMeterWithReadingsOnlyWhenTold() throws {
+    #expect(try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
+    #expect(try run(["reading", "add", "Gas", "1"]).status == 0)
+    let refused = try run(["meter", "remove", "Gas"])
+    #expect(refused.status == 1 && refused.standardError.contains("--with-readings"))
+    #expect(try run(["meter", "remove", "Gas", "--with-readings"]).standardOutput.contains("1 reading(s)"))
+  }
+
+  @Test func identifiesAPhotoAmongTheRegisteredMeters() throws {
+    #expect(try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
+    let other = try writeTemporaryFile("water.png", TestImages.png(8))
+    #expect(try run(["meter", "add", "Water", "--reference", other, "--kind", "water"]).status == 0)
+    let output = try run(["identify", photo, "--json"])
+    #expect(output.status == 0)
+    #expect(output.lines.first?.contains(#""meter":"Gas""#) == true)
+  }
+}
+
+/// What survives a host killed while it stores readings.
+@Suite struct StoreDurabilityTests {
+  @Test func everyAcknowledgedReadingSurvivesSIGKILL() async throws {
+    let database = temporaryDatabasePath()
+    let plugins = try writePluginsFile(#"{"plugins": []}"#)
+    let host = try await HostClient.launch(
+      executable: Products.executable("photometer-host"), arguments: ["--db", database, "--plugins", plugins])
+    _ = try await host.call(
+      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [Image(data: TestImages.png(1))])),
+      \.meterInfo)
+    let acknowledged = AcknowledgedValues()
+    let writers = (0..<4).map { writer in
+      Task {
+        for index in 0..<5_000 {
+          let value = "\(writer * 100_000 + index)"
+          guard
+            (try? await host.call(.addReading(AddReadingRequest(meter: "Gas", value: value, takenAt: 1)), \.readingInfo))
+              != nil
+          else { return }
+          acknowledged.insert(value)
+        }
+      }
+    }
+    _ = await eventually(timeout: .seconds(20)) { acknowledged.count >= 1_000 }
+    host.process.send(signal: SIGKILL)
+    for writer in writers { await writer.value }
+    #expect(await host.process.waitForExit() == .signaled(signal: SIGKILL))
+    #expect(acknowledged.count >= 1_000)
+
+    let reopened = try await HostClient.launch(
+      executable: Products.executable("photometer-host"), arguments: ["--db", database, "--plugins", plugins])
+    let stored = try await reopened.call(.listReadings(ListReadingsRequest(meter: "Gas")), \.readingList)
+    let values = Set(stored.map(\.value))
+    #expect(acknowledged.values.isSubset(of: values))
+    #expect(stored.count == values.count)
+    try await reopened.shutdown()
+    let check = try runCommand(
+      "/usr/bin/env",
+      [
+        "python3", "-c",
+        "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA integrity_check').fetchone()[0])",
+        database,
+      ])
+    #expect(check.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+  }
+}
+
+/// Values several tasks add to.
+final class AcknowledgedValues: Sendable {
+  private let stored = Mutex<Set<String>>([])
+
+  func insert(_ value: String) { stored.withLock { _ = $0.insert(value) } }
+  var values: Set<String> { stored.withLock { $0 } }
+  var count: Int { stored.withLock { $0.count } }
+}
