@@ -87,6 +87,18 @@ import Testing
     .readingInfo(storedReading),
     .readingList([storedReading]),
     .readingDeleted(id: 9),
+    .getStats(StatsRequest(meter: "Gas", period: .week, from: 1, to: 2, unit: "L", timeZone: "Europe/Berlin")),
+    .exportData,
+    .importData(csv: "record,meter\nmeter,Gas\n"),
+    .renderChart(
+      StatsRequest(meter: "Gas", from: 5, unit: "m3", timeZone: "UTC"), size: ChartSize(width: 640, height: 320)),
+    .stats(
+      Stats(
+        meter: "Gas", unit: "m3", counting: true,
+        rows: [StatsRow(start: 1, end: 2, label: "2026-11-20", count: 3, consumption: 4.5, min: 1, max: 2, mean: 1.5)])),
+    .exportedData(csv: "a,b\n", meters: 1, readings: 2),
+    .importedData(meters: 1, readings: 2),
+    .chart(svg: "<svg/>"),
   ]
 
   static let meter = Meter(

@@ -2095,7 +2095,412 @@ void   photometer__v1__reading_deleted__free_unpacked
   assert(message->base.descriptor == &photometer__v1__reading_deleted__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptors[32] =
+void   photometer__v1__get_stats__init
+                     (Photometer__V1__GetStats         *message)
+{
+  static const Photometer__V1__GetStats init_value = PHOTOMETER__V1__GET_STATS__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__get_stats__get_packed_size
+                     (const Photometer__V1__GetStats *message)
+{
+  assert(message->base.descriptor == &photometer__v1__get_stats__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__get_stats__pack
+                     (const Photometer__V1__GetStats *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__get_stats__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__get_stats__pack_to_buffer
+                     (const Photometer__V1__GetStats *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__get_stats__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__GetStats *
+       photometer__v1__get_stats__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__GetStats *)
+     protobuf_c_message_unpack (&photometer__v1__get_stats__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__get_stats__free_unpacked
+                     (Photometer__V1__GetStats *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__get_stats__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__stats_row__init
+                     (Photometer__V1__StatsRow         *message)
+{
+  static const Photometer__V1__StatsRow init_value = PHOTOMETER__V1__STATS_ROW__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__stats_row__get_packed_size
+                     (const Photometer__V1__StatsRow *message)
+{
+  assert(message->base.descriptor == &photometer__v1__stats_row__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__stats_row__pack
+                     (const Photometer__V1__StatsRow *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__stats_row__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__stats_row__pack_to_buffer
+                     (const Photometer__V1__StatsRow *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__stats_row__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__StatsRow *
+       photometer__v1__stats_row__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__StatsRow *)
+     protobuf_c_message_unpack (&photometer__v1__stats_row__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__stats_row__free_unpacked
+                     (Photometer__V1__StatsRow *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__stats_row__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__stats__init
+                     (Photometer__V1__Stats         *message)
+{
+  static const Photometer__V1__Stats init_value = PHOTOMETER__V1__STATS__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__stats__get_packed_size
+                     (const Photometer__V1__Stats *message)
+{
+  assert(message->base.descriptor == &photometer__v1__stats__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__stats__pack
+                     (const Photometer__V1__Stats *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__stats__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__stats__pack_to_buffer
+                     (const Photometer__V1__Stats *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__stats__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__Stats *
+       photometer__v1__stats__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__Stats *)
+     protobuf_c_message_unpack (&photometer__v1__stats__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__stats__free_unpacked
+                     (Photometer__V1__Stats *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__stats__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__export_data__init
+                     (Photometer__V1__ExportData         *message)
+{
+  static const Photometer__V1__ExportData init_value = PHOTOMETER__V1__EXPORT_DATA__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__export_data__get_packed_size
+                     (const Photometer__V1__ExportData *message)
+{
+  assert(message->base.descriptor == &photometer__v1__export_data__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__export_data__pack
+                     (const Photometer__V1__ExportData *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__export_data__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__export_data__pack_to_buffer
+                     (const Photometer__V1__ExportData *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__export_data__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ExportData *
+       photometer__v1__export_data__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ExportData *)
+     protobuf_c_message_unpack (&photometer__v1__export_data__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__export_data__free_unpacked
+                     (Photometer__V1__ExportData *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__export_data__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__exported_data__init
+                     (Photometer__V1__ExportedData         *message)
+{
+  static const Photometer__V1__ExportedData init_value = PHOTOMETER__V1__EXPORTED_DATA__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__exported_data__get_packed_size
+                     (const Photometer__V1__ExportedData *message)
+{
+  assert(message->base.descriptor == &photometer__v1__exported_data__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__exported_data__pack
+                     (const Photometer__V1__ExportedData *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__exported_data__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__exported_data__pack_to_buffer
+                     (const Photometer__V1__ExportedData *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__exported_data__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ExportedData *
+       photometer__v1__exported_data__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ExportedData *)
+     protobuf_c_message_unpack (&photometer__v1__exported_data__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__exported_data__free_unpacked
+                     (Photometer__V1__ExportedData *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__exported_data__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__import_data__init
+                     (Photometer__V1__ImportData         *message)
+{
+  static const Photometer__V1__ImportData init_value = PHOTOMETER__V1__IMPORT_DATA__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__import_data__get_packed_size
+                     (const Photometer__V1__ImportData *message)
+{
+  assert(message->base.descriptor == &photometer__v1__import_data__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__import_data__pack
+                     (const Photometer__V1__ImportData *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__import_data__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__import_data__pack_to_buffer
+                     (const Photometer__V1__ImportData *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__import_data__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ImportData *
+       photometer__v1__import_data__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ImportData *)
+     protobuf_c_message_unpack (&photometer__v1__import_data__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__import_data__free_unpacked
+                     (Photometer__V1__ImportData *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__import_data__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__imported_data__init
+                     (Photometer__V1__ImportedData         *message)
+{
+  static const Photometer__V1__ImportedData init_value = PHOTOMETER__V1__IMPORTED_DATA__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__imported_data__get_packed_size
+                     (const Photometer__V1__ImportedData *message)
+{
+  assert(message->base.descriptor == &photometer__v1__imported_data__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__imported_data__pack
+                     (const Photometer__V1__ImportedData *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__imported_data__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__imported_data__pack_to_buffer
+                     (const Photometer__V1__ImportedData *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__imported_data__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__ImportedData *
+       photometer__v1__imported_data__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__ImportedData *)
+     protobuf_c_message_unpack (&photometer__v1__imported_data__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__imported_data__free_unpacked
+                     (Photometer__V1__ImportedData *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__imported_data__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__render_chart__init
+                     (Photometer__V1__RenderChart         *message)
+{
+  static const Photometer__V1__RenderChart init_value = PHOTOMETER__V1__RENDER_CHART__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__render_chart__get_packed_size
+                     (const Photometer__V1__RenderChart *message)
+{
+  assert(message->base.descriptor == &photometer__v1__render_chart__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__render_chart__pack
+                     (const Photometer__V1__RenderChart *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__render_chart__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__render_chart__pack_to_buffer
+                     (const Photometer__V1__RenderChart *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__render_chart__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__RenderChart *
+       photometer__v1__render_chart__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__RenderChart *)
+     protobuf_c_message_unpack (&photometer__v1__render_chart__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__render_chart__free_unpacked
+                     (Photometer__V1__RenderChart *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__render_chart__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__chart__init
+                     (Photometer__V1__Chart         *message)
+{
+  static const Photometer__V1__Chart init_value = PHOTOMETER__V1__CHART__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__chart__get_packed_size
+                     (const Photometer__V1__Chart *message)
+{
+  assert(message->base.descriptor == &photometer__v1__chart__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__chart__pack
+                     (const Photometer__V1__Chart *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__chart__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__chart__pack_to_buffer
+                     (const Photometer__V1__Chart *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__chart__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__Chart *
+       photometer__v1__chart__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__Chart *)
+     protobuf_c_message_unpack (&photometer__v1__chart__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__chart__free_unpacked
+                     (Photometer__V1__Chart *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__chart__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptors[40] =
 {
   {
     "request_id",
@@ -2410,6 +2815,54 @@ static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptor
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "get_stats",
+    73,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, get_stats),
+    &photometer__v1__get_stats__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "export_data",
+    74,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, export_data),
+    &photometer__v1__export_data__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "import_data",
+    75,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, import_data),
+    &photometer__v1__import_data__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "render_chart",
+    76,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, render_chart),
+    &photometer__v1__render_chart__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "meter_info",
     80,
     PROTOBUF_C_LABEL_NONE,
@@ -2481,40 +2934,96 @@ static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptor
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "stats",
+    86,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, stats),
+    &photometer__v1__stats__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "exported_data",
+    87,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, exported_data),
+    &photometer__v1__exported_data__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "imported_data",
+    88,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, imported_data),
+    &photometer__v1__imported_data__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "chart",
+    89,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, chart),
+    &photometer__v1__chart__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__envelope__field_indices_by_name[] = {
   17,   /* field[17] = add_meter */
   22,   /* field[22] = add_reading */
   5,   /* field[5] = cancel */
+  39,   /* field[39] = chart */
   23,   /* field[23] = confirm_reading */
   24,   /* field[24] = delete_reading */
   20,   /* field[20] = edit_meter */
   15,   /* field[15] = engine_reading */
   2,   /* field[2] = error */
+  27,   /* field[27] = export_data */
+  37,   /* field[37] = exported_data */
   18,   /* field[18] = get_meter */
+  26,   /* field[26] = get_stats */
   1,   /* field[1] = hello */
   9,   /* field[9] = identify */
   13,   /* field[13] = identify_result */
+  28,   /* field[28] = import_data */
+  38,   /* field[38] = imported_data */
   19,   /* field[19] = list_meters */
   10,   /* field[10] = list_plugins */
   25,   /* field[25] = list_readings */
-  26,   /* field[26] = meter_info */
-  27,   /* field[27] = meter_list */
-  28,   /* field[28] = meter_removed */
+  30,   /* field[30] = meter_info */
+  31,   /* field[31] = meter_list */
+  32,   /* field[32] = meter_removed */
   3,   /* field[3] = ping */
   16,   /* field[16] = plugin_candidates */
   14,   /* field[14] = plugin_list */
   4,   /* field[4] = pong */
   8,   /* field[8] = read */
   12,   /* field[12] = read_result */
-  31,   /* field[31] = reading_deleted */
-  29,   /* field[29] = reading_info */
-  30,   /* field[30] = reading_list */
+  35,   /* field[35] = reading_deleted */
+  33,   /* field[33] = reading_info */
+  34,   /* field[34] = reading_list */
   11,   /* field[11] = reload_plugins */
   21,   /* field[21] = remove_meter */
+  29,   /* field[29] = render_chart */
   0,   /* field[0] = request_id */
   6,   /* field[6] = shutdown */
   7,   /* field[7] = shutdown_complete */
+  36,   /* field[36] = stats */
 };
 static const ProtobufCIntRange photometer__v1__envelope__number_ranges[6 + 1] =
 {
@@ -2523,8 +3032,8 @@ static const ProtobufCIntRange photometer__v1__envelope__number_ranges[6 + 1] =
   { 32, 12 },
   { 48, 15 },
   { 64, 17 },
-  { 80, 26 },
-  { 0, 32 }
+  { 80, 30 },
+  { 0, 40 }
 };
 const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor =
 {
@@ -2534,7 +3043,7 @@ const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor =
   "Photometer__V1__Envelope",
   "photometer.v1",
   sizeof(Photometer__V1__Envelope),
-  32,
+  40,
   photometer__v1__envelope__field_descriptors,
   photometer__v1__envelope__field_indices_by_name,
   6,  photometer__v1__envelope__number_ranges,
@@ -5838,6 +6347,640 @@ const ProtobufCMessageDescriptor photometer__v1__reading_deleted__descriptor =
   (ProtobufCMessageInit) photometer__v1__reading_deleted__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor photometer__v1__get_stats__field_descriptors[6] =
+{
+  {
+    "meter",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__GetStats, meter),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "by",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__GetStats, by),
+    &photometer__v1__stats_period__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from_ms",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__GetStats, from_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to_ms",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__GetStats, to_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__GetStats, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "time_zone",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__GetStats, time_zone),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__get_stats__field_indices_by_name[] = {
+  1,   /* field[1] = by */
+  2,   /* field[2] = from_ms */
+  0,   /* field[0] = meter */
+  5,   /* field[5] = time_zone */
+  3,   /* field[3] = to_ms */
+  4,   /* field[4] = unit */
+};
+static const ProtobufCIntRange photometer__v1__get_stats__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor photometer__v1__get_stats__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.GetStats",
+  "GetStats",
+  "Photometer__V1__GetStats",
+  "photometer.v1",
+  sizeof(Photometer__V1__GetStats),
+  6,
+  photometer__v1__get_stats__field_descriptors,
+  photometer__v1__get_stats__field_indices_by_name,
+  1,  photometer__v1__get_stats__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__get_stats__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__stats_row__field_descriptors[8] =
+{
+  {
+    "start_ms",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StatsRow, start_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_ms",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StatsRow, end_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "label",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StatsRow, label),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "count",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StatsRow, count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "consumption",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StatsRow, consumption),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "min",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StatsRow, min),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StatsRow, max),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "mean",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StatsRow, mean),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__stats_row__field_indices_by_name[] = {
+  4,   /* field[4] = consumption */
+  3,   /* field[3] = count */
+  1,   /* field[1] = end_ms */
+  2,   /* field[2] = label */
+  6,   /* field[6] = max */
+  7,   /* field[7] = mean */
+  5,   /* field[5] = min */
+  0,   /* field[0] = start_ms */
+};
+static const ProtobufCIntRange photometer__v1__stats_row__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor photometer__v1__stats_row__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.StatsRow",
+  "StatsRow",
+  "Photometer__V1__StatsRow",
+  "photometer.v1",
+  sizeof(Photometer__V1__StatsRow),
+  8,
+  photometer__v1__stats_row__field_descriptors,
+  photometer__v1__stats_row__field_indices_by_name,
+  1,  photometer__v1__stats_row__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__stats_row__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__stats__field_descriptors[4] =
+{
+  {
+    "meter",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Stats, meter),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Stats, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "counting",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Stats, counting),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rows",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Stats, n_rows),
+    offsetof(Photometer__V1__Stats, rows),
+    &photometer__v1__stats_row__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__stats__field_indices_by_name[] = {
+  2,   /* field[2] = counting */
+  0,   /* field[0] = meter */
+  3,   /* field[3] = rows */
+  1,   /* field[1] = unit */
+};
+static const ProtobufCIntRange photometer__v1__stats__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor photometer__v1__stats__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.Stats",
+  "Stats",
+  "Photometer__V1__Stats",
+  "photometer.v1",
+  sizeof(Photometer__V1__Stats),
+  4,
+  photometer__v1__stats__field_descriptors,
+  photometer__v1__stats__field_indices_by_name,
+  1,  photometer__v1__stats__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__stats__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define photometer__v1__export_data__field_descriptors NULL
+#define photometer__v1__export_data__field_indices_by_name NULL
+#define photometer__v1__export_data__number_ranges NULL
+const ProtobufCMessageDescriptor photometer__v1__export_data__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ExportData",
+  "ExportData",
+  "Photometer__V1__ExportData",
+  "photometer.v1",
+  sizeof(Photometer__V1__ExportData),
+  0,
+  photometer__v1__export_data__field_descriptors,
+  photometer__v1__export_data__field_indices_by_name,
+  0,  photometer__v1__export_data__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__export_data__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__exported_data__field_descriptors[3] =
+{
+  {
+    "csv",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ExportedData, csv),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "meters",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ExportedData, meters),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "readings",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ExportedData, readings),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__exported_data__field_indices_by_name[] = {
+  0,   /* field[0] = csv */
+  1,   /* field[1] = meters */
+  2,   /* field[2] = readings */
+};
+static const ProtobufCIntRange photometer__v1__exported_data__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor photometer__v1__exported_data__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ExportedData",
+  "ExportedData",
+  "Photometer__V1__ExportedData",
+  "photometer.v1",
+  sizeof(Photometer__V1__ExportedData),
+  3,
+  photometer__v1__exported_data__field_descriptors,
+  photometer__v1__exported_data__field_indices_by_name,
+  1,  photometer__v1__exported_data__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__exported_data__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__import_data__field_descriptors[1] =
+{
+  {
+    "csv",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ImportData, csv),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__import_data__field_indices_by_name[] = {
+  0,   /* field[0] = csv */
+};
+static const ProtobufCIntRange photometer__v1__import_data__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor photometer__v1__import_data__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ImportData",
+  "ImportData",
+  "Photometer__V1__ImportData",
+  "photometer.v1",
+  sizeof(Photometer__V1__ImportData),
+  1,
+  photometer__v1__import_data__field_descriptors,
+  photometer__v1__import_data__field_indices_by_name,
+  1,  photometer__v1__import_data__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__import_data__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__imported_data__field_descriptors[2] =
+{
+  {
+    "meters",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ImportedData, meters),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "readings",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ImportedData, readings),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__imported_data__field_indices_by_name[] = {
+  0,   /* field[0] = meters */
+  1,   /* field[1] = readings */
+};
+static const ProtobufCIntRange photometer__v1__imported_data__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor photometer__v1__imported_data__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.ImportedData",
+  "ImportedData",
+  "Photometer__V1__ImportedData",
+  "photometer.v1",
+  sizeof(Photometer__V1__ImportedData),
+  2,
+  photometer__v1__imported_data__field_descriptors,
+  photometer__v1__imported_data__field_indices_by_name,
+  1,  photometer__v1__imported_data__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__imported_data__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__render_chart__field_descriptors[7] =
+{
+  {
+    "meter",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__RenderChart, meter),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from_ms",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__RenderChart, from_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to_ms",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__RenderChart, to_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unit",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__RenderChart, unit),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "time_zone",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__RenderChart, time_zone),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "width",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__RenderChart, width),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "height",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__RenderChart, height),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__render_chart__field_indices_by_name[] = {
+  1,   /* field[1] = from_ms */
+  6,   /* field[6] = height */
+  0,   /* field[0] = meter */
+  4,   /* field[4] = time_zone */
+  2,   /* field[2] = to_ms */
+  3,   /* field[3] = unit */
+  5,   /* field[5] = width */
+};
+static const ProtobufCIntRange photometer__v1__render_chart__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor photometer__v1__render_chart__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.RenderChart",
+  "RenderChart",
+  "Photometer__V1__RenderChart",
+  "photometer.v1",
+  sizeof(Photometer__V1__RenderChart),
+  7,
+  photometer__v1__render_chart__field_descriptors,
+  photometer__v1__render_chart__field_indices_by_name,
+  1,  photometer__v1__render_chart__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__render_chart__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__chart__field_descriptors[1] =
+{
+  {
+    "svg",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Chart, svg),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__chart__field_indices_by_name[] = {
+  0,   /* field[0] = svg */
+};
+static const ProtobufCIntRange photometer__v1__chart__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor photometer__v1__chart__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.Chart",
+  "Chart",
+  "Photometer__V1__Chart",
+  "photometer.v1",
+  sizeof(Photometer__V1__Chart),
+  1,
+  photometer__v1__chart__field_descriptors,
+  photometer__v1__chart__field_indices_by_name,
+  1,  photometer__v1__chart__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__chart__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue photometer__v1__role__enum_values_by_number[3] =
 {
   { "ROLE_UNSPECIFIED", "PHOTOMETER__V1__ROLE__ROLE_UNSPECIFIED", 0 },
@@ -6000,5 +7143,37 @@ const ProtobufCEnumDescriptor photometer__v1__reading_source__descriptor =
   photometer__v1__reading_source__enum_values_by_name,
   1,
   photometer__v1__reading_source__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue photometer__v1__stats_period__enum_values_by_number[4] =
+{
+  { "STATS_PERIOD_UNSPECIFIED", "PHOTOMETER__V1__STATS_PERIOD__STATS_PERIOD_UNSPECIFIED", 0 },
+  { "STATS_PERIOD_DAY", "PHOTOMETER__V1__STATS_PERIOD__STATS_PERIOD_DAY", 1 },
+  { "STATS_PERIOD_WEEK", "PHOTOMETER__V1__STATS_PERIOD__STATS_PERIOD_WEEK", 2 },
+  { "STATS_PERIOD_MONTH", "PHOTOMETER__V1__STATS_PERIOD__STATS_PERIOD_MONTH", 3 },
+};
+static const ProtobufCIntRange photometer__v1__stats_period__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex photometer__v1__stats_period__enum_values_by_name[4] =
+{
+  { "STATS_PERIOD_DAY", 1 },
+  { "STATS_PERIOD_MONTH", 3 },
+  { "STATS_PERIOD_UNSPECIFIED", 0 },
+  { "STATS_PERIOD_WEEK", 2 },
+};
+const ProtobufCEnumDescriptor photometer__v1__stats_period__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "photometer.v1.StatsPeriod",
+  "StatsPeriod",
+  "Photometer__V1__StatsPeriod",
+  "photometer.v1",
+  4,
+  photometer__v1__stats_period__enum_values_by_number,
+  4,
+  photometer__v1__stats_period__enum_values_by_name,
+  1,
+  photometer__v1__stats_period__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

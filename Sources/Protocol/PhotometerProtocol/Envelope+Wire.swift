@@ -111,10 +111,13 @@ extension Message {
       let list = envelope.plugin_candidates.pointee
       self = .pluginCandidates(try repeated(list.n_candidates, list.candidates, Candidate.init))
     default:
-      guard let message = try Message.storeMessage(envelope) else {
+      if let message = try Message.storeMessage(envelope) {
+        self = message
+      } else if let message = try Message.reportMessage(envelope) {
+        self = message
+      } else {
         throw .unknownMessage(fieldNumber: nil)
       }
-      self = message
     }
   }
 
@@ -176,6 +179,9 @@ extension Message {
       .listReadings, .meterInfo, .meterList, .meterRemoved, .readingInfo, .readingList, .readingDeleted:
       let filled = fillStoreMessage(&envelope, arena: arena)
       assert(filled, "every store message has its encoding")
+    case .getStats, .exportData, .importData, .renderChart, .stats, .exportedData, .importedData, .chart:
+      let filled = fillReportMessage(&envelope, arena: arena)
+      assert(filled, "every report message has its encoding")
     }
   }
 }

@@ -36,6 +36,13 @@ public enum Message: Hashable, Sendable {
   case confirmReading(id: Int64, value: String)
   case deleteReading(id: Int64)
   case listReadings(ListReadingsRequest)
+  case getStats(StatsRequest)
+  /// Every meter and reading as one CSV text.
+  case exportData
+  /// Loads what ``exportData`` wrote.
+  case importData(csv: String)
+  /// A line chart of a meter's readings; the request's ``StatsRequest/period`` is not used.
+  case renderChart(StatsRequest, size: ChartSize)
   case readResult(ReadResult)
   case identifyResult(IdentifyResult)
   case pluginList([PluginStatus])
@@ -47,6 +54,11 @@ public enum Message: Hashable, Sendable {
   case readingInfo(StoredReading)
   case readingList([StoredReading])
   case readingDeleted(id: Int64)
+  case stats(Stats)
+  case exportedData(csv: String, meters: Int, readings: Int)
+  case importedData(meters: Int, readings: Int)
+  /// A standalone SVG document.
+  case chart(svg: String)
 
   /// The message's name in the schema, for logs and error messages.
   public var kind: String {
@@ -71,6 +83,14 @@ public enum Message: Hashable, Sendable {
     case .confirmReading: "ConfirmReading"
     case .deleteReading: "DeleteReading"
     case .listReadings: "ListReadings"
+    case .getStats: "GetStats"
+    case .exportData: "ExportData"
+    case .importData: "ImportData"
+    case .renderChart: "RenderChart"
+    case .stats: "Stats"
+    case .exportedData: "ExportedData"
+    case .importedData: "ImportedData"
+    case .chart: "Chart"
     case .meterInfo: "MeterInfo"
     case .meterList: "MeterList"
     case .meterRemoved: "MeterRemoved"

@@ -64,6 +64,15 @@ typedef struct Photometer__V1__ListReadings Photometer__V1__ListReadings;
 typedef struct Photometer__V1__ReadingInfo Photometer__V1__ReadingInfo;
 typedef struct Photometer__V1__ReadingList Photometer__V1__ReadingList;
 typedef struct Photometer__V1__ReadingDeleted Photometer__V1__ReadingDeleted;
+typedef struct Photometer__V1__GetStats Photometer__V1__GetStats;
+typedef struct Photometer__V1__StatsRow Photometer__V1__StatsRow;
+typedef struct Photometer__V1__Stats Photometer__V1__Stats;
+typedef struct Photometer__V1__ExportData Photometer__V1__ExportData;
+typedef struct Photometer__V1__ExportedData Photometer__V1__ExportedData;
+typedef struct Photometer__V1__ImportData Photometer__V1__ImportData;
+typedef struct Photometer__V1__ImportedData Photometer__V1__ImportedData;
+typedef struct Photometer__V1__RenderChart Photometer__V1__RenderChart;
+typedef struct Photometer__V1__Chart Photometer__V1__Chart;
 
 
 /* --- enums --- */
@@ -205,6 +214,16 @@ typedef enum _Photometer__V1__ReadingSource {
   PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_CORRECTED = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__READING_SOURCE)
 } Photometer__V1__ReadingSource;
+typedef enum _Photometer__V1__StatsPeriod {
+  PHOTOMETER__V1__STATS_PERIOD__STATS_PERIOD_UNSPECIFIED = 0,
+  PHOTOMETER__V1__STATS_PERIOD__STATS_PERIOD_DAY = 1,
+  /*
+   * Weeks start on Monday (ISO 8601).
+   */
+  PHOTOMETER__V1__STATS_PERIOD__STATS_PERIOD_WEEK = 2,
+  PHOTOMETER__V1__STATS_PERIOD__STATS_PERIOD_MONTH = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__STATS_PERIOD)
+} Photometer__V1__StatsPeriod;
 
 /* --- messages --- */
 
@@ -230,12 +249,20 @@ typedef enum {
   PHOTOMETER__V1__ENVELOPE__BODY_CONFIRM_READING = 70,
   PHOTOMETER__V1__ENVELOPE__BODY_DELETE_READING = 71,
   PHOTOMETER__V1__ENVELOPE__BODY_LIST_READINGS = 72,
+  PHOTOMETER__V1__ENVELOPE__BODY_GET_STATS = 73,
+  PHOTOMETER__V1__ENVELOPE__BODY_EXPORT_DATA = 74,
+  PHOTOMETER__V1__ENVELOPE__BODY_IMPORT_DATA = 75,
+  PHOTOMETER__V1__ENVELOPE__BODY_RENDER_CHART = 76,
   PHOTOMETER__V1__ENVELOPE__BODY_METER_INFO = 80,
   PHOTOMETER__V1__ENVELOPE__BODY_METER_LIST = 81,
   PHOTOMETER__V1__ENVELOPE__BODY_METER_REMOVED = 82,
   PHOTOMETER__V1__ENVELOPE__BODY_READING_INFO = 83,
   PHOTOMETER__V1__ENVELOPE__BODY_READING_LIST = 84,
   PHOTOMETER__V1__ENVELOPE__BODY_READING_DELETED = 85,
+  PHOTOMETER__V1__ENVELOPE__BODY_STATS = 86,
+  PHOTOMETER__V1__ENVELOPE__BODY_EXPORTED_DATA = 87,
+  PHOTOMETER__V1__ENVELOPE__BODY_IMPORTED_DATA = 88,
+  PHOTOMETER__V1__ENVELOPE__BODY_CHART = 89,
   PHOTOMETER__V1__ENVELOPE__BODY_READ_RESULT = 32,
   PHOTOMETER__V1__ENVELOPE__BODY_IDENTIFY_RESULT = 33,
   PHOTOMETER__V1__ENVELOPE__BODY_PLUGIN_LIST = 34,
@@ -283,6 +310,10 @@ struct  Photometer__V1__Envelope
     Photometer__V1__ConfirmReading *confirm_reading;
     Photometer__V1__DeleteReading *delete_reading;
     Photometer__V1__ListReadings *list_readings;
+    Photometer__V1__GetStats *get_stats;
+    Photometer__V1__ExportData *export_data;
+    Photometer__V1__ImportData *import_data;
+    Photometer__V1__RenderChart *render_chart;
     /*
      * The meter store: host replies.
      */
@@ -292,6 +323,10 @@ struct  Photometer__V1__Envelope
     Photometer__V1__ReadingInfo *reading_info;
     Photometer__V1__ReadingList *reading_list;
     Photometer__V1__ReadingDeleted *reading_deleted;
+    Photometer__V1__Stats *stats;
+    Photometer__V1__ExportedData *exported_data;
+    Photometer__V1__ImportedData *imported_data;
+    Photometer__V1__Chart *chart;
     /*
      * Host replies to a client.
      */
@@ -1191,6 +1226,157 @@ struct  Photometer__V1__ReadingDeleted
     , 0 }
 
 
+/*
+ * A meter's readings summed up per period. Reply: `Stats`.
+ */
+struct  Photometer__V1__GetStats
+{
+  ProtobufCMessage base;
+  char *meter;
+  Photometer__V1__StatsPeriod by;
+  int64_t from_ms;
+  int64_t to_ms;
+  /*
+   * The unit of the figures; empty: the meter's.
+   */
+  char *unit;
+  /*
+   * The IANA time zone periods are cut in, e.g. "Europe/Berlin"; empty: the host's.
+   */
+  char *time_zone;
+};
+#define PHOTOMETER__V1__GET_STATS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__get_stats__descriptor) \
+    , (char *)protobuf_c_empty_string, PHOTOMETER__V1__STATS_PERIOD__STATS_PERIOD_UNSPECIFIED, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Photometer__V1__StatsRow
+{
+  ProtobufCMessage base;
+  int64_t start_ms;
+  int64_t end_ms;
+  /*
+   * E.g. "2026-11-20", "2026-W47", "2026-11".
+   */
+  char *label;
+  uint32_t count;
+  /*
+   * Counting meters: how much the meter advanced in the period, interpolated linearly between
+   * readings at the period's edges.
+   */
+  double consumption;
+  /*
+   * Other meters: the readings' minimum, maximum and mean in the period.
+   */
+  double min;
+  double max;
+  double mean;
+};
+#define PHOTOMETER__V1__STATS_ROW__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__stats_row__descriptor) \
+    , 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0 }
+
+
+struct  Photometer__V1__Stats
+{
+  ProtobufCMessage base;
+  char *meter;
+  char *unit;
+  /*
+   * Whether rows give consumption (a counting meter) or min, max and mean.
+   */
+  protobuf_c_boolean counting;
+  size_t n_rows;
+  Photometer__V1__StatsRow **rows;
+};
+#define PHOTOMETER__V1__STATS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__stats__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL }
+
+
+/*
+ * Every meter (with its photos) and reading as one CSV text. Reply: `ExportedData`.
+ */
+struct  Photometer__V1__ExportData
+{
+  ProtobufCMessage base;
+};
+#define PHOTOMETER__V1__EXPORT_DATA__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__export_data__descriptor) \
+     }
+
+
+struct  Photometer__V1__ExportedData
+{
+  ProtobufCMessage base;
+  char *csv;
+  uint32_t meters;
+  uint64_t readings;
+};
+#define PHOTOMETER__V1__EXPORTED_DATA__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__exported_data__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0 }
+
+
+/*
+ * Loads what `ExportData` wrote into a database that has none of its meters. Reply: `ImportedData`.
+ */
+struct  Photometer__V1__ImportData
+{
+  ProtobufCMessage base;
+  char *csv;
+};
+#define PHOTOMETER__V1__IMPORT_DATA__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__import_data__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+struct  Photometer__V1__ImportedData
+{
+  ProtobufCMessage base;
+  uint32_t meters;
+  uint64_t readings;
+};
+#define PHOTOMETER__V1__IMPORTED_DATA__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__imported_data__descriptor) \
+    , 0, 0 }
+
+
+/*
+ * A line chart of a meter's readings over time. Reply: `Chart`.
+ */
+struct  Photometer__V1__RenderChart
+{
+  ProtobufCMessage base;
+  char *meter;
+  int64_t from_ms;
+  int64_t to_ms;
+  char *unit;
+  char *time_zone;
+  /*
+   * Pixels; 0: 800 x 400.
+   */
+  uint32_t width;
+  uint32_t height;
+};
+#define PHOTOMETER__V1__RENDER_CHART__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__render_chart__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0 }
+
+
+struct  Photometer__V1__Chart
+{
+  ProtobufCMessage base;
+  /*
+   * A standalone SVG document.
+   */
+  char *svg;
+};
+#define PHOTOMETER__V1__CHART__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__chart__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
 /* Photometer__V1__Envelope methods */
 void   photometer__v1__envelope__init
                      (Photometer__V1__Envelope         *message);
@@ -2074,6 +2260,177 @@ Photometer__V1__ReadingDeleted *
 void   photometer__v1__reading_deleted__free_unpacked
                      (Photometer__V1__ReadingDeleted *message,
                       ProtobufCAllocator *allocator);
+/* Photometer__V1__GetStats methods */
+void   photometer__v1__get_stats__init
+                     (Photometer__V1__GetStats         *message);
+size_t photometer__v1__get_stats__get_packed_size
+                     (const Photometer__V1__GetStats   *message);
+size_t photometer__v1__get_stats__pack
+                     (const Photometer__V1__GetStats   *message,
+                      uint8_t             *out);
+size_t photometer__v1__get_stats__pack_to_buffer
+                     (const Photometer__V1__GetStats   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__GetStats *
+       photometer__v1__get_stats__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__get_stats__free_unpacked
+                     (Photometer__V1__GetStats *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__StatsRow methods */
+void   photometer__v1__stats_row__init
+                     (Photometer__V1__StatsRow         *message);
+size_t photometer__v1__stats_row__get_packed_size
+                     (const Photometer__V1__StatsRow   *message);
+size_t photometer__v1__stats_row__pack
+                     (const Photometer__V1__StatsRow   *message,
+                      uint8_t             *out);
+size_t photometer__v1__stats_row__pack_to_buffer
+                     (const Photometer__V1__StatsRow   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__StatsRow *
+       photometer__v1__stats_row__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__stats_row__free_unpacked
+                     (Photometer__V1__StatsRow *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__Stats methods */
+void   photometer__v1__stats__init
+                     (Photometer__V1__Stats         *message);
+size_t photometer__v1__stats__get_packed_size
+                     (const Photometer__V1__Stats   *message);
+size_t photometer__v1__stats__pack
+                     (const Photometer__V1__Stats   *message,
+                      uint8_t             *out);
+size_t photometer__v1__stats__pack_to_buffer
+                     (const Photometer__V1__Stats   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__Stats *
+       photometer__v1__stats__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__stats__free_unpacked
+                     (Photometer__V1__Stats *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__ExportData methods */
+void   photometer__v1__export_data__init
+                     (Photometer__V1__ExportData         *message);
+size_t photometer__v1__export_data__get_packed_size
+                     (const Photometer__V1__ExportData   *message);
+size_t photometer__v1__export_data__pack
+                     (const Photometer__V1__ExportData   *message,
+                      uint8_t             *out);
+size_t photometer__v1__export_data__pack_to_buffer
+                     (const Photometer__V1__ExportData   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ExportData *
+       photometer__v1__export_data__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__export_data__free_unpacked
+                     (Photometer__V1__ExportData *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__ExportedData methods */
+void   photometer__v1__exported_data__init
+                     (Photometer__V1__ExportedData         *message);
+size_t photometer__v1__exported_data__get_packed_size
+                     (const Photometer__V1__ExportedData   *message);
+size_t photometer__v1__exported_data__pack
+                     (const Photometer__V1__ExportedData   *message,
+                      uint8_t             *out);
+size_t photometer__v1__exported_data__pack_to_buffer
+                     (const Photometer__V1__ExportedData   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ExportedData *
+       photometer__v1__exported_data__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__exported_data__free_unpacked
+                     (Photometer__V1__ExportedData *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__ImportData methods */
+void   photometer__v1__import_data__init
+                     (Photometer__V1__ImportData         *message);
+size_t photometer__v1__import_data__get_packed_size
+                     (const Photometer__V1__ImportData   *message);
+size_t photometer__v1__import_data__pack
+                     (const Photometer__V1__ImportData   *message,
+                      uint8_t             *out);
+size_t photometer__v1__import_data__pack_to_buffer
+                     (const Photometer__V1__ImportData   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ImportData *
+       photometer__v1__import_data__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__import_data__free_unpacked
+                     (Photometer__V1__ImportData *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__ImportedData methods */
+void   photometer__v1__imported_data__init
+                     (Photometer__V1__ImportedData         *message);
+size_t photometer__v1__imported_data__get_packed_size
+                     (const Photometer__V1__ImportedData   *message);
+size_t photometer__v1__imported_data__pack
+                     (const Photometer__V1__ImportedData   *message,
+                      uint8_t             *out);
+size_t photometer__v1__imported_data__pack_to_buffer
+                     (const Photometer__V1__ImportedData   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__ImportedData *
+       photometer__v1__imported_data__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__imported_data__free_unpacked
+                     (Photometer__V1__ImportedData *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__RenderChart methods */
+void   photometer__v1__render_chart__init
+                     (Photometer__V1__RenderChart         *message);
+size_t photometer__v1__render_chart__get_packed_size
+                     (const Photometer__V1__RenderChart   *message);
+size_t photometer__v1__render_chart__pack
+                     (const Photometer__V1__RenderChart   *message,
+                      uint8_t             *out);
+size_t photometer__v1__render_chart__pack_to_buffer
+                     (const Photometer__V1__RenderChart   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__RenderChart *
+       photometer__v1__render_chart__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__render_chart__free_unpacked
+                     (Photometer__V1__RenderChart *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__Chart methods */
+void   photometer__v1__chart__init
+                     (Photometer__V1__Chart         *message);
+size_t photometer__v1__chart__get_packed_size
+                     (const Photometer__V1__Chart   *message);
+size_t photometer__v1__chart__pack
+                     (const Photometer__V1__Chart   *message,
+                      uint8_t             *out);
+size_t photometer__v1__chart__pack_to_buffer
+                     (const Photometer__V1__Chart   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__Chart *
+       photometer__v1__chart__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__chart__free_unpacked
+                     (Photometer__V1__Chart *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Photometer__V1__Envelope_Closure)
@@ -2223,6 +2580,33 @@ typedef void (*Photometer__V1__ReadingList_Closure)
 typedef void (*Photometer__V1__ReadingDeleted_Closure)
                  (const Photometer__V1__ReadingDeleted *message,
                   void *closure_data);
+typedef void (*Photometer__V1__GetStats_Closure)
+                 (const Photometer__V1__GetStats *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__StatsRow_Closure)
+                 (const Photometer__V1__StatsRow *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__Stats_Closure)
+                 (const Photometer__V1__Stats *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__ExportData_Closure)
+                 (const Photometer__V1__ExportData *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__ExportedData_Closure)
+                 (const Photometer__V1__ExportedData *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__ImportData_Closure)
+                 (const Photometer__V1__ImportData *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__ImportedData_Closure)
+                 (const Photometer__V1__ImportedData *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__RenderChart_Closure)
+                 (const Photometer__V1__RenderChart *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__Chart_Closure)
+                 (const Photometer__V1__Chart *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -2233,6 +2617,7 @@ extern const ProtobufCEnumDescriptor    photometer__v1__role__descriptor;
 extern const ProtobufCEnumDescriptor    photometer__v1__error_code__descriptor;
 extern const ProtobufCEnumDescriptor    photometer__v1__meter_kind__descriptor;
 extern const ProtobufCEnumDescriptor    photometer__v1__reading_source__descriptor;
+extern const ProtobufCEnumDescriptor    photometer__v1__stats_period__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__hello__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__hello__options_entry__descriptor;
@@ -2282,6 +2667,15 @@ extern const ProtobufCMessageDescriptor photometer__v1__list_readings__descripto
 extern const ProtobufCMessageDescriptor photometer__v1__reading_info__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__reading_list__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__reading_deleted__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__get_stats__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__stats_row__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__stats__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__export_data__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__exported_data__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__import_data__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__imported_data__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__render_chart__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__chart__descriptor;
 
 PROTOBUF_C__END_DECLS
 
