@@ -41,6 +41,7 @@ let package = Package(
       path: "Sources/Host/ChildProcess"
     ),
     .target(name: "PhotometerImages", path: "Sources/Host/PhotometerImages"),
+    .target(name: "PhotometerCharts", path: "Sources/Host/PhotometerCharts"),
     .target(
       name: "PhotometerStore",
       dependencies: [
@@ -56,7 +57,7 @@ let package = Package(
     .target(
       name: "PhotometerHost",
       dependencies: [
-        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerImages", "PhotometerStore",
+        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerImages", "PhotometerStore", "PhotometerCharts",
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/PhotometerHost"

@@ -12,8 +12,9 @@ struct Photometer: AsyncParsableCommand {
       2 on an internal failure.
       """,
     subcommands: [
-      MeterCommand.self, ReadingCommand.self, ReadingsCommand.self, ReadCommand.self, IdentifyCommand.self,
-      PluginsCommand.self, PingCommand.self,
+      MeterCommand.self, ReadingCommand.self, ReadingsCommand.self, StatsCommand.self, ChartCommand.self,
+      ExportCommand.self, ImportCommand.self, ReadCommand.self, IdentifyCommand.self, PluginsCommand.self,
+      PingCommand.self,
     ]
   )
 }

@@ -40,3 +40,21 @@ extension Message {
     if case .readingDeleted(let id) = self { id } else { nil }
   }
 }
+
+extension Message {
+  public var stats: Stats? {
+    if case .stats(let stats) = self { stats } else { nil }
+  }
+
+  public var exportedData: (csv: String, meters: Int, readings: Int)? {
+    if case .exportedData(let csv, let meters, let readings) = self { (csv, meters, readings) } else { nil }
+  }
+
+  public var importedData: (meters: Int, readings: Int)? {
+    if case .importedData(let meters, let readings) = self { (meters, readings) } else { nil }
+  }
+
+  public var chartSVG: String? {
+    if case .chart(let svg) = self { svg } else { nil }
+  }
+}

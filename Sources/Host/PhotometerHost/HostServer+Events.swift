@@ -44,7 +44,7 @@ extension HostServer {
       state.withLock { $0.shuttingDown = true }
       finish(status: 0, after: id, on: channel)
     case .read, .identify, .listPlugins, .reloadPlugins, .addMeter, .getMeter, .listMeters, .editMeter, .removeMeter,
-      .addReading, .confirmReading, .deleteReading, .listReadings:
+      .addReading, .confirmReading, .deleteReading, .listReadings, .getStats, .exportData, .importData, .renderChart:
       start(envelope, on: channel)
     case .hello:
       reply(id, .error(ErrorReply(.invalidRequest, "the handshake is already done")), on: channel)

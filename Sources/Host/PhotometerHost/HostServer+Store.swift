@@ -1,3 +1,4 @@
+import PhotometerCharts
 import PhotometerProtocol
 import PhotometerStore
 
@@ -26,12 +27,35 @@ extension HostServer {
         return .readingDeleted(id: id)
       case .listReadings(let request):
         return .readingList(try store.readings(request))
+      case .getStats(let request):
+        return .stats(try store.stats(request))
+      case .exportData:
+        let export = try store.exportCSV()
+        return .exportedData(csv: export.csv, meters: export.meters, readings: export.readings)
+      case .importData(let csv):
+        let imported = try store.importCSV(csv)
+        return .importedData(meters: imported.meters, readings: imported.readings)
+      case .renderChart(let request, let size):
+        return .chart(svg: try chart(request, size: size))
       default:
         return nil
       }
     } catch {
       throw ErrorReply(error)
     }
+  }
+
+  /// A line chart of the readings the request names.
+  private func chart(_ request: StatsRequest, size: ChartSize) throws(StoreError) -> String {
+    let (meter, unit, points) = try store.series(request.meter, unit: request.unit)
+    let zone = try MeterStore.calendar(request.timeZone).timeZone
+    let shown = points.filter { point in
+      request.from.map { point.time >= $0 } ?? true && request.to.map { point.time <= $0 } ?? true
+    }
+    return LineChart(
+      title: meter.name, unit: unit, points: shown.map { LineChart.Point(time: $0.time, value: $0.value) },
+      timeZone: zone, width: size.width, height: size.height
+    ).svg
   }
 
   /// The request's references, or every registered meter's when it gives none.

@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import PhotometerClient
+import PhotometerProtocol
+
+struct StatsCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "stats",
+    abstract: "Consumption per period for a counting meter; minimum, maximum and mean for others.")
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: "The meter's name.") var meter: String
+  @Option(help: "day, week or month.") var by: StatsPeriodArgument = StatsPeriodArgument(period: .day)
+  @Option(help: "From this time on.") var from: TimeArgument?
+  @Option(help: "Up to this time.") var to: TimeArgument?
+  @Option(help: "The unit of the figures.") var unit: String?
+  @Flag(help: "One JSON object per period, one per line.") var json = false
+
+  func run() async throws {
+    try await reportingFailures {
+      let request = StatsRequest(
+        meter: meter, period: by.period, from: from?.milliseconds, to: to?.milliseconds, unit: unit ?? "",
+        timeZone: TimeZone.current.identifier)
+      let client = try await global.connect()
+      let stats = try await client.call(.getStats(request), \.stats)
+      await client.close()
+      if json {
+        for row in stats.rows {
+          var members: [(String, JSONValue)] = [
+            ("period", .string(row.label)), ("start", .string(isoTime(row.start))), ("end", .string(isoTime(row.end))),
+            ("readings", .number(row.count)), ("unit", .string(stats.unit)),
+          ]
+          members +=
+            stats.counting
+            ? [("consumption", .number(row.consumption))]
+            : [("min", .number(row.min)), ("max", .number(row.max)), ("mean", .number(row.mean))]
+          print(JSONValue.object(members).rendered)
+        }
+      } else if stats.counting {
+        printTable(
+          header: ["PERIOD", "READINGS", "CONSUMPTION (\(stats.unit))"],
+          rows: stats.rows.map { [$0.label, "\($0.count)", String(format: "%.3f", $0.consumption)] })
+      } else {
+        printTable(
+          header: ["PERIOD", "READINGS", "MIN", "MAX", "MEAN (\(stats.unit))"],
+          rows: stats.rows.map {
+            [
+              $0.label, "\($0.count)", String(format: "%g", $0.min), String(format: "%g", $0.max),
+              String(format: "%.2f", $0.mean),
+            ]
+          })
+      }
+    }
+  }
+}
+
+struct StatsPeriodArgument: ExpressibleByArgument {
+  var period: StatsPeriod
+
+  init(period: StatsPeriod) {
+    self.period = period
+  }
+
+  init?(argument: String) {
+    guard let period = StatsPeriod(rawValue: argument) else { return nil }
+    self.period = period
+  }
+
+  var defaultValueDescription: String { period.rawValue }
+  static var allValueStrings: [String] { StatsPeriod.allCases.map(\.rawValue) }
+}
+
+struct ExportCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "export", abstract: "Write every meter (photos included) and reading as CSV.")
+
+  @OptionGroup var global: GlobalOptions
+  @Option(name: .shortAndLong, help: "The file to write (default: standard output).") var output: String?
+
+  func run() async throws {
+    try await reportingFailures {
+      let client = try await global.connect()
+      let export = try await client.call(.exportData, \.exportedData)
+      await client.close()
+      try write(export.csv, to: output)
+      if output != nil {
+        print("Exported \(export.meters) meter(s) and \(export.readings) reading(s)")
+      }
+    }
+  }
+}
+
+struct ImportCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "import", abstract: "Load a CSV that `photometer export` wrote; all or nothing.")
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: "The CSV file.") var file: String
+
+  func run() async throws {
+    try await reportingFailures {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        throw CommandFailure.badInput("cannot read \(file)")
+      }
+      let client = try await global.connect()
+      let imported = try await client.call(.importData(csv: String(decoding: data, as: UTF8.self)), \.importedData)
+      await client.close()
+      print("Imported \(imported.meters) meter(s) and \(imported.readings) reading(s)")
+    }
+  }
+}
+
+struct ChartCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "chart", abstract: "Draw a meter's readings over time as an SVG line chart.")
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: "The meter's name.") var meter: String
+  @Option(help: "From this time on.") var from: TimeArgument?
+  @Option(help: "Up to this time.") var to: TimeArgument?
+  @Option(help: "The unit of the values.") var unit: String?
+  @Option(name: .shortAndLong, help: "The SVG file to write.") var output: String
+
+  func run() async throws {
+    try await reportingFailures {
+      let request = StatsRequest(
+        meter: meter, from: from?.milliseconds, to: to?.milliseconds, unit: unit ?? "",
+        timeZone: TimeZone.current.identifier)
+      let client = try await global.connect()
+      let svg = try await client.call(.renderChart(request, size: ChartSize()), \.chartSVG)
+      await client.close()
+      try write(svg, to: output)
+      print("Wrote \(output)")
+    }
+  }
+}
+
+/// Writes `text` to the file at `path`, or to standard output when there is none.
+private func write(_ text: String, to path: String?) throws {
+  guard let path else {
+    print(text, terminator: "")
+    return
+  }
+  do {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+  } catch {
+    throw CommandFailure.badInput("cannot write \(path): \(error.localizedDescription)")
+  }
+}
