@@ -57,8 +57,8 @@ let package = Package(
     .target(
       name: "PhotometerHost",
       dependencies: [
-        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerImages", "PhotometerStore", "PhotometerCharts",
-        .product(name: "Logging", package: "swift-log"),
+        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerImages", "PhotometerStore",
+        "PhotometerCharts", .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/PhotometerHost"
     ),
@@ -126,6 +126,10 @@ let package = Package(
     .testTarget(
       name: "PhotometerImagesTests",
       dependencies: ["PhotometerImages"]
+    ),
+    .testTarget(
+      name: "PhotometerChartsTests",
+      dependencies: ["PhotometerCharts"]
     ),
     .testTarget(
       name: "PhotometerStoreTests",

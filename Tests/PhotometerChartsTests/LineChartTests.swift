@@ -1,0 +1,46 @@
+import Foundation
+import FoundationXML
+import Testing
+
+@testable import PhotometerCharts
+
+@Suite struct LineChartTests {
+  let day: Int64 = 86_400_000
+  let start: Int64 = 1_793_491_200_000  // 2026-11-01T00:00Z
+
+  @Test func drawsTheReadingsWithAxesDatesAndTheUnit() throws {
+    let points = (0..<6).map { LineChart.Point(time: start + Int64($0) * 3 * day, value: 1000 + Double($0) * 9.5) }
+    let svg = LineChart(title: "Gas <cellar>", unit: "m3", points: points, timeZone: TimeZone(identifier: "UTC")!).svg
+    #expect(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="800" height="400""#))
+    #expect(svg.hasSuffix("</svg>\n"))
+    #expect(svg.contains("Gas &lt;cellar&gt;"))
+    #expect(svg.contains(">m3</text>"))
+    #expect(svg.contains(">Nov 8</text>"))
+    #expect(svg.components(separatedBy: "<circle").count - 1 == 6)
+    #expect(svg.contains(">1000</text>") && svg.contains(">1050</text>"))
+    // The document parses as XML.
+    _ = try XMLDocument(xmlString: svg)
+  }
+
+  @Test func saysSoWhenThereAreNoReadings() {
+    let svg = LineChart(title: "Empty", unit: "kWh", points: [], timeZone: .current).svg
+    #expect(svg.contains("No readings"))
+  }
+
+  @Test func handlesASingleReadingAndAFlatLine() throws {
+    let one = LineChart(
+      title: "One", unit: "C", points: [LineChart.Point(time: start, value: 36.6)], timeZone: .current
+    ).svg
+    _ = try XMLDocument(xmlString: one)
+    #expect(!one.contains("nan"))
+    let flat = (0..<3).map { LineChart.Point(time: start + Int64($0) * day, value: 5) }
+    let svg = LineChart(title: "Flat", unit: "C", points: flat, timeZone: .current).svg
+    #expect(!svg.contains("nan") && !svg.contains("inf"))
+  }
+
+  @Test func picksRoundTicks() {
+    #expect(LineChart.niceRange(1003.5, 1060.5) == (1000, 1080, 20))
+    let (low, high, step) = LineChart.niceRange(5.05, 6.11)
+    #expect(low == 5 && high == 6.5 && step == 0.5)
+  }
+}
