@@ -139,3 +139,56 @@ final class AcknowledgedValues: Sendable {
   var values: Set<String> { stored.withLock { $0 } }
   var count: Int { stored.withLock { $0.count } }
 }
+
+/// Statistics, charts and CSV through the `photometer` command.
+@Suite struct ReportCommandTests {
+  let database = temporaryDatabasePath()
+  let plugins: String
+
+  init() throws {
+    plugins = try writePluginsFile(#"{"plugins": []}"#)
+  }
+
+  func run(_ arguments: [String], database: String? = nil) throws -> CommandOutput {
+    try runCommand(
+      Products.executable("photometer"), arguments + ["--db", database ?? self.database, "--plugins", plugins])
+  }
+
+  func addReadings() throws {
+    let photo = try writeTemporaryFile("gas.png", TestImages.png(3))
+    #expect(try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
+    for (day, value) in [("01", "100"), ("03", "110"), ("08", "135")] {
+      #expect(try run(["reading", "add", "Gas", value, "--at", "2026-11-\(day)T12:00:00Z"]).status == 0)
+    }
+  }
+
+  @Test func statsSumUpConsumption() throws {
+    try addReadings()
+    let output = try run(["stats", "Gas", "--by", "month", "--json"])
+    #expect(output.status == 0, "\(output.standardError)")
+    let line = try #require(output.lines.first)
+    #expect(line.contains(#""consumption":35"#))
+    #expect(try run(["stats", "Gas", "--by", "fortnight"]).status != 0)
+  }
+
+  @Test func chartsAreSVGFiles() throws {
+    try addReadings()
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString).svg").path
+    #expect(try run(["chart", "Gas", "-o", file]).status == 0)
+    let svg = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"))
+  }
+
+  @Test func exportAndImportRoundTripExactly() throws {
+    try addReadings()
+    let exported = try run(["export"])
+    #expect(exported.status == 0)
+    let file = try writeTemporaryFile("export.csv", Array(exported.standardOutput.utf8))
+    let other = temporaryDatabasePath()
+    let imported = try run(["import", file], database: other)
+    #expect(imported.standardOutput.contains("Imported 1 meter(s) and 3 reading(s)"))
+    #expect(try run(["export"], database: other).standardOutput == exported.standardOutput)
+    let again = try run(["import", file], database: other)
+    #expect(again.status == 1 && again.standardError.contains("already exists"))
+  }
+}
