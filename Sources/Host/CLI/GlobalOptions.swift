@@ -36,6 +36,19 @@ struct GlobalOptions: ParsableArguments {
     }
   }
 
+  /// Starts the host, sends one request, takes the reply apart with `payload`, and closes.
+  func request<T>(_ message: Message, _ payload: (Message) -> T?) async throws -> T {
+    let client = try await connect()
+    do {
+      let value = try await client.call(message, payload)
+      await client.close()
+      return value
+    } catch {
+      await client.close()
+      throw error
+    }
+  }
+
   private var executableFolder: String {
     let path =
       (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

@@ -68,9 +68,7 @@ struct MeterCommand: AsyncParsableCommand {
         let photos = try references.map { (path) throws(CommandFailure) in Image(data: try loadImage(path), name: path)
         }
         let (meter, _) = settings.changes(name: name, kind: settings.kind?.kind ?? .other)
-        let client = try await global.connect()
-        let added = try await client.call(.addMeter(AddMeterRequest(meter: meter, references: photos)), \.meterInfo)
-        await client.close()
+        let added = try await global.request(.addMeter(AddMeterRequest(meter: meter, references: photos)), \.meterInfo)
         json ? print(added.json.rendered) : print("Added \(added.summary)")
       }
     }
@@ -84,9 +82,7 @@ struct MeterCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let client = try await global.connect()
-        let meters = try await client.call(.listMeters, \.meterList)
-        await client.close()
+        let meters = try await global.request(.listMeters, \.meterList)
         if json {
           meters.forEach { print($0.json.rendered) }
         } else {
@@ -113,9 +109,7 @@ struct MeterCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let client = try await global.connect()
-        let meter = try await client.call(.getMeter(name: name, includePhotos: false), \.meterInfo)
-        await client.close()
+        let meter = try await global.request(.getMeter(name: name, includePhotos: false), \.meterInfo)
         json ? print(meter.json.rendered) : print(meter.details)
       }
     }
@@ -159,9 +153,7 @@ struct MeterCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let client = try await global.connect()
-        let removed = try await client.call(.removeMeter(name: name, withReadings: withReadings), \.meterRemoved)
-        await client.close()
+        let removed = try await global.request(.removeMeter(name: name, withReadings: withReadings), \.meterRemoved)
         print("Removed meter \(name) and \(removed) reading(s)")
       }
     }

@@ -14,9 +14,7 @@ struct PluginsCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      let client = try await global.connect()
-      let plugins = try await client.plugins()
-      await client.close()
+      let plugins = try await global.request(.listPlugins, \.pluginList)
       if json {
         plugins.forEach { print($0.json.rendered) }
       } else {

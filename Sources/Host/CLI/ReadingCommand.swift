@@ -26,9 +26,7 @@ struct ReadingCommand: AsyncParsableCommand {
         let image = try photo.map { (path) throws(CommandFailure) in Image(data: try loadImage(path), name: path) }
         let request = AddReadingRequest(
           meter: meter, value: value, unit: unit ?? "", takenAt: at?.milliseconds, photo: image, source: .manual)
-        let client = try await global.connect()
-        let reading = try await client.call(.addReading(request), \.readingInfo)
-        await client.close()
+        let reading = try await global.request(.addReading(request), \.readingInfo)
         json ? print(reading.json.rendered) : print("Stored reading \(reading.id): \(reading.line)")
       }
     }
@@ -44,9 +42,7 @@ struct ReadingCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let client = try await global.connect()
-        let reading = try await client.call(.confirmReading(id: id, value: value ?? ""), \.readingInfo)
-        await client.close()
+        let reading = try await global.request(.confirmReading(id: id, value: value ?? ""), \.readingInfo)
         print("Confirmed reading \(reading.id): \(reading.line)")
       }
     }
@@ -60,9 +56,7 @@ struct ReadingCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let client = try await global.connect()
-        _ = try await client.call(.deleteReading(id: id), \.readingDeleted)
-        await client.close()
+        _ = try await global.request(.deleteReading(id: id), \.readingDeleted)
         print("Deleted reading \(id)")
       }
     }

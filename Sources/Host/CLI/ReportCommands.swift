@@ -21,9 +21,7 @@ struct StatsCommand: AsyncParsableCommand {
       let request = StatsRequest(
         meter: meter, period: by.period, from: from?.milliseconds, to: to?.milliseconds, unit: unit ?? "",
         timeZone: TimeZone.current.identifier)
-      let client = try await global.connect()
-      let stats = try await client.call(.getStats(request), \.stats)
-      await client.close()
+      let stats = try await global.request(.getStats(request), \.stats)
       if json {
         for row in stats.rows {
           var members: [(String, JSONValue)] = [
@@ -79,9 +77,7 @@ struct ExportCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      let client = try await global.connect()
-      let export = try await client.call(.exportData, \.exportedData)
-      await client.close()
+      let export = try await global.request(.exportData, \.exportedData)
       try write(export.csv, to: output)
       if output != nil {
         print("Exported \(export.meters) meter(s) and \(export.readings) reading(s)")
@@ -102,9 +98,7 @@ struct ImportCommand: AsyncParsableCommand {
       guard let data = FileManager.default.contents(atPath: file) else {
         throw CommandFailure.badInput("cannot read \(file)")
       }
-      let client = try await global.connect()
-      let imported = try await client.call(.importData(csv: String(decoding: data, as: UTF8.self)), \.importedData)
-      await client.close()
+      let imported = try await global.request(.importData(csv: String(decoding: data, as: UTF8.self)), \.importedData)
       print("Imported \(imported.meters) meter(s) and \(imported.readings) reading(s)")
     }
   }
@@ -126,9 +120,7 @@ struct ChartCommand: AsyncParsableCommand {
       let request = StatsRequest(
         meter: meter, from: from?.milliseconds, to: to?.milliseconds, unit: unit ?? "",
         timeZone: TimeZone.current.identifier)
-      let client = try await global.connect()
-      let svg = try await client.call(.renderChart(request, size: ChartSize()), \.chartSVG)
-      await client.close()
+      let svg = try await global.request(.renderChart(request, size: ChartSize()), \.chartSVG)
       try write(svg, to: output)
       print("Wrote \(output)")
     }

@@ -15,6 +15,10 @@ extension HostClient {
 }
 
 extension Message {
+  public var pluginList: [PluginStatus]? {
+    if case .pluginList(let plugins) = self { plugins } else { nil }
+  }
+
   public var meterInfo: Meter? {
     if case .meterInfo(let meter) = self { meter } else { nil }
   }
