@@ -1,5 +1,6 @@
 import Foundation
 import PhotometerClient
+import PhotometerProtocol
 
 /// Runs `work` on every item, at most `width` at once, and hands each result to `emit` in the
 /// items' order as soon as it and all before it are done. Shows a progress bar on standard error
@@ -148,6 +149,11 @@ func printTable(header: [String], rows: [[String]]) {
     }
     print(cells.joined(separator: "  "))
   }
+}
+
+/// Reads image files for a request, each named by its path.
+func loadImages(_ paths: [String]) throws(CommandFailure) -> [Image] {
+  try paths.map { (path) throws(CommandFailure) in Image(data: try loadImage(path), name: path) }
 }
 
 /// Reads an image file for a request.

@@ -7,7 +7,7 @@ struct IdentifyCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "identify",
     abstract: "Say which meter each photo shows; every identify plugin answers and they vote.",
-    discussion: "Until meters are stored, the candidates are given with --reference NAME=PHOTO."
+    discussion: "It chooses among the registered meters, or among the --reference NAME=PHOTO given instead."
   )
 
   @OptionGroup var global: GlobalOptions

@@ -65,8 +65,7 @@ struct MeterCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let photos = try references.map { (path) throws(CommandFailure) in Image(data: try loadImage(path), name: path)
-        }
+        let photos = try loadImages(references)
         let (meter, _) = settings.changes(name: name, kind: settings.kind?.kind ?? .other)
         let added = try await global.request(.addMeter(AddMeterRequest(meter: meter, references: photos)), \.meterInfo)
         json ? print(added.json.rendered) : print("Added \(added.summary)")
@@ -127,17 +126,14 @@ struct MeterCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let photos = try references.map { (path) throws(CommandFailure) in Image(data: try loadImage(path), name: path)
-        }
+        let photos = try loadImages(references)
         var (changes, fields) = settings.changes(name: rename ?? name, kind: settings.kind?.kind ?? .other)
         if rename != nil { fields.append("name") }
         guard !fields.isEmpty || !photos.isEmpty else {
           throw CommandFailure.badInput("nothing to change: give a setting, --rename or --add-reference")
         }
-        let client = try await global.connect()
         let request = EditMeterRequest(name: name, changes: changes, fields: fields, addReferences: photos)
-        let meter = try await client.call(.editMeter(request), \.meterInfo)
-        await client.close()
+        let meter = try await global.request(.editMeter(request), \.meterInfo)
         print("Changed \(meter.summary)")
       }
     }

@@ -23,7 +23,7 @@ struct ReadingCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let image = try photo.map { (path) throws(CommandFailure) in Image(data: try loadImage(path), name: path) }
+        let image = try loadImages(photo.map { [$0] } ?? []).first
         let request = AddReadingRequest(
           meter: meter, value: value, unit: unit ?? "", takenAt: at?.milliseconds, photo: image, source: .manual)
         let reading = try await global.request(.addReading(request), \.readingInfo)
@@ -81,10 +81,8 @@ struct ReadingsCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      let client = try await global.connect()
       let request = ListReadingsRequest(meter: meter, from: from?.milliseconds, to: to?.milliseconds, unit: unit ?? "")
-      let readings = try await client.call(.listReadings(request), \.readingList)
-      await client.close()
+      let readings = try await global.request(.listReadings(request), \.readingList)
       if json {
         readings.forEach { print($0.json.rendered) }
       } else if csv {
