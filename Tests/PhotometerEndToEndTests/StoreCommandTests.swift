@@ -131,6 +131,46 @@ import Testing
   }
 }
 
+extension StoreDurabilityTests {
+  @Test func twoHostsShareOneDatabase() async throws {
+    let database = temporaryDatabasePath()
+    let plugins = try writePluginsFile(#"{"plugins": []}"#)
+    let hosts = try await [0, 1].asyncMap { _ in
+      try await HostClient.launch(
+        executable: Products.executable("photometer-host"), arguments: ["--db", database, "--plugins", plugins])
+    }
+    _ = try await hosts[0].call(
+      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [Image(data: TestImages.png(1))])),
+      \.meterInfo)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for (index, host) in hosts.enumerated() {
+        group.addTask {
+          for value in 0..<300 {
+            let request = AddReadingRequest(meter: "Gas", value: "\(index * 1000 + value)", takenAt: 1)
+            _ = try await host.call(.addReading(request), \.readingInfo)
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    let listed = try await hosts[1].call(.listReadings(ListReadingsRequest(meter: "Gas")), \.readingList)
+    #expect(listed.count == 600)
+    for host in hosts {
+      #expect(try await host.shutdown() == .exited(code: 0))
+    }
+  }
+}
+
+extension Array {
+  func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+    var result: [T] = []
+    for element in self {
+      result.append(try await transform(element))
+    }
+    return result
+  }
+}
+
 /// Values several tasks add to.
 final class AcknowledgedValues: Sendable {
   private let stored = Mutex<Set<String>>([])
