@@ -68,10 +68,7 @@ struct ReadingsCommand: AsyncParsableCommand {
     commandName: "readings", abstract: "List a meter's readings, oldest first.")
 
   @OptionGroup var global: GlobalOptions
-  @Argument(help: "The meter's name.") var meter: String
-  @Option(help: "From this time on.") var from: TimeArgument?
-  @Option(help: "Up to this time.") var to: TimeArgument?
-  @Option(help: "Show values in this unit (e.g. L, mmol/L, F).") var unit: String?
+  @OptionGroup var span: MeterSpan
   @Flag(help: "One JSON object per reading, one per line.") var json = false
   @Flag(help: "CSV with a header line.") var csv = false
 
@@ -81,7 +78,8 @@ struct ReadingsCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      let request = ListReadingsRequest(meter: meter, from: from?.milliseconds, to: to?.milliseconds, unit: unit ?? "")
+      let window = span.request()
+      let request = ListReadingsRequest(meter: window.meter, from: window.from, to: window.to, unit: window.unit)
       let readings = try await global.request(.listReadings(request), \.readingList)
       if json {
         readings.forEach { print($0.json.rendered) }

@@ -9,19 +9,13 @@ struct StatsCommand: AsyncParsableCommand {
     abstract: "Consumption per period for a counting meter; minimum, maximum and mean for others.")
 
   @OptionGroup var global: GlobalOptions
-  @Argument(help: "The meter's name.") var meter: String
+  @OptionGroup var span: MeterSpan
   @Option(help: "day, week or month.") var by: StatsPeriodArgument = StatsPeriodArgument(period: .day)
-  @Option(help: "From this time on.") var from: TimeArgument?
-  @Option(help: "Up to this time.") var to: TimeArgument?
-  @Option(help: "The unit of the figures.") var unit: String?
   @Flag(help: "One JSON object per period, one per line.") var json = false
 
   func run() async throws {
     try await reportingFailures {
-      let request = StatsRequest(
-        meter: meter, period: by.period, from: from?.milliseconds, to: to?.milliseconds, unit: unit ?? "",
-        timeZone: TimeZone.current.identifier)
-      let stats = try await global.request(.getStats(request), \.stats)
+      let stats = try await global.request(.getStats(span.request(period: by.period)), \.stats)
       if json {
         for row in stats.rows {
           var members: [(String, JSONValue)] = [
@@ -109,18 +103,12 @@ struct ChartCommand: AsyncParsableCommand {
     commandName: "chart", abstract: "Draw a meter's readings over time as an SVG line chart.")
 
   @OptionGroup var global: GlobalOptions
-  @Argument(help: "The meter's name.") var meter: String
-  @Option(help: "From this time on.") var from: TimeArgument?
-  @Option(help: "Up to this time.") var to: TimeArgument?
-  @Option(help: "The unit of the values.") var unit: String?
+  @OptionGroup var span: MeterSpan
   @Option(name: .shortAndLong, help: "The SVG file to write.") var output: String
 
   func run() async throws {
     try await reportingFailures {
-      let request = StatsRequest(
-        meter: meter, from: from?.milliseconds, to: to?.milliseconds, unit: unit ?? "",
-        timeZone: TimeZone.current.identifier)
-      let svg = try await global.request(.renderChart(request, size: ChartSize()), \.chartSVG)
+      let svg = try await global.request(.renderChart(span.request(), size: ChartSize()), \.chartSVG)
       try write(svg, to: output)
       print("Wrote \(output)")
     }

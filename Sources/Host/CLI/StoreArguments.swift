@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PhotometerProtocol
 
 /// A meter kind on the command line.
@@ -90,5 +91,20 @@ extension StoredReading {
           })
       ),
     ])
+  }
+}
+
+/// The meter, time span and unit that `readings`, `stats` and `chart` take.
+struct MeterSpan: ParsableArguments {
+  @Argument(help: "The meter's name.") var meter: String
+  @Option(help: "From this time on.") var from: TimeArgument?
+  @Option(help: "Up to this time.") var to: TimeArgument?
+  @Option(help: "The unit of the values shown (e.g. L, mmol/L, F).") var unit: String?
+
+  /// The request for these settings, periods cut in this machine's time zone.
+  func request(period: StatsPeriod = .day) -> StatsRequest {
+    StatsRequest(
+      meter: meter, period: period, from: from?.milliseconds, to: to?.milliseconds, unit: unit ?? "",
+      timeZone: TimeZone.current.identifier)
   }
 }
