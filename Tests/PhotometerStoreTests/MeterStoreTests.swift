@@ -9,15 +9,15 @@ import Testing
   let store: MeterStore
   let photo = Image(data: TestImages.png(1, width: 640, height: 480), name: "gas.png")
 
-  init() throws {
+  init() async throws {
     path =
       FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString)/meters.sqlite")
       .path
     store = try MeterStore(path: path)
   }
 
-  func addGas() throws -> Meter {
-    try store.addMeter(
+  func addGas() async throws -> Meter {
+    try await store.addMeter(
       Meter(
         name: "Gas", kind: .gas, roi: Rect(x: 10, y: 20, width: 200, height: 40), digits: 8, decimals: 3,
         countsUp: true,
@@ -25,117 +25,127 @@ import Testing
       references: [photo])
   }
 
-  func error(_ body: () throws -> Void) -> StoreError? {
+  func error(_ body: () async throws -> Void) async -> StoreError? {
     do {
-      try body()
+      try await body()
       return nil
     } catch {
       return error as? StoreError
     }
   }
 
-  @Test func registersAMeterWithItsPhotoAndCanonicalUnit() throws {
-    let meter = try addGas()
+  @Test func registersAMeterWithItsPhotoAndCanonicalUnit() async throws {
+    let meter = try await addGas()
     #expect(meter.unit == "m3")
     #expect(meter.references.count == 1)
     #expect(meter.references[0].width == 640)
     #expect(meter.references[0].sha256.count == 64)
-    #expect(try store.meter(named: "gAS").id == meter.id)
-    #expect(try store.meter(named: "Gas", includePhotos: true).references[0].image?.data == photo.data)
-    #expect(try store.references().map(\.meter) == ["Gas"])
-    #expect(try store.integrityCheck() == "ok")
+    #expect(try await store.meter(named: "gAS").id == meter.id)
+    #expect(try await store.meter(named: "Gas", includePhotos: true).references[0].image?.data == photo.data)
+    #expect(try await store.references().map(\.meter) == ["Gas"])
+    #expect(try await store.integrityCheck() == "ok")
   }
 
-  @Test func refusesBadMeters() throws {
-    _ = try addGas()
-    #expect(error { _ = try addGas() } == .duplicateMeter("Gas"))
+  @Test func refusesBadMeters() async throws {
+    _ = try await addGas()
+    #expect(await error { _ = try await addGas() } == .duplicateMeter("Gas"))
     #expect(
-      error { _ = try store.addMeter(Meter(name: "GAS", kind: .gas), references: [photo]) } == .duplicateMeter("GAS"))
+      await error { _ = try await store.addMeter(Meter(name: "GAS", kind: .gas), references: [photo]) }
+        == .duplicateMeter("GAS"))
     #expect(
-      error { _ = try store.addMeter(Meter(name: "Water", kind: .water), references: []) }?.description.contains(
-        "reference photo") == true)
+      await error { _ = try await store.addMeter(Meter(name: "Water", kind: .water), references: []) }?.description
+        .contains(
+          "reference photo") == true)
     #expect(
-      error {
-        _ = try store.addMeter(Meter(name: "Water", kind: .water), references: [Image(data: Array("text".utf8))])
+      await error {
+        _ = try await store.addMeter(Meter(name: "Water", kind: .water), references: [Image(data: Array("text".utf8))])
       }
         == .badImage("the data is not a JPEG, PNG, GIF, BMP or WebP image"))
     #expect(
-      error { _ = try store.addMeter(Meter(name: "Water", kind: .water, unit: "kWh"), references: [photo]) }?
-        .description
-        .contains("not a unit for a water meter") == true)
+      await error {
+        _ = try await store.addMeter(Meter(name: "Water", kind: .water, unit: "kWh"), references: [photo])
+      }?
+      .description
+      .contains("not a unit for a water meter") == true)
     #expect(
-      error {
-        _ = try store.addMeter(
+      await error {
+        _ = try await store.addMeter(
           Meter(name: "Water", kind: .water, roi: Rect(x: 600, y: 0, width: 100, height: 10)), references: [photo])
       }?.description.contains("does not fit") == true)
-    #expect(try store.meters().map(\.name) == ["Gas"])
+    #expect(try await store.meters().map(\.name) == ["Gas"])
   }
 
-  @Test func storesReadingsExactlyAsReadAndConvertsOnTheWayOut() throws {
-    _ = try addGas()
-    let reading = try store.addReading(AddReadingRequest(meter: "gas", value: "01234,567", takenAt: 1_700_000_000_000))
+  @Test func storesReadingsExactlyAsReadAndConvertsOnTheWayOut() async throws {
+    _ = try await addGas()
+    let reading = try await store.addReading(
+      AddReadingRequest(meter: "gas", value: "01234,567", takenAt: 1_700_000_000_000))
     #expect(reading.value == "01234.567")
     #expect(reading.numeric == 1234.567)
     #expect(reading.unit == "m3")
     #expect(reading.source == .manual)
-    let inLitres = try store.readings(ListReadingsRequest(meter: "Gas", unit: "l"))
+    let inLitres = try await store.readings(ListReadingsRequest(meter: "Gas", unit: "l"))
     #expect(inLitres.map(\.displayValue) == ["1234567"])
     #expect(inLitres.map(\.displayUnit) == ["L"])
     #expect(inLitres.map(\.value) == ["01234.567"])
   }
 
-  @Test func convertsGlucoseAndTemperature() throws {
-    _ = try store.addMeter(Meter(name: "Sugar", kind: .glucose), references: [photo])
-    _ = try store.addReading(AddReadingRequest(meter: "Sugar", value: "100", takenAt: 1))
-    #expect(try store.readings(ListReadingsRequest(meter: "Sugar", unit: "mmol/L")).first?.displayValue == "5.55")
-    _ = try store.addMeter(Meter(name: "Fever", kind: .thermometer), references: [photo])
-    _ = try store.addReading(AddReadingRequest(meter: "Fever", value: "36.6", takenAt: 1))
-    #expect(try store.readings(ListReadingsRequest(meter: "Fever", unit: "F")).first?.displayValue == "97.9")
+  @Test func convertsGlucoseAndTemperature() async throws {
+    _ = try await store.addMeter(Meter(name: "Sugar", kind: .glucose), references: [photo])
+    _ = try await store.addReading(AddReadingRequest(meter: "Sugar", value: "100", takenAt: 1))
+    #expect(try await store.readings(ListReadingsRequest(meter: "Sugar", unit: "mmol/L")).first?.displayValue == "5.55")
+    _ = try await store.addMeter(Meter(name: "Fever", kind: .thermometer), references: [photo])
+    _ = try await store.addReading(AddReadingRequest(meter: "Fever", value: "36.6", takenAt: 1))
+    #expect(try await store.readings(ListReadingsRequest(meter: "Fever", unit: "F")).first?.displayValue == "97.9")
     #expect(Units.convert(97.88, from: "F", to: "C", kind: .thermometer).rounded() == 37)
   }
 
-  @Test func refusesBadReadingsAndChangesNothing() throws {
-    _ = try addGas()
-    _ = try store.addMeter(Meter(name: "Sugar", kind: .glucose), references: [photo])
-    #expect(error { _ = try store.addReading(AddReadingRequest(meter: "Nope", value: "1")) } == .meterNotFound("Nope"))
+  @Test func refusesBadReadingsAndChangesNothing() async throws {
+    _ = try await addGas()
+    _ = try await store.addMeter(Meter(name: "Sugar", kind: .glucose), references: [photo])
     #expect(
-      error { _ = try store.addReading(AddReadingRequest(meter: "Gas", value: "12a")) }
+      await error { _ = try await store.addReading(AddReadingRequest(meter: "Nope", value: "1")) }
+        == .meterNotFound("Nope"))
+    #expect(
+      await error { _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "12a")) }
         == .invalid("'12a' is not a number"))
     #expect(
-      error { _ = try store.addReading(AddReadingRequest(meter: "Gas", value: "-5")) }?.description.contains("range")
+      await error { _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "-5")) }?.description
+        .contains("range")
         == true)
     #expect(
-      error { _ = try store.addReading(AddReadingRequest(meter: "Sugar", value: "900")) }?.description.contains(
-        "physical range") == true)
+      await error { _ = try await store.addReading(AddReadingRequest(meter: "Sugar", value: "900")) }?.description
+        .contains(
+          "physical range") == true)
     let tomorrow = Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000
     #expect(
-      error { _ = try store.addReading(AddReadingRequest(meter: "Gas", value: "1", takenAt: tomorrow)) }?.description
+      await error { _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "1", takenAt: tomorrow)) }?
+        .description
         .contains("in the future") == true)
-    #expect(try store.readings(ListReadingsRequest(meter: "Gas")).isEmpty)
+    #expect(try await store.readings(ListReadingsRequest(meter: "Gas")).isEmpty)
   }
 
-  @Test func takesTheTimeFromThePhotosEXIF() throws {
-    _ = try addGas()
+  @Test func takesTheTimeFromThePhotosEXIF() async throws {
+    _ = try await addGas()
     let jpeg = ImageSamples.jpeg(date: "2025:06:01 12:00:00", offset: "+02:00")
-    let reading = try store.addReading(AddReadingRequest(meter: "Gas", value: "5", photo: Image(data: jpeg)))
+    let reading = try await store.addReading(AddReadingRequest(meter: "Gas", value: "5", photo: Image(data: jpeg)))
     #expect(reading.takenAt == 1_748_772_000_000)
   }
 
-  @Test func confirmsAndCorrectsReadings() throws {
-    _ = try addGas()
-    let reading = try store.addReading(
+  @Test func confirmsAndCorrectsReadings() async throws {
+    _ = try await addGas()
+    let reading = try await store.addReading(
       AddReadingRequest(meter: "Gas", value: "100.5", takenAt: 1, source: .ocr, confidence: 0.7))
-    let confirmed = try store.confirmReading(id: reading.id, value: nil)
+    let confirmed = try await store.confirmReading(id: reading.id, value: nil)
     #expect(confirmed.verified && confirmed.source == .ocr && confirmed.value == "100.5")
-    let corrected = try store.confirmReading(id: reading.id, value: "100.8")
+    let corrected = try await store.confirmReading(id: reading.id, value: "100.8")
     #expect(corrected.verified && corrected.source == .corrected && corrected.value == "100.8")
-    #expect(error { _ = try store.confirmReading(id: 999, value: nil) } == .readingNotFound(999))
-    try store.deleteReading(id: reading.id)
-    #expect(error { try store.deleteReading(id: reading.id) } == .readingNotFound(reading.id))
+    #expect(await error { _ = try await store.confirmReading(id: 999, value: nil) } == .readingNotFound(999))
+    try await store.deleteReading(id: reading.id)
+    #expect(await error { try await store.deleteReading(id: reading.id) } == .readingNotFound(reading.id))
   }
 
-  @Test func keepsEachEnginesAnswer() throws {
-    _ = try addGas()
+  @Test func keepsEachEnginesAnswer() async throws {
+    _ = try await addGas()
     let engines = [
       EngineAnswer(
         plugin: "tesseract", version: "5.3", outcome: .success(EngineReading(text: "100", confidence: 0.4)),
@@ -144,64 +154,69 @@ import Testing
         plugin: "templates", version: "1", outcome: .failure(ErrorReply(.timeout, "slow")), milliseconds: 900,
         voted: false),
     ]
-    let reading = try store.addReading(
+    let reading = try await store.addReading(
       AddReadingRequest(meter: "Gas", value: "100", takenAt: 1, source: .ocr, engines: engines))
-    let stored = try store.readings(ListReadingsRequest(meter: "Gas")).first
+    let stored = try await store.readings(ListReadingsRequest(meter: "Gas")).first
     #expect(stored?.engines.map(\.plugin) == ["tesseract", "templates"])
     #expect(stored?.engines.first?.value?.text == "100")
     #expect(stored?.engines.last?.voted == false)
     #expect(reading.engines.count == 2)
   }
 
-  @Test func listsReadingsBetweenTwoTimes() throws {
-    _ = try addGas()
+  @Test func listsReadingsBetweenTwoTimes() async throws {
+    _ = try await addGas()
     for (index, time) in [3_000, 1_000, 2_000, 4_000].enumerated() {
-      _ = try store.addReading(AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(time)))
+      _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(time)))
     }
-    #expect(try store.readings(ListReadingsRequest(meter: "Gas")).map(\.takenAt) == [1_000, 2_000, 3_000, 4_000])
-    #expect(try store.readings(ListReadingsRequest(meter: "Gas", from: 2_000, to: 3_000)).map(\.value) == ["2", "0"])
+    #expect(try await store.readings(ListReadingsRequest(meter: "Gas")).map(\.takenAt) == [1_000, 2_000, 3_000, 4_000])
+    #expect(
+      try await store.readings(ListReadingsRequest(meter: "Gas", from: 2_000, to: 3_000)).map(\.value) == ["2", "0"])
   }
 
-  @Test func editsAMeter() throws {
-    _ = try addGas()
+  @Test func editsAMeter() async throws {
+    _ = try await addGas()
     let more = Image(data: TestImages.png(2, width: 640, height: 480))
-    let edited = try store.editMeter(
+    let edited = try await store.editMeter(
       EditMeterRequest(
         name: "gas", changes: Meter(name: "Gas (cellar)", kind: .gas, notes: "behind the door"),
         fields: ["name", "notes"], addReferences: [more]))
     #expect(edited.name == "Gas (cellar)" && edited.notes == "behind the door" && edited.references.count == 2)
     #expect(edited.digits == 8)
     #expect(
-      error { _ = try store.editMeter(EditMeterRequest(name: "Gas (cellar)", changes: edited, fields: ["colour"])) }?
-        .description.contains("not a meter field") == true)
+      await error {
+        _ = try await store.editMeter(EditMeterRequest(name: "Gas (cellar)", changes: edited, fields: ["colour"]))
+      }?
+      .description.contains("not a meter field") == true)
     #expect(
-      error { _ = try store.editMeter(EditMeterRequest(name: "Gas", changes: edited, fields: ["notes"])) }
+      await error { _ = try await store.editMeter(EditMeterRequest(name: "Gas", changes: edited, fields: ["notes"])) }
         == .meterNotFound("Gas"))
   }
 
-  @Test func removesAMeterWithItsReadingsOnlyWhenTold() throws {
-    _ = try addGas()
-    _ = try store.addReading(AddReadingRequest(meter: "Gas", value: "1", takenAt: 1))
+  @Test func removesAMeterWithItsReadingsOnlyWhenTold() async throws {
+    _ = try await addGas()
+    _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "1", takenAt: 1))
     #expect(
-      error { _ = try store.removeMeter(named: "Gas", withReadings: false) } == .meterHasReadings("Gas", count: 1))
-    #expect(try store.removeMeter(named: "Gas", withReadings: true) == 1)
-    #expect(try store.meters().isEmpty)
-    #expect(try store.references().isEmpty)
+      await error { _ = try await store.removeMeter(named: "Gas", withReadings: false) }
+        == .meterHasReadings("Gas", count: 1))
+    #expect(try await store.removeMeter(named: "Gas", withReadings: true) == 1)
+    #expect(try await store.meters().isEmpty)
+    #expect(try await store.references().isEmpty)
   }
 
   @Test func twoStoresShareOneFile() async throws {
-    _ = try addGas()
+    _ = try await addGas()
     let other = try MeterStore(path: path)
     await withTaskGroup(of: Void.self) { group in
       for (index, store) in [store, other].enumerated() {
         group.addTask {
           for value in 0..<200 {
-            _ = try? store.addReading(AddReadingRequest(meter: "Gas", value: "\(index * 1000 + value)", takenAt: 1))
+            _ = try? await store.addReading(
+              AddReadingRequest(meter: "Gas", value: "\(index * 1000 + value)", takenAt: 1))
           }
         }
       }
     }
-    #expect(try store.readings(ListReadingsRequest(meter: "Gas")).count == 400)
-    #expect(try other.integrityCheck() == "ok")
+    #expect(try await store.readings(ListReadingsRequest(meter: "Gas")).count == 400)
+    #expect(try await other.integrityCheck() == "ok")
   }
 }

@@ -103,13 +103,13 @@ extension HostServer {
         for reference in request.references {
           try checkImage(reference.image, role: "the reference photo of \(reference.meter)")
         }
-        return .identifyResult(try await plugins.identify(try withStoredReferences(request)))
+        return .identifyResult(try await plugins.identify(try await withStoredReferences(request)))
       case .listPlugins:
         return .pluginList(await plugins.statuses())
       case .reloadPlugins:
         return .pluginList(try await plugins.reload())
       default:
-        return try answerStore(message) ?? .error(ErrorReply(.internal, "no handler for \(message.kind)"))
+        return try await answerStore(message) ?? .error(ErrorReply(.internal, "no handler for \(message.kind)"))
       }
     } catch {
       return .error(error)

@@ -4,39 +4,39 @@ import PhotometerStore
 
 extension HostServer {
   /// The answer to a request of the meter store, or `nil` for any other message.
-  func answerStore(_ message: Message) throws(ErrorReply) -> Message? {
+  func answerStore(_ message: Message) async throws(ErrorReply) -> Message? {
     do throws(StoreError) {
       switch message {
       case .addMeter(let request):
-        return .meterInfo(try store.addMeter(request.meter, references: request.references))
+        return .meterInfo(try await store.addMeter(request.meter, references: request.references))
       case .getMeter(let name, let includePhotos):
-        return .meterInfo(try store.meter(named: name, includePhotos: includePhotos))
+        return .meterInfo(try await store.meter(named: name, includePhotos: includePhotos))
       case .listMeters:
-        return .meterList(try store.meters())
+        return .meterList(try await store.meters())
       case .editMeter(let request):
-        return .meterInfo(try store.editMeter(request))
+        return .meterInfo(try await store.editMeter(request))
       case .removeMeter(let name, let withReadings):
         return .meterRemoved(
-          name: name, readingsRemoved: try store.removeMeter(named: name, withReadings: withReadings))
+          name: name, readingsRemoved: try await store.removeMeter(named: name, withReadings: withReadings))
       case .addReading(let request):
-        return .readingInfo(try store.addReading(request))
+        return .readingInfo(try await store.addReading(request))
       case .confirmReading(let id, let value):
-        return .readingInfo(try store.confirmReading(id: id, value: value.isEmpty ? nil : value))
+        return .readingInfo(try await store.confirmReading(id: id, value: value.isEmpty ? nil : value))
       case .deleteReading(let id):
-        try store.deleteReading(id: id)
+        try await store.deleteReading(id: id)
         return .readingDeleted(id: id)
       case .listReadings(let request):
-        return .readingList(try store.readings(request))
+        return .readingList(try await store.readings(request))
       case .getStats(let request):
-        return .stats(try store.stats(request))
+        return .stats(try await store.stats(request))
       case .exportData:
-        let export = try store.exportCSV()
+        let export = try await store.exportCSV()
         return .exportedData(csv: export.csv, meters: export.meters, readings: export.readings)
       case .importData(let csv):
-        let imported = try store.importCSV(csv)
+        let imported = try await store.importCSV(csv)
         return .importedData(meters: imported.meters, readings: imported.readings)
       case .renderChart(let request, let size):
-        return .chart(svg: try chart(request, size: size))
+        return .chart(svg: try await chart(request, size: size))
       default:
         return nil
       }
@@ -46,8 +46,8 @@ extension HostServer {
   }
 
   /// A line chart of the readings the request names.
-  private func chart(_ request: StatsRequest, size: ChartSize) throws(StoreError) -> String {
-    let (meter, unit, points) = try store.series(request.meter, unit: request.unit)
+  private func chart(_ request: StatsRequest, size: ChartSize) async throws(StoreError) -> String {
+    let (meter, unit, points) = try await store.series(request.meter, unit: request.unit)
     let zone = try MeterStore.calendar(request.timeZone).timeZone
     let shown = points.filter { point in
       request.from.map { point.time >= $0 } ?? true && request.to.map { point.time <= $0 } ?? true
@@ -59,13 +59,13 @@ extension HostServer {
   }
 
   /// The request's references, or every registered meter's when it gives none.
-  func withStoredReferences(_ request: IdentifyRequest) throws(ErrorReply) -> IdentifyRequest {
+  func withStoredReferences(_ request: IdentifyRequest) async throws(ErrorReply) -> IdentifyRequest {
     guard request.references.isEmpty else {
       return request
     }
     var request = request
     do {
-      request.references = try store.references()
+      request.references = try await store.references()
     } catch {
       throw ErrorReply(error)
     }

@@ -5,14 +5,15 @@ import PhotometerProtocol
 
 extension MeterStore {
   /// Registers a meter with one or more reference photos.
-  public func addMeter(_ meter: Meter, references: [Image]) throws(StoreError) -> Meter {
-    var row = try validatedRow(meter, createdAt: Self.now)
+  public func addMeter(_ meter: Meter, references: [Image]) async throws(StoreError) -> Meter {
+    let validated = try validatedRow(meter, createdAt: Self.now)
     guard !references.isEmpty else {
       throw .invalid("a meter needs at least one reference photo")
     }
     let photos = try references.map(Self.inspect)
-    try checkRegion(row, photos: photos)
-    return try write { db in
+    try checkRegion(validated, photos: photos)
+    return try await write { db in
+      var row = validated
       guard try MeterRow.filter(Column("name").collating(.nocase) == row.name).fetchCount(db) == 0 else {
         throw StoreError.duplicateMeter(row.name)
       }
@@ -25,8 +26,8 @@ extension MeterStore {
   }
 
   /// Every meter, by name.
-  public func meters() throws(StoreError) -> [Meter] {
-    try read { db in
+  public func meters() async throws(StoreError) -> [Meter] {
+    try await read { db in
       try MeterRow.order(Column("name").collating(.nocase)).fetchAll(db).map {
         try Self.meter($0, db: db, includePhotos: false)
       }
@@ -34,13 +35,13 @@ extension MeterStore {
   }
 
   /// The meter named `name` (ignoring case).
-  public func meter(named name: String, includePhotos: Bool = false) throws(StoreError) -> Meter {
-    try read { db in try Self.meter(try Self.row(named: name, db: db), db: db, includePhotos: includePhotos) }
+  public func meter(named name: String, includePhotos: Bool = false) async throws(StoreError) -> Meter {
+    try await read { db in try Self.meter(try Self.row(named: name, db: db), db: db, includePhotos: includePhotos) }
   }
 
   /// Every meter's reference photos, for identification.
-  public func references() throws(StoreError) -> [Reference] {
-    try read { db in
+  public func references() async throws(StoreError) -> [Reference] {
+    try await read { db in
       let names = Dictionary(uniqueKeysWithValues: try MeterRow.fetchAll(db).map { ($0.id!, $0) })
       return try ReferencePhotoRow.order(Column("meterId"), Column("id")).fetchAll(db).compactMap { photo in
         guard let meter = names[photo.meterId] else { return nil }
@@ -51,7 +52,7 @@ extension MeterStore {
   }
 
   /// Changes `fields` of the meter `name` to their values in `changes`, and adds photos.
-  public func editMeter(_ request: EditMeterRequest) throws(StoreError) -> Meter {
+  public func editMeter(_ request: EditMeterRequest) async throws(StoreError) -> Meter {
     let photos = try request.addReferences.map(Self.inspect)
     let fields = try request.fields.map { (name) throws(StoreError) -> EditMeterRequest.Field in
       guard let field = EditMeterRequest.Field(rawValue: name) else {
@@ -61,13 +62,13 @@ extension MeterStore {
       }
       return field
     }
-    return try write { db in
+    return try await write { db in
       let current = try Self.meter(try Self.row(named: request.name, db: db), db: db, includePhotos: false)
       var edited = current
       for field in fields {
         Self.apply(field, from: request.changes, to: &edited)
       }
-      var row = try validatedRow(edited, createdAt: current.createdAt)
+      var row = try self.validatedRow(edited, createdAt: current.createdAt)
       row.id = current.id
       if row.name.lowercased() != current.name.lowercased(),
         try MeterRow.filter(Column("name").collating(.nocase) == row.name).fetchCount(db) > 0
@@ -83,8 +84,8 @@ extension MeterStore {
   }
 
   /// Removes a meter; one with readings only when `withReadings`. Returns how many readings went.
-  public func removeMeter(named name: String, withReadings: Bool) throws(StoreError) -> Int {
-    try write { db in
+  public func removeMeter(named name: String, withReadings: Bool) async throws(StoreError) -> Int {
+    try await write { db in
       let row = try Self.row(named: name, db: db)
       let readings = try ReadingRow.filter(Column("meterId") == row.id).fetchCount(db)
       guard readings == 0 || withReadings else {

@@ -6,7 +6,7 @@ import PhotometerProtocol
 extension MeterStore {
   /// Stores a reading: checked (known meter, a number, a unit of its kind, within the meter's
   /// range, not in the future), with its time from the request, else the photo's EXIF, else now.
-  public func addReading(_ request: AddReadingRequest) throws(StoreError) -> StoredReading {
+  public func addReading(_ request: AddReadingRequest) async throws(StoreError) -> StoredReading {
     let photoTime = try request.photo.flatMap { (photo) throws(StoreError) in
       try Self.inspect(photo).info.exifDateTime.flatMap(Self.unixMilliseconds)
     }
@@ -15,7 +15,7 @@ extension MeterStore {
     guard takenAt <= now + Self.futureTolerance else {
       throw .invalid("the reading's time \(Self.iso8601(takenAt)) is in the future")
     }
-    return try write { db in
+    return try await write { db in
       let meter = try Self.row(named: request.meter, db: db)
       let kind = MeterKind(rawValue: meter.kind) ?? .other
       let unit = try Units.normalize(request.unit.isEmpty ? meter.unit : request.unit, for: kind)
@@ -39,8 +39,8 @@ extension MeterStore {
 
   /// Marks a reading verified by the user; with a `value`, corrects it too (an OCR reading then
   /// becomes `corrected`).
-  public func confirmReading(id: Int64, value: String?) throws(StoreError) -> StoredReading {
-    try write { db in
+  public func confirmReading(id: Int64, value: String?) async throws(StoreError) -> StoredReading {
+    try await write { db in
       guard var row = try ReadingRow.fetchOne(db, key: id) else {
         throw StoreError.readingNotFound(id)
       }
@@ -60,8 +60,8 @@ extension MeterStore {
     }
   }
 
-  public func deleteReading(id: Int64) throws(StoreError) {
-    try write { db in
+  public func deleteReading(id: Int64) async throws(StoreError) {
+    try await write { db in
       guard try ReadingRow.deleteOne(db, key: id) else {
         throw StoreError.readingNotFound(id)
       }
@@ -70,8 +70,8 @@ extension MeterStore {
 
   /// A meter's readings taken between `from` and `to` (inclusive, Unix milliseconds), oldest
   /// first, shown in `unit` when given.
-  public func readings(_ request: ListReadingsRequest) throws(StoreError) -> [StoredReading] {
-    try read { db in
+  public func readings(_ request: ListReadingsRequest) async throws(StoreError) -> [StoredReading] {
+    try await read { db in
       let meter = try Self.row(named: request.meter, db: db)
       let kind = MeterKind(rawValue: meter.kind) ?? .other
       let unit = request.unit.isEmpty ? nil : try Units.normalize(request.unit, for: kind)

@@ -9,8 +9,8 @@ extension MeterStore {
   /// A meter's readings per day, week (from Monday) or month in the request's time zone: for a
   /// counting meter, how much it advanced (interpolated linearly between readings at the
   /// periods' edges); for others, the readings' minimum, maximum and mean.
-  public func stats(_ request: StatsRequest) throws(StoreError) -> Stats {
-    let (meter, unit, points) = try series(request.meter, unit: request.unit)
+  public func stats(_ request: StatsRequest) async throws(StoreError) -> Stats {
+    let (meter, unit, points) = try await series(request.meter, unit: request.unit)
     let calendar = try Self.calendar(request.timeZone)
     guard let first = points.first, let last = points.last else {
       return Stats(meter: meter.name, unit: unit, counting: meter.countsUp, rows: [])
@@ -51,10 +51,10 @@ extension MeterStore {
   }
 
   /// A meter, the unit of the figures, and all its readings as points in that unit, oldest first.
-  public func series(_ name: String, unit requested: String) throws(StoreError) -> (Meter, String, [Point]) {
-    let meter = try self.meter(named: name)
+  public func series(_ name: String, unit requested: String) async throws(StoreError) -> (Meter, String, [Point]) {
+    let meter = try await self.meter(named: name)
     let unit = requested.isEmpty ? meter.unit : try Units.normalize(requested, for: meter.kind)
-    let points = try read { db in
+    let points = try await read { db in
       let row = try Self.row(named: name, db: db)
       return try ReadingRow.filter(Column("meterId") == row.id).order(Column("takenAtMs"), Column("id")).fetchAll(db)
         .map { Point(time: $0.takenAtMs, value: Units.convert($0.value, from: $0.unit, to: unit, kind: meter.kind)) }

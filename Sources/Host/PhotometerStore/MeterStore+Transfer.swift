@@ -15,8 +15,8 @@ extension MeterStore {
   ]
 
   /// The whole store as CSV, with how many meters and readings it holds.
-  public func exportCSV() throws(StoreError) -> (csv: String, meters: Int, readings: Int) {
-    try read { db in
+  public func exportCSV() async throws(StoreError) -> (csv: String, meters: Int, readings: Int) {
+    try await read { db in
       var text = CSV.line(Self.transferHeader)
       let meters = try MeterRow.order(Column("id")).fetchAll(db)
       for meter in meters {
@@ -38,12 +38,12 @@ extension MeterStore {
   }
 
   /// Loads an export into this store, which must have none of its meters; all or nothing.
-  public func importCSV(_ text: String) throws(StoreError) -> (meters: Int, readings: Int) {
+  public func importCSV(_ text: String) async throws(StoreError) -> (meters: Int, readings: Int) {
     let records = try CSV.parse(text)
     guard records.first == Self.transferHeader else {
       throw .invalid("the CSV does not start with Photometer's export header")
     }
-    return try write { db in
+    return try await write { db in
       var meterIDs: [String: Int64] = [:]
       var readings = 0
       for (index, fields) in records.dropFirst().enumerated() {

@@ -30,18 +30,20 @@ public final class MeterStore: Sendable {
     }
   }
 
-  /// Runs a write transaction, turning database failures into ``StoreError``.
-  func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+  /// Runs a write transaction on GRDB's writer queue, not on the caller's thread, so that a slow
+  /// disk or a busy file does not hold a cooperative thread; database failures become
+  /// ``StoreError``. A cancelled task's transaction is rolled back.
+  func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
     do {
-      return try database.write(body)
+      return try await database.write(body)
     } catch {
       throw Self.storeError(error)
     }
   }
 
-  func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+  func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
     do {
-      return try database.read(body)
+      return try await database.read(body)
     } catch {
       throw Self.storeError(error)
     }
@@ -55,8 +57,8 @@ public final class MeterStore: Sendable {
   }
 
   /// The whole file's `PRAGMA integrity_check`: "ok" when sound.
-  public func integrityCheck() throws(StoreError) -> String {
-    try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+  public func integrityCheck() async throws(StoreError) -> String {
+    try await read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
   }
 
   /// The current time in Unix milliseconds.
