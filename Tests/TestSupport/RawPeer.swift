@@ -39,6 +39,13 @@ public final class RawPeer: Sendable {
     }
   }
 
+  /// How many frames arrived that were not messages.
+  public var undecodableCount: Int {
+    log.events.withLock { events in
+      events.filter { if case .undecodable = $0 { true } else { false } }.count
+    }
+  }
+
   /// Whether the peer has closed its side (the reader saw the end of its input).
   public var isClosed: Bool {
     log.events.withLock { events in
