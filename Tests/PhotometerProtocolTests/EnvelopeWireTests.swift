@@ -179,6 +179,28 @@ import Testing
     }
   }
 
+  /// Inputs the fuzzer found (Fuzzing/): they once trapped converting a role or count.
+  @Test(arguments: [
+    [
+      0x08, 0x01, 0x12, 0x16, 0x08, 0x01, 0x1A, 0x04, 0x73, 0x65, 0x65, 0x64, 0x22, 0x01, 0x30, 0x2A, 0x09, 0xFF, 0xFF,
+      0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x70, 0x02,
+    ] as [UInt8],
+    [0x08, 0x01, 0x12, 0x0A, 0x28, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0x28, 0x02, 0x08, 0x01],
+  ])
+  func decodesOutOfRangeValuesWithoutTrapping(bytes: [UInt8]) {
+    _ = try? Envelope(serialized: bytes)
+  }
+
+  @Test func dropsARoleFromANewerPeer() throws {
+    // A Hello whose roles are 4294967295 (not a role this peer knows) and 2 (read).
+    let bytes: [UInt8] = [0x08, 0x01, 0x12, 0x0A, 0x28, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0x28, 0x02, 0x08, 0x01]
+    guard case .hello(let hello) = try Envelope(serialized: bytes).message else {
+      Issue.record("expected a Hello")
+      return
+    }
+    #expect(hello.roles == [.read])
+  }
+
   @Test func keepsErrorCodesFromANewerPeer() throws {
     let envelope = Envelope(requestID: 1, message: .error(ErrorReply(ErrorCode(rawValue: 500), "new")))
     let decoded = try Envelope(serialized: envelope.serialized())

@@ -41,7 +41,7 @@ extension Role {
       return []
     }
     // A role from a newer minor version is not one this peer can use: it is left out.
-    return (0..<count).compactMap { Role(rawValue: Int32(values[$0].rawValue)) }
+    return (0..<count).compactMap { Int32(exactly: values[$0].rawValue).flatMap(Role.init(rawValue:)) }
   }
 
   static func encode(_ roles: [Role], in arena: Arena) -> (

@@ -21,9 +21,9 @@ extension Meter {
       references: try repeated(meter.n_references, meter.references) { photo throws(WireError) in
         ReferencePhoto(
           sha256: String(protobuf: photo.sha256), width: Int(photo.width), height: Int(photo.height),
-          bytes: Int(photo.bytes), image: photo.image.map { Image($0) })
+          bytes: Int(clamping: photo.bytes), image: photo.image.map { Image($0) })
       },
-      readingCount: Int(meter.reading_count)
+      readingCount: Int(clamping: meter.reading_count)
     )
   }
 
@@ -48,11 +48,11 @@ extension Meter {
           $0.sha256 = arena.string(photo.sha256)
           $0.width = UInt32(clamping: photo.width)
           $0.height = UInt32(clamping: photo.height)
-          $0.bytes = UInt64(photo.bytes)
+          $0.bytes = UInt64(clamping: photo.bytes)
           $0.image = photo.image?.encode(in: arena)
         }
       }
-      $0.reading_count = UInt64(readingCount)
+      $0.reading_count = UInt64(clamping: readingCount)
     }
   }
 }
@@ -180,7 +180,8 @@ extension Message {
       return .meterList(try repeated(list.n_meters, list.meters, Meter.init))
     case PHOTOMETER__V1__ENVELOPE__BODY_METER_REMOVED:
       let removed = envelope.meter_removed.pointee
-      return .meterRemoved(name: String(protobuf: removed.name), readingsRemoved: Int(removed.readings_removed))
+      return .meterRemoved(
+        name: String(protobuf: removed.name), readingsRemoved: Int(clamping: removed.readings_removed))
     case PHOTOMETER__V1__ENVELOPE__BODY_READING_INFO:
       guard let reading = envelope.reading_info.pointee.reading else { throw .invalid("ReadingInfo has no reading") }
       return .readingInfo(try StoredReading(reading.pointee))
@@ -261,7 +262,7 @@ extension Message {
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_METER_REMOVED
       envelope.meter_removed = arena.message(photometer__v1__meter_removed__init) {
         $0.name = arena.string(name)
-        $0.readings_removed = UInt64(readingsRemoved)
+        $0.readings_removed = UInt64(clamping: readingsRemoved)
       }
     case .readingInfo(let reading):
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_READING_INFO

@@ -18,7 +18,8 @@ extension Message {
     case PHOTOMETER__V1__ENVELOPE__BODY_RENDER_CHART:
       let request = envelope.render_chart.pointee
       let size = ChartSize(
-        width: request.width > 0 ? Int(request.width) : 800, height: request.height > 0 ? Int(request.height) : 400)
+        width: request.width > 0 ? Int(min(request.width, 10_000)) : 800,
+        height: request.height > 0 ? Int(min(request.height, 10_000)) : 400)
       return .renderChart(
         StatsRequest(
           meter: String(protobuf: request.meter), from: request.from_ms != 0 ? request.from_ms : nil,
@@ -37,10 +38,11 @@ extension Message {
           }))
     case PHOTOMETER__V1__ENVELOPE__BODY_EXPORTED_DATA:
       let data = envelope.exported_data.pointee
-      return .exportedData(csv: String(protobuf: data.csv), meters: Int(data.meters), readings: Int(data.readings))
+      return .exportedData(
+        csv: String(protobuf: data.csv), meters: Int(data.meters), readings: Int(clamping: data.readings))
     case PHOTOMETER__V1__ENVELOPE__BODY_IMPORTED_DATA:
       let data = envelope.imported_data.pointee
-      return .importedData(meters: Int(data.meters), readings: Int(data.readings))
+      return .importedData(meters: Int(data.meters), readings: Int(clamping: data.readings))
     case PHOTOMETER__V1__ENVELOPE__BODY_CHART:
       return .chart(svg: String(protobuf: envelope.chart.pointee.svg))
     default:
@@ -102,13 +104,13 @@ extension Message {
       envelope.exported_data = arena.message(photometer__v1__exported_data__init) {
         $0.csv = arena.string(csv)
         $0.meters = UInt32(clamping: meters)
-        $0.readings = UInt64(readings)
+        $0.readings = UInt64(clamping: readings)
       }
     case .importedData(let meters, let readings):
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_IMPORTED_DATA
       envelope.imported_data = arena.message(photometer__v1__imported_data__init) {
         $0.meters = UInt32(clamping: meters)
-        $0.readings = UInt64(readings)
+        $0.readings = UInt64(clamping: readings)
       }
     case .chart(let svg):
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_CHART
