@@ -3,30 +3,38 @@ import PhotometerImages
 import PhotometerProtocol
 
 extension HostServer {
-  /// Handles one event from the client, on the channel's reader thread.
-  func handle(_ event: FrameChannel.Event, on channel: FrameChannel) {
+  /// Handles one event from the client, on the channel's reader thread. Every event but the end
+  /// of the input and a `Cancel` is answered, so it first takes a reply slot.
+  func handle(_ event: FrameChannel.Event, replies: ReplyWriter) {
+    if event.expectsReply {
+      replies.takeSlot {
+        logger.warning(
+          "the client is not taking its replies; pausing its input",
+          metadata: ["in-flight": "\(Self.maxRequestsInFlight)"])
+      }
+    }
     switch event {
     case .envelope(let envelope):
-      handle(envelope, on: channel)
+      handle(envelope, replies: replies)
     case .undecodable(let frame, let bytes):
       logger.error(
         "undecodable frame from the client", metadata: ["reason": "\(frame.reason)", "bytes": "\(bytes.hexDump)"])
-      reply(frame.requestID, .error(ErrorReply(frame.reason.code, frame.reason.description)), on: channel)
+      reply(frame.requestID, .error(ErrorReply(frame.reason.code, frame.reason.description)), replies: replies)
     case .broken(let error, let bytes):
       logger.error("the client's stream broke; closing", metadata: ["reason": "\(error)", "bytes": "\(bytes.hexDump)"])
       let code: ErrorCode = if case .tooLarge = error { .frameTooLarge } else { .invalidRequest }
-      reply(0, .error(ErrorReply(code, error.description)), on: channel)
-      finish(status: 1, after: nil, on: channel)
+      reply(0, .error(ErrorReply(code, error.description)), replies: replies)
+      finish(status: 1, after: nil, replies: replies)
     case .closed:
       logger.debug("the client closed its output")
-      finish(status: 0, after: nil, on: channel)
+      finish(status: 0, after: nil, replies: replies)
     }
   }
 
-  private func handle(_ envelope: Envelope, on channel: FrameChannel) {
+  private func handle(_ envelope: Envelope, replies: ReplyWriter) {
     let id = envelope.requestID
     guard state.withLock({ $0.handshakeDone }) else {
-      handshake(envelope, on: channel)
+      handshake(envelope, replies: replies)
       return
     }
     if case .cancel(let target) = envelope.message {
@@ -34,61 +42,60 @@ extension HostServer {
       return
     }
     if state.withLock({ $0.shuttingDown }), envelope.message != .shutdown {
-      reply(id, .error(ErrorReply(.shuttingDown, "the host is shutting down and takes no new requests")), on: channel)
+      reply(
+        id, .error(ErrorReply(.shuttingDown, "the host is shutting down and takes no new requests")), replies: replies)
       return
     }
     switch envelope.message {
     case .ping(let payload):
-      reply(id, .pong(payload: payload), on: channel)
+      reply(id, .pong(payload: payload), replies: replies)
     case .shutdown:
       state.withLock { $0.shuttingDown = true }
-      finish(status: 0, after: id, on: channel)
+      finish(status: 0, after: id, replies: replies)
     case .read, .identify, .listPlugins, .reloadPlugins, .addMeter, .getMeter, .listMeters, .editMeter, .removeMeter,
       .addReading, .confirmReading, .deleteReading, .listReadings, .getStats, .exportData, .importData, .renderChart:
-      start(envelope, on: channel)
+      start(envelope, replies: replies)
     case .hello:
-      reply(id, .error(ErrorReply(.invalidRequest, "the handshake is already done")), on: channel)
+      reply(id, .error(ErrorReply(.invalidRequest, "the handshake is already done")), replies: replies)
     default:
       let error = ErrorReply(.unknownMessage, "the host does not take \(envelope.message.kind) from a client")
-      reply(id, .error(error), on: channel)
+      reply(id, .error(error), replies: replies)
     }
   }
 
-  private func handshake(_ envelope: Envelope, on channel: FrameChannel) {
+  private func handshake(_ envelope: Envelope, replies: ReplyWriter) {
     guard case .hello(let client) = envelope.message else {
       let error = ErrorReply(.handshakeRequired, "send Hello first, not \(envelope.message.kind)")
-      reply(envelope.requestID, .error(error), on: channel)
+      reply(envelope.requestID, .error(error), replies: replies)
       return
     }
     let own = hello
     if let refusal = own.refusal(ofPeer: client) {
       logger.error("refusing the client", metadata: ["reason": "\(refusal.message)"])
-      reply(envelope.requestID, .error(refusal), on: channel)
-      finish(status: 1, after: nil, on: channel)
+      reply(envelope.requestID, .error(refusal), replies: replies)
+      finish(status: 1, after: nil, replies: replies)
       return
     }
     logger.debug("client connected", metadata: ["client": "\(client.name) \(client.softwareVersion)"])
     state.withLock { $0.handshakeDone = true }
-    reply(envelope.requestID, .hello(own), on: channel)
+    reply(envelope.requestID, .hello(own), replies: replies)
   }
 
   /// Runs a request in a task of its own and answers it when it is done.
-  private func start(_ envelope: Envelope, on channel: FrameChannel) {
+  private func start(_ envelope: Envelope, replies: ReplyWriter) {
     let id = envelope.requestID
-    let refusal: ErrorReply? = state.withLock { state in
-      if state.inFlight[id] != nil {
-        return ErrorReply(.duplicateRequestID, "request \(id) is still in flight; use a new id")
-      }
+    if state.withLock({ $0.inFlight[id] != nil }) {
+      reply(
+        id, .error(ErrorReply(.duplicateRequestID, "request \(id) is still in flight; use a new id")), replies: replies)
+      return
+    }
+    state.withLock { state in
       state.inFlight[id] = Task {
         let answer = await self.answer(envelope.message)
         let message = Task.isCancelled ? .error(ErrorReply(.cancelled, "the request was cancelled")) : answer
-        self.reply(id, message, on: channel)
+        self.reply(id, message, replies: replies)
         self.state.withLock { _ = $0.inFlight.removeValue(forKey: id) }
       }
-      return nil
-    }
-    if let refusal {
-      reply(id, .error(refusal), on: channel)
     }
   }
 
@@ -126,17 +133,13 @@ extension HostServer {
     }
   }
 
-  func reply(_ id: UInt64, _ message: Message, on channel: FrameChannel) {
-    do {
-      try channel.send(Envelope(requestID: id, message: message))
-    } catch {
-      logger.warning("cannot write a reply", metadata: ["request": "\(id)", "reason": "\(error)"])
-    }
+  func reply(_ id: UInt64, _ message: Message, replies: ReplyWriter) {
+    replies.send(Envelope(requestID: id, message: message))
   }
 
   /// Ends the conversation once the requests in flight are answered; answers `Shutdown` with
   /// `ShutdownComplete` first when `shutdownID` is set.
-  private func finish(status: Int32, after shutdownID: UInt64?, on channel: FrameChannel) {
+  private func finish(status: Int32, after shutdownID: UInt64?, replies: ReplyWriter) {
     let tasks = state.withLock { state in
       state.shuttingDown = true
       return Array(state.inFlight.values)
@@ -146,12 +149,23 @@ extension HostServer {
         await task.value
       }
       if let shutdownID {
-        self.reply(shutdownID, .shutdownComplete, on: channel)
+        self.reply(shutdownID, .shutdownComplete, replies: replies)
       }
       self.state.withLock { state in
         state.finished?.resume(returning: status)
         state.finished = nil
       }
+    }
+  }
+}
+
+extension FrameChannel.Event {
+  /// Whether the host answers this event: all but the end of the input and a `Cancel`.
+  fileprivate var expectsReply: Bool {
+    switch self {
+    case .closed: false
+    case .envelope(let envelope): if case .cancel = envelope.message { false } else { true }
+    case .undecodable, .broken: true
     }
   }
 }

@@ -16,6 +16,11 @@ public final class HostServer: Sendable {
   /// The host's version in its `Hello`.
   public static let version = "0.1.0"
 
+  /// How many of one client's requests may be in flight. Past that the host stops reading the
+  /// client's input until one is answered, so that memory stays bounded when a client stops
+  /// reading its replies.
+  public static let maxRequestsInFlight = 256
+
   let plugins: PluginSet
   let store: MeterStore
   let logger: Logger
@@ -63,13 +68,15 @@ public final class HostServer: Sendable {
   /// - Returns: the exit status for the host: 0 after a clean end, 1 after a broken stream.
   public func run(input: Int32, output: Int32) async -> Int32 {
     let channel = FrameChannel(input: input, output: output, maxFrameSize: maxFrameSize)
+    let replies = ReplyWriter(channel: channel, capacity: Self.maxRequestsInFlight)
     plugins.startAllInBackground()
     let status = await withCheckedContinuation { continuation in
       state.withLock { $0.finished = continuation }
       channel.start { [self] event in
-        handle(event, on: channel)
+        handle(event, replies: replies)
       }
     }
+    await replies.close()
     await plugins.stopAll()
     channel.closeOutput()
     return status
