@@ -33,12 +33,13 @@ extension HostServer {
 
   private func handle(_ envelope: Envelope, replies: ReplyWriter) {
     let id = envelope.requestID
-    guard state.withLock({ $0.handshakeDone }) else {
-      handshake(envelope, replies: replies)
-      return
-    }
+    // A Cancel has no reply (and took no reply slot), before the handshake too.
     if case .cancel(let target) = envelope.message {
       state.withLock { $0.inFlight[target] }?.cancel()
+      return
+    }
+    guard state.withLock({ $0.handshakeDone }) else {
+      handshake(envelope, replies: replies)
       return
     }
     if state.withLock({ $0.shuttingDown }), envelope.message != .shutdown {
