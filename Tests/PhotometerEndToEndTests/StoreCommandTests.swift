@@ -42,6 +42,15 @@ import Testing
     #expect(meters.lines.count == 1 && meters.lines[0].contains(#""readings":2"#))
   }
 
+  @Test func aDateAloneEndsASpanAtTheEndOfThatDay() throws {
+    #expect(try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
+    #expect(try run(["reading", "add", "Gas", "1", "--at", "2026-11-01 08:00"]).status == 0)
+    #expect(try run(["reading", "add", "Gas", "2", "--at", "2026-11-02 08:00"]).status == 0)
+    #expect(try run(["readings", "Gas", "--to", "2026-11-01", "--json"]).lines.count == 1)
+    #expect(try run(["readings", "Gas", "--from", "2026-11-02", "--json"]).lines.count == 1)
+    #expect(try run(["readings", "Gas", "--to", "2026-11-01 07:59", "--json"]).lines.isEmpty)
+  }
+
   @Test func badInputIsRefusedWithAReasonAndChangesNothing() throws {
     #expect(try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
     let cases: [([String], String)] = [

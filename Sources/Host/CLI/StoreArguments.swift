@@ -98,13 +98,13 @@ extension StoredReading {
 struct MeterSpan: ParsableArguments {
   @Argument(help: "The meter's name.") var meter: String
   @Option(help: "From this time on.") var from: TimeArgument?
-  @Option(help: "Up to this time.") var to: TimeArgument?
+  @Option(help: "Up to this time (a date alone: to the end of that day).") var to: TimeArgument?
   @Option(help: "The unit of the values shown (e.g. L, mmol/L, F).") var unit: String?
 
   /// The request for these settings, periods cut in this machine's time zone.
   func request(period: StatsPeriod = .day) -> StatsRequest {
     StatsRequest(
-      meter: meter, period: period, from: from?.milliseconds, to: to?.milliseconds, unit: unit ?? "",
+      meter: meter, period: period, from: from?.milliseconds, to: to?.endMilliseconds, unit: unit ?? "",
       timeZone: TimeZone.current.identifier)
   }
 }

@@ -6,10 +6,23 @@ import Foundation
 struct TimeArgument: ExpressibleByArgument {
   /// Unix time in milliseconds.
   var milliseconds: Int64
+  /// Whether only a date was given (then the time is that day's first millisecond).
+  var isDateOnly: Bool
 
   init?(argument: String) {
     guard let date = Self.parse(argument) else { return nil }
     milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+    isDateOnly = !argument.contains(":")
+  }
+
+  /// As the end of a span: a date alone means the whole of that day, up to its last millisecond.
+  var endMilliseconds: Int64 {
+    guard isDateOnly else { return milliseconds }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = .current
+    let start = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    let next = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+    return Int64((next.timeIntervalSince1970 * 1000).rounded()) - 1
   }
 
   private static func parse(_ text: String) -> Date? {
