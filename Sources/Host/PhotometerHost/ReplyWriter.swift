@@ -19,6 +19,8 @@ final class ReplyWriter: Sendable {
 
   private struct State {
     var queue: [[UInt8]] = []
+    /// Whether the writer thread is writing a frame now.
+    var writing = false
     var closing = false
     var closed: CheckedContinuation<Void, Never>?
     var finished = false
@@ -40,18 +42,24 @@ final class ReplyWriter: Sendable {
     slots.wait()
   }
 
-  /// Queues a reply; it uses the slot its message took.
+  /// Writes a reply, or queues it for the writer thread; it uses the slot its message took.
+  ///
+  /// A small reply that finds nothing queued and room in the pipe is written at once, on the
+  /// caller's thread, sparing a thread wake-up; the rest wait their turn, in order.
   func send(_ envelope: Envelope) {
     let frame = envelope.framed()
-    let accepted = state.withLock { state in
-      guard !state.closing else { return false }
+    enum Outcome { case written, queued, dropped }
+    let outcome: Outcome = state.withLock { state in
+      guard !state.closing else { return .dropped }
+      if state.queue.isEmpty && !state.writing && channel.sendFrameIfReady(frame) {
+        return .written
+      }
       state.queue.append(frame)
-      return true
+      return .queued
     }
-    if accepted {
-      ready.signal()
-    } else {
-      slots.signal()
+    switch outcome {
+    case .queued: ready.signal()
+    case .written, .dropped: slots.signal()
     }
   }
 
@@ -76,6 +84,7 @@ final class ReplyWriter: Sendable {
       ready.wait()
       let next: [UInt8]?? = state.withLock { state in
         if !state.queue.isEmpty {
+          state.writing = true
           return .some(state.queue.removeFirst())
         }
         return state.closing ? .none : .some(nil)
@@ -84,6 +93,7 @@ final class ReplyWriter: Sendable {
       case .some(let frame?):
         // A failed write means the client is gone; its replies have nowhere to go.
         try? channel.sendFrame(frame)
+        state.withLock { $0.writing = false }
         slots.signal()
       case .some(nil):
         continue

@@ -135,6 +135,23 @@ public final class FrameChannel: Sendable {
     }
   }
 
+  /// Writes `bytes` (whole frames) only if that cannot block: when they fit in one atomic pipe
+  /// write (`PIPE_BUF`) and the pipe has room now. Returns whether they were written.
+  public func sendFrameIfReady(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count <= Int(PIPE_BUF) else {
+      return false
+    }
+    return output.withLock { fd in
+      var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+      guard fd >= 0, poll(&descriptor, 1, 0) == 1, descriptor.revents & Int16(POLLOUT) != 0 else {
+        return false
+      }
+      let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      // A pipe write of at most PIPE_BUF bytes is all or nothing.
+      return written == bytes.count
+    }
+  }
+
   /// Closes the output, which the peer reads as the end of the stream. Later sends fail.
   public func closeOutput() {
     output.withLock { fd in
