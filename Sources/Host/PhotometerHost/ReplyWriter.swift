@@ -12,7 +12,6 @@ import Synchronization
 /// making the host queue without bound.
 final class ReplyWriter: Sendable {
   private let channel: FrameChannel
-  private let capacity: Int
   private let slots: DispatchSemaphore
   private let ready = DispatchSemaphore(value: 0)
   private let state = Mutex(State())
@@ -28,7 +27,6 @@ final class ReplyWriter: Sendable {
 
   init(channel: FrameChannel, capacity: Int) {
     self.channel = channel
-    self.capacity = capacity
     slots = DispatchSemaphore(value: capacity)
     Thread.detachNewThread { [self] in writeLoop() }
   }
