@@ -65,7 +65,7 @@ let package = Package(
     .executableTarget(
       name: "PhotometerHostMain",
       dependencies: [
-        "PhotometerHost", "PhotometerStore",
+        "PhotometerHost", "PhotometerStore", "ChildProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -79,7 +79,7 @@ let package = Package(
     .executableTarget(
       name: "PhotometerCLI",
       dependencies: [
-        "PhotometerClient",
+        "PhotometerClient", "ChildProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],

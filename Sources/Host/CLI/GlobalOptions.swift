@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcess
 import Foundation
 import PhotometerClient
 import PhotometerProtocol
@@ -26,7 +27,7 @@ struct GlobalOptions: ParsableArguments {
     var arguments = ["--log-level", logLevel]
     if let db { arguments += ["--db", db] }
     if let plugins { arguments += ["--plugins", absolute(plugins)] }
-    let executable = host.map(absolute) ?? "\(executableFolder)/photometer-host"
+    let executable = host.map(absolute) ?? "\(ChildProcess.executableFolder)/photometer-host"
     do {
       return try await HostClient.launch(executable: executable, arguments: arguments) { line in
         FileHandle.standardError.write(Data("\(line)\n".utf8))
@@ -49,11 +50,6 @@ struct GlobalOptions: ParsableArguments {
     }
   }
 
-  private var executableFolder: String {
-    let path =
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    return URL(fileURLWithPath: path).deletingLastPathComponent().path
-  }
 }
 
 func absolute(_ path: String) -> String {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcess
 import Foundation
 import Logging
 import PhotometerHost
@@ -45,7 +46,7 @@ struct HostCommand: AsyncParsableCommand {
     let logger = Logger(label: "photometer-host")
     let file = plugins
     let source: PluginSet.Source = { () throws(ConfigurationError) in
-      try PluginConfiguration.load(contentsOf: file, programFolder: HostDefaults.executableFolder)
+      try PluginConfiguration.load(contentsOf: file, programFolder: ChildProcess.executableFolder)
     }
     let configurations: [PluginConfiguration]
     do {

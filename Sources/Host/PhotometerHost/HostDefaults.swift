@@ -1,14 +1,8 @@
+import ChildProcess
 import Foundation
 
 /// Where the host finds its files when not told.
 public enum HostDefaults {
-  /// The folder of the running executable.
-  public static var executableFolder: String {
-    let path =
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    return URL(fileURLWithPath: path).deletingLastPathComponent().path
-  }
-
   /// `$XDG_CONFIG_HOME/photometer/plugins.json` when that file exists; otherwise the nearest
   /// `plugins.json` in the executable's folder or above it (the repository's, for a build in
   /// `.build`); otherwise the XDG path, which then fails to load with a clear message.
@@ -19,7 +13,7 @@ public enum HostDefaults {
     if FileManager.default.fileExists(atPath: configured) {
       return configured
     }
-    var folder = URL(fileURLWithPath: executableFolder)
+    var folder = URL(fileURLWithPath: ChildProcess.executableFolder)
     for _ in 0..<4 {
       let candidate = folder.appendingPathComponent("plugins.json").path
       if FileManager.default.fileExists(atPath: candidate) {

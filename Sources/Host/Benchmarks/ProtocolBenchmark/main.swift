@@ -29,8 +29,7 @@ LargeFrameMemory.keepFreedBlocks()
 let roundTrips = option("--round-trips", default: 20_000)
 let payloads = option("--payloads", default: 200)
 let rounds = 5
-let folder = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-  .deletingLastPathComponent().path
+let folder = ChildProcess.executableFolder
 
 var logger = Logger(label: "benchmark")
 logger.logLevel = .warning
