@@ -164,9 +164,9 @@ func loadImage(_ path: String) throws(CommandFailure) -> [UInt8] {
   return [UInt8](data)
 }
 
+/// A duration in milliseconds to two decimals, as the CLI prints them.
 func milliseconds(_ duration: Duration) -> Double {
-  let (seconds, attoseconds) = duration.components
-  return (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(toPlaces: 2)
+  duration.milliseconds.rounded(toPlaces: 2)
 }
 
 extension Double {

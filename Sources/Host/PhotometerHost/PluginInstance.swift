@@ -137,10 +137,3 @@ public actor PluginInstance {
 
   private var restarts: UInt64 { starts > 0 ? starts - 1 : 0 }
 }
-
-extension Duration {
-  var milliseconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-  }
-}

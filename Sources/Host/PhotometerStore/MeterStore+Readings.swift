@@ -128,9 +128,7 @@ extension MeterStore {
     var components = DateComponents(
       year: exif.year, month: exif.month, day: exif.day, hour: exif.hour, minute: exif.minute, second: exif.second)
     components.timeZone = exif.utcOffsetSeconds.flatMap(TimeZone.init(secondsFromGMT:)) ?? .current
-    return Calendar(identifier: .gregorian).date(from: components).map {
-      Int64(($0.timeIntervalSince1970 * 1000).rounded())
-    }
+    return Calendar(identifier: .gregorian).date(from: components).map(milliseconds)
   }
 
   static func iso8601(_ milliseconds: Int64) -> String {

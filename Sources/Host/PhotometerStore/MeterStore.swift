@@ -63,6 +63,6 @@ public final class MeterStore: Sendable {
 
   /// The current time in Unix milliseconds.
   static var now: Int64 {
-    Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    milliseconds(Date())
   }
 }

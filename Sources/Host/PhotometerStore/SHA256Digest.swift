@@ -1,4 +1,5 @@
 import COpenSSL
+import PhotometerProtocol
 
 /// SHA-256 through OpenSSL's libcrypto.
 public enum SHA256Digest {
@@ -10,9 +11,6 @@ public enum SHA256Digest {
       EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, EVP_sha256(), nil)
     }
     precondition(ok == 1, "EVP_Digest failed")
-    return digest[..<Int(length)].map { byte in
-      let digits = String(byte, radix: 16)
-      return digits.count == 1 ? "0" + digits : digits
-    }.joined()
+    return digest[..<Int(length)].hex()
   }
 }

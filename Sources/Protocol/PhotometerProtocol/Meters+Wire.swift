@@ -138,7 +138,7 @@ extension Message {
         AddMeterRequest(
           meter: try Meter(meter.pointee),
           references: try repeated(request.n_references, request.references) { image throws(WireError) in
-            Image(data: [UInt8](protobuf: image.data), name: String(protobuf: image.name))
+            Image(image)
           }))
     case PHOTOMETER__V1__ENVELOPE__BODY_GET_METER:
       let request = envelope.get_meter.pointee
@@ -154,7 +154,7 @@ extension Message {
           changes: try Meter(changes.pointee),
           fields: (0..<request.n_fields).map { String(protobuf: request.fields[$0]) },
           addReferences: try repeated(request.n_add_references, request.add_references) { image throws(WireError) in
-            Image(data: [UInt8](protobuf: image.data), name: String(protobuf: image.name))
+            Image(image)
           }))
     case PHOTOMETER__V1__ENVELOPE__BODY_REMOVE_METER:
       let request = envelope.remove_meter.pointee

@@ -1,11 +1,12 @@
 import CPhotometerProtocol
 
 extension Image {
+  /// The image, or an empty one for an absent field.
   init(_ image: UnsafeMutablePointer<Photometer__V1__Image>?) {
-    guard let image = image?.pointee else {
-      self.init(data: [])
-      return
-    }
+    self = image.map { Image($0.pointee) } ?? Image(data: [])
+  }
+
+  init(_ image: Photometer__V1__Image) {
     self.init(data: [UInt8](protobuf: image.data), name: String(protobuf: image.name))
   }
 

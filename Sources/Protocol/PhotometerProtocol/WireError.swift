@@ -46,12 +46,17 @@ public struct UndecodableFrame: Error, Hashable, Sendable {
   }
 }
 
-extension Array where Element == UInt8 {
-  /// The bytes in hex, two digits each, separated by spaces: for quoting garbage in logs.
-  public var hexDump: String {
+extension Collection where Element == UInt8 {
+  /// The bytes in lower-case hex, two digits each, with `separator` between bytes.
+  public func hex(separator: String = "") -> String {
     map { byte in
       let digits = String(byte, radix: 16)
       return digits.count == 1 ? "0" + digits : digits
-    }.joined(separator: " ")
+    }.joined(separator: separator)
+  }
+
+  /// The bytes in hex separated by spaces: for quoting garbage in logs.
+  public var hexDump: String {
+    hex(separator: " ")
   }
 }

@@ -15,8 +15,7 @@ struct Samples {
     for _ in 0..<count {
       let start = clock.now
       try await operation()
-      let (seconds, attoseconds) = (clock.now - start).components
-      samples.append(Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+      samples.append((clock.now - start).milliseconds)
     }
     return Samples(milliseconds: samples.sorted())
   }
