@@ -46,6 +46,20 @@ import Testing
     #expect(try await store.integrityCheck() == "ok")
   }
 
+  @Test func keepsPhotosAndCropsAsBlobsOfTheirOwnSize() async throws {
+    _ = try await addGas()
+    _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "1", takenAt: 1, crop: [1, 2, 3]))
+    let sql =
+      "SELECT typeof(data) || ' ' || length(data) FROM referencePhoto UNION ALL SELECT typeof(crop) || ' ' || length(crop) FROM reading"
+    let output = try runCommand(
+      "/usr/bin/env",
+      [
+        "python3", "-c", "import sqlite3,sys; [print(r[0]) for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])]",
+        path, sql,
+      ])
+    #expect(output.lines == ["blob \(photo.data.count)", "blob 3"])
+  }
+
   @Test func refusesBadMeters() async throws {
     _ = try await addGas()
     #expect(await error { _ = try await addGas() } == .duplicateMeter("Gas"))

@@ -46,7 +46,7 @@ extension MeterStore {
       return try ReferencePhotoRow.order(Column("meterId"), Column("id")).fetchAll(db).compactMap { photo in
         guard let meter = names[photo.meterId] else { return nil }
         return Reference(
-          meter: meter.name, image: Image(data: photo.data), sha256: photo.sha256, roi: Self.region(meter))
+          meter: meter.name, image: Image(data: [UInt8](photo.data)), sha256: photo.sha256, roi: Self.region(meter))
       }
     }
   }
@@ -112,7 +112,14 @@ extension MeterStore {
   }
 
   static func meter(_ row: MeterRow, db: Database, includePhotos: Bool) throws -> Meter {
-    let photos = try ReferencePhotoRow.filter(Column("meterId") == row.id).order(Column("id")).fetchAll(db)
+    // The photos' bytes are read only when asked for: listing meters must not load every photo.
+    let photos = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT sha256, width, height, length(data) AS bytes\(includePhotos ? ", data" : "")
+        FROM referencePhoto WHERE meterId = ? ORDER BY id
+        """,
+      arguments: [row.id])
     let range = row.minValue.flatMap { low in row.maxValue.map { low...$0 } }
     return Meter(
       id: row.id ?? 0, name: row.name, kind: MeterKind(rawValue: row.kind) ?? .other, unit: row.unit,
@@ -120,8 +127,8 @@ extension MeterStore {
       countsUp: row.countsUp, maxRatePerHour: row.maxRatePerHour, range: range, notes: row.notes,
       references: photos.map { photo in
         ReferencePhoto(
-          sha256: photo.sha256, width: photo.width, height: photo.height, bytes: photo.data.count,
-          image: includePhotos ? Image(data: photo.data) : nil)
+          sha256: photo["sha256"], width: photo["width"], height: photo["height"], bytes: photo["bytes"],
+          image: includePhotos ? Image(data: [UInt8](photo["data"] as Data)) : nil)
       },
       readingCount: try ReadingRow.filter(Column("meterId") == row.id).fetchCount(db)
     )
@@ -200,7 +207,8 @@ extension MeterStore {
     guard try ReferencePhotoRow.filter(Column("meterId") == meterId && Column("sha256") == digest).fetchCount(db) == 0
     else { return }
     var row = ReferencePhotoRow(
-      id: nil, meterId: meterId, sha256: digest, data: photo.data, width: photo.info.width, height: photo.info.height,
+      id: nil, meterId: meterId, sha256: digest, data: Data(photo.data), width: photo.info.width,
+      height: photo.info.height,
       addedAtMs: now)
     try row.insert(db)
   }

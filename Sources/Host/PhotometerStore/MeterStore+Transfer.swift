@@ -80,7 +80,7 @@ extension MeterStore {
       "meter", meter.name, meter.kind, meter.unit, "\(meter.createdAtMs)", roi.map(String.init).joined(separator: " "),
       "\(meter.digits)", "\(meter.decimals)", "\(meter.countsUp)", meter.maxRatePerHour.map { "\($0)" } ?? "",
       range.map { "\($0)" }.joined(separator: " "), meter.notes,
-      photos.map { Data($0.data).base64EncodedString() }.joined(separator: " "), "", "", "", "", "", "", "", "",
+      photos.map { $0.data.base64EncodedString() }.joined(separator: " "), "", "", "", "", "", "", "", "",
     ]
   }
 
@@ -88,7 +88,7 @@ extension MeterStore {
     [
       "reading", meter, "", reading.unit, "", "", "", "", "", "", "", "", "", reading.valueText, "\(reading.takenAtMs)",
       "\(reading.recordedAtMs)", reading.source, reading.confidence.map { "\($0)" } ?? "", "\(reading.verified)",
-      reading.crop.map { Data($0).base64EncodedString() } ?? "", try engineJSON(engines),
+      reading.crop.map { $0.base64EncodedString() } ?? "", try engineJSON(engines),
     ]
   }
 
@@ -134,7 +134,8 @@ extension MeterStore {
       }
       let photo = try inspect(Image(data: [UInt8](data)))
       var photoRow = ReferencePhotoRow(
-        id: nil, meterId: row.id!, sha256: SHA256Digest.hex(photo.data), data: photo.data, width: photo.info.width,
+        id: nil, meterId: row.id!, sha256: SHA256Digest.hex(photo.data), data: Data(photo.data),
+        width: photo.info.width,
         height: photo.info.height, addedAtMs: row.createdAtMs)
       try photoRow.insert(db)
     }
@@ -154,7 +155,7 @@ extension MeterStore {
       takenAtMs: try integer(record["taken_at"], field: "taken_at", line: line),
       recordedAtMs: try integer(record["recorded_at"], field: "recorded_at", line: line), source: source.rawValue,
       confidence: Double(record["confidence", default: ""]),
-      crop: record["crop"].flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }.flatMap { $0.isEmpty ? nil : $0 },
+      crop: record["crop"].flatMap { Data(base64Encoded: $0) }.flatMap { $0.isEmpty ? nil : $0 },
       verified: record["verified"] == "true")
     try row.insert(db)
     let engines = record["engines", default: ""]

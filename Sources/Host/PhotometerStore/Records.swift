@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Rows of the `meter` table.
@@ -33,7 +34,8 @@ struct ReferencePhotoRow: Codable, FetchableRecord, MutablePersistableRecord {
   var id: Int64?
   var meterId: Int64
   var sha256: String
-  var data: [UInt8]
+  /// `Data`, not `[UInt8]`: GRDB stores `Data` as a BLOB, but encodes an array as JSON text.
+  var data: Data
   var width: Int
   var height: Int
   var addedAtMs: Int64
@@ -56,7 +58,8 @@ struct ReadingRow: Codable, FetchableRecord, MutablePersistableRecord {
   var recordedAtMs: Int64
   var source: String
   var confidence: Double?
-  var crop: [UInt8]?
+  /// `Data` for a BLOB, as in ``ReferencePhotoRow/data``.
+  var crop: Data?
   var verified: Bool
 
   mutating func didInsert(_ inserted: InsertionSuccess) {
