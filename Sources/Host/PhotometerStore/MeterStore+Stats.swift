@@ -52,14 +52,16 @@ extension MeterStore {
 
   /// A meter, the unit of the figures, and all its readings as points in that unit, oldest first.
   public func series(_ name: String, unit requested: String) async throws(StoreError) -> (Meter, String, [Point]) {
-    let meter = try await self.meter(named: name)
-    let unit = requested.isEmpty ? meter.unit : try Units.normalize(requested, for: meter.kind)
-    let points = try await read { db in
+    // One read: the meter and its readings come from the same state of the file.
+    try await read { db in
       let row = try Self.row(named: name, db: db)
-      return try ReadingRow.filter(Column("meterId") == row.id).order(Column("takenAtMs"), Column("id")).fetchAll(db)
+      let meter = try Self.meter(row, db: db, includePhotos: false)
+      let unit = requested.isEmpty ? meter.unit : try Units.normalize(requested, for: meter.kind)
+      let points = try ReadingRow.filter(Column("meterId") == row.id).order(Column("takenAtMs"), Column("id"))
+        .fetchAll(db)
         .map { Point(time: $0.takenAtMs, value: Units.convert($0.value, from: $0.unit, to: unit, kind: meter.kind)) }
+      return (meter, unit, points)
     }
-    return (meter, unit, points)
   }
 
   /// How much a counting meter advanced between two times, within the span of its readings.
