@@ -6,6 +6,9 @@ public struct Pipe: Sendable {
   public let write: Int32
 
   public init() {
+    // As photometer-host and plugins do: a peer that goes away makes writes fail with EPIPE
+    // instead of killing the test process.
+    signal(SIGPIPE, SIG_IGN)
     var fds: [Int32] = [0, 0]
     precondition(pipe(&fds) == 0, "pipe failed")
     read = fds[0]

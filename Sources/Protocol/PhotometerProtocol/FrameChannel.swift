@@ -26,7 +26,9 @@ public enum ChannelError: Error, Hashable, Sendable, CustomStringConvertible {
 /// A detached thread reads the input and reports each ``Event`` in order to the handler given to
 /// ``start(_:)``. ``send(_:)`` writes a whole frame under a lock, so any thread or task may send.
 /// The channel owns both descriptors: the reader closes the input when it ends, and
-/// ``closeOutput()`` (or the end of the channel) closes the output.
+/// ``closeOutput()`` (or the end of the channel) closes the output. Writing to a peer that is gone
+/// raises SIGPIPE: a process using a channel ignores it (as
+/// ``StandardStreams/reserveStandardOutputForFrames()`` does), so that the write fails instead.
 public final class FrameChannel: Sendable {
   /// What the reader thread reports.
   public enum Event: Sendable {
@@ -143,7 +145,8 @@ public final class FrameChannel: Sendable {
     }
     return output.withLock { fd in
       var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-      guard fd >= 0, poll(&descriptor, 1, 0) == 1, descriptor.revents & Int16(POLLOUT) != 0 else {
+      // A pipe whose reader is gone reports an error: leave that to the writer, which reports it.
+      guard fd >= 0, poll(&descriptor, 1, 0) == 1, descriptor.revents == Int16(POLLOUT) else {
         return false
       }
       let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
