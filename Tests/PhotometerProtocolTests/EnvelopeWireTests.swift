@@ -65,7 +65,7 @@ import Testing
         reason: "")
     ]),
     .engineReading(reading),
-    .pluginCandidates([candidate]),
+    .pluginCandidates(PluginCandidates([candidate], missingReferences: ["ab12"])),
     .addMeter(AddMeterRequest(meter: meter, references: [image, image])),
     .getMeter(name: "Gas", includePhotos: true),
     .listMeters,

@@ -17,9 +17,13 @@ extension PluginSet {
   }
 
   /// Every identify plugin's candidates for `request`, and their vote.
+  ///
+  /// References go to plugins without their images; a plugin that has not seen one lists it as
+  /// missing and is asked again with those images attached.
   public func identify(_ request: IdentifyRequest) async throws(ErrorReply) -> IdentifyResult {
-    let answers = try await ask(.identify(request), role: .identify) { reply in
-      if case .pluginCandidates(let candidates) = reply { candidates } else { nil }
+    let calls = await fanOut(role: .identify) { pool in await Self.identify(request, with: pool) }
+    let answers = try answers(calls, role: .identify, to: .identify(request)) { reply in
+      if case .pluginCandidates(let answer) = reply { answer.candidates } else { nil }
     }
     let vote = IdentifyVote.decide(answers, weights: weights)
     let summary =
@@ -30,6 +34,33 @@ extension PluginSet {
       meter: vote.meter, confidence: vote.confidence, candidates: vote.ranking, plugins: answers, summary: summary)
   }
 
+  /// One identify plugin's conversation: the request with bare references, then again with the
+  /// images it asks for, a few times at most (a pool may route each call to another instance).
+  private static func identify(_ request: IdentifyRequest, with pool: PluginPool) async -> PluginCall {
+    var bare = request
+    bare.references = request.references.map { reference in
+      var reference = reference
+      reference.image.data = []
+      return reference
+    }
+    var call = await pool.call(.identify(bare))
+    var milliseconds = call.milliseconds
+    for _ in 0..<3 {
+      guard case .success(.pluginCandidates(let answer)) = call.outcome, !answer.missingReferences.isEmpty else {
+        break
+      }
+      let missing = Set(answer.missingReferences)
+      var asked = bare
+      asked.references = zip(bare.references, request.references).map { bare, full in
+        missing.contains(bare.sha256) ? full : bare
+      }
+      call = await pool.call(.identify(asked))
+      milliseconds += call.milliseconds
+    }
+    call.milliseconds = milliseconds
+    return call
+  }
+
   /// Sends `message` to every enabled plugin with `role` and takes each reply apart with
   /// `extract`; a reply of another kind counts as that plugin failing.
   private func ask<Value>(
@@ -37,7 +68,15 @@ extension PluginSet {
     role: Role,
     extract: (Message) -> Value?
   ) async throws(ErrorReply) -> [PluginAnswer<Value>] {
-    let calls = await fanOut(message, role: role)
+    try answers(await fanOut(message, role: role), role: role, to: message, extract: extract)
+  }
+
+  private func answers<Value>(
+    _ calls: [(PluginConfiguration, PluginCall)],
+    role: Role,
+    to message: Message,
+    extract: (Message) -> Value?
+  ) throws(ErrorReply) -> [PluginAnswer<Value>] {
     guard !calls.isEmpty else {
       throw ErrorReply(.noPlugins, "no enabled plugin has the role '\(role)'; add one to plugins.json")
     }

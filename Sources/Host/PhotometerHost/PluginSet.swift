@@ -113,10 +113,17 @@ public final class PluginSet: Sendable {
   /// Sends `message` to every enabled plugin with `role` at once and collects every outcome,
   /// in configuration order.
   public func fanOut(_ message: Message, role: Role) async -> [(PluginConfiguration, PluginCall)] {
+    await fanOut(role: role) { await $0.call(message) }
+  }
+
+  /// Runs `conversation` with every enabled plugin with `role`, at once.
+  func fanOut(
+    role: Role, _ conversation: @escaping @Sendable (PluginPool) async -> PluginCall
+  ) async -> [(PluginConfiguration, PluginCall)] {
     let targets = pools.filter { $0.configuration.enabled && $0.configuration.roles.contains(role) }
     return await withTaskGroup(of: (Int, PluginCall).self) { group in
       for (index, pool) in targets.enumerated() {
-        group.addTask { (index, await pool.call(message)) }
+        group.addTask { (index, await conversation(pool)) }
       }
       var calls = [PluginCall?](repeating: nil, count: targets.count)
       for await (index, call) in group {

@@ -17,7 +17,11 @@ public protocol Recognizer: SendableMetatype {
   mutating func read(_ request: ReadRequest) throws(ErrorReply) -> EngineReading
 
   /// Ranks the given references by how likely the photo shows each, best first.
-  mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> [Candidate]
+  ///
+  /// References may come without their image (the host sends images only on demand): list those
+  /// the recognizer has not seen in ``PluginCandidates/missingReferences`` and the host asks again
+  /// with them attached.
+  mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> PluginCandidates
 }
 
 extension Recognizer {
@@ -25,7 +29,7 @@ extension Recognizer {
     throw ErrorReply(.unknownMessage, "this plugin does not read values")
   }
 
-  public mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> [Candidate] {
+  public mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> PluginCandidates {
     throw ErrorReply(.unknownMessage, "this plugin does not identify meters")
   }
 }

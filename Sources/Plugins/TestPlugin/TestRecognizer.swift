@@ -29,6 +29,8 @@ struct TestRecognizer: Recognizer {
   ]
 
   private(set) var roles: [Role] = [.identify, .read]
+  /// Reference images by SHA-256, as the host sends them on demand.
+  private var seenReferences: [String: [UInt8]] = [:]
   private var options: [String: String] = [:]
   /// What behaviour=leak keeps.
   private var leaked: [[UInt8]] = []
@@ -68,11 +70,19 @@ struct TestRecognizer: Recognizer {
     _ = bytes.withUnsafeBytes { write(PluginServer.frameOutputDescriptor, $0.baseAddress, $0.count) }
   }
 
-  mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> [Candidate] {
+  mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> PluginCandidates {
     try behave(options)
-    return request.references
-      .filter { $0.image.data == request.image.data }
-      .map { Candidate(meter: $0.meter, score: 1, confidence: 1) }
+    for reference in request.references where !reference.image.data.isEmpty {
+      seenReferences[reference.sha256] = reference.image.data
+    }
+    let missing = request.references.map(\.sha256).filter { seenReferences[$0] == nil }
+    guard missing.isEmpty else {
+      return PluginCandidates([], missingReferences: missing)
+    }
+    return PluginCandidates(
+      request.references
+        .filter { seenReferences[$0.sha256] == request.image.data }
+        .map { Candidate(meter: $0.meter, score: 1, confidence: 1) })
   }
 
   private mutating func behave(_ settings: [String: String]) throws(ErrorReply) {

@@ -3789,7 +3789,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__options_entry__de
   (ProtobufCMessageInit) photometer__v1__read_request__options_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[6] =
+static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[8] =
 {
   {
     "image",
@@ -3863,6 +3863,30 @@ static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "save",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadRequest, save),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stream",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadRequest, stream),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
   4,   /* field[4] = decimals */
@@ -3871,11 +3895,13 @@ static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
   2,   /* field[2] = meter */
   5,   /* field[5] = options */
   1,   /* field[1] = roi */
+  6,   /* field[6] = save */
+  7,   /* field[7] = stream */
 };
 static const ProtobufCIntRange photometer__v1__read_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
 {
@@ -3885,7 +3911,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
   "Photometer__V1__ReadRequest",
   "photometer.v1",
   sizeof(Photometer__V1__ReadRequest),
-  6,
+  8,
   photometer__v1__read_request__field_descriptors,
   photometer__v1__read_request__field_indices_by_name,
   1,  photometer__v1__read_request__number_ranges,
@@ -4187,7 +4213,7 @@ const ProtobufCMessageDescriptor photometer__v1__engine_answer__descriptor =
   (ProtobufCMessageInit) photometer__v1__engine_answer__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__read_result__field_descriptors[5] =
+static const ProtobufCFieldDescriptor photometer__v1__read_result__field_descriptors[12] =
 {
   {
     "value",
@@ -4249,18 +4275,109 @@ static const ProtobufCFieldDescriptor photometer__v1__read_result__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "crop",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadResult, crop),
+    &photometer__v1__image__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "digits",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__ReadResult, n_digits),
+    offsetof(Photometer__V1__ReadResult, digits),
+    &photometer__v1__symbol__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unrepaired_value",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadResult, unrepaired_value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "meter",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadResult, meter),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reading_id",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadResult, reading_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "frames",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadResult, frames),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "final",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadResult, final),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__read_result__field_indices_by_name[] = {
   1,   /* field[1] = confidence */
+  5,   /* field[5] = crop */
+  6,   /* field[6] = digits */
   2,   /* field[2] = engines */
+  11,   /* field[11] = final */
   3,   /* field[3] = flags */
+  10,   /* field[10] = frames */
+  8,   /* field[8] = meter */
+  9,   /* field[9] = reading_id */
   4,   /* field[4] = summary */
+  7,   /* field[7] = unrepaired_value */
   0,   /* field[0] = value */
 };
 static const ProtobufCIntRange photometer__v1__read_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor photometer__v1__read_result__descriptor =
 {
@@ -4270,7 +4387,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_result__descriptor =
   "Photometer__V1__ReadResult",
   "photometer.v1",
   sizeof(Photometer__V1__ReadResult),
-  5,
+  12,
   photometer__v1__read_result__field_descriptors,
   photometer__v1__read_result__field_indices_by_name,
   1,  photometer__v1__read_result__number_ranges,
@@ -4405,7 +4522,7 @@ const ProtobufCMessageDescriptor photometer__v1__identify_request__descriptor =
   (ProtobufCMessageInit) photometer__v1__identify_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__candidate__field_descriptors[4] =
+static const ProtobufCFieldDescriptor photometer__v1__candidate__field_descriptors[6] =
 {
   {
     "meter",
@@ -4455,9 +4572,35 @@ static const ProtobufCFieldDescriptor photometer__v1__candidate__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "homography",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Photometer__V1__Candidate, n_homography),
+    offsetof(Photometer__V1__Candidate, homography),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "colour",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Candidate, colour),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__candidate__field_indices_by_name[] = {
+  5,   /* field[5] = colour */
   2,   /* field[2] = confidence */
+  4,   /* field[4] = homography */
   0,   /* field[0] = meter */
   3,   /* field[3] = outline */
   1,   /* field[1] = score */
@@ -4465,7 +4608,7 @@ static const unsigned photometer__v1__candidate__field_indices_by_name[] = {
 static const ProtobufCIntRange photometer__v1__candidate__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor photometer__v1__candidate__descriptor =
 {
@@ -4475,14 +4618,14 @@ const ProtobufCMessageDescriptor photometer__v1__candidate__descriptor =
   "Photometer__V1__Candidate",
   "photometer.v1",
   sizeof(Photometer__V1__Candidate),
-  4,
+  6,
   photometer__v1__candidate__field_descriptors,
   photometer__v1__candidate__field_indices_by_name,
   1,  photometer__v1__candidate__number_ranges,
   (ProtobufCMessageInit) photometer__v1__candidate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__plugin_candidates__field_descriptors[1] =
+static const ProtobufCFieldDescriptor photometer__v1__plugin_candidates__field_descriptors[2] =
 {
   {
     "candidates",
@@ -4496,14 +4639,27 @@ static const ProtobufCFieldDescriptor photometer__v1__plugin_candidates__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "missing_references",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Photometer__V1__PluginCandidates, n_missing_references),
+    offsetof(Photometer__V1__PluginCandidates, missing_references),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__plugin_candidates__field_indices_by_name[] = {
   0,   /* field[0] = candidates */
+  1,   /* field[1] = missing_references */
 };
 static const ProtobufCIntRange photometer__v1__plugin_candidates__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor photometer__v1__plugin_candidates__descriptor =
 {
@@ -4513,7 +4669,7 @@ const ProtobufCMessageDescriptor photometer__v1__plugin_candidates__descriptor =
   "Photometer__V1__PluginCandidates",
   "photometer.v1",
   sizeof(Photometer__V1__PluginCandidates),
-  1,
+  2,
   photometer__v1__plugin_candidates__field_descriptors,
   photometer__v1__plugin_candidates__field_indices_by_name,
   1,  photometer__v1__plugin_candidates__number_ranges,
@@ -4623,7 +4779,7 @@ const ProtobufCMessageDescriptor photometer__v1__plugin_identification__descript
   (ProtobufCMessageInit) photometer__v1__plugin_identification__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__identify_result__field_descriptors[5] =
+static const ProtobufCFieldDescriptor photometer__v1__identify_result__field_descriptors[8] =
 {
   {
     "meter",
@@ -4685,18 +4841,57 @@ static const ProtobufCFieldDescriptor photometer__v1__identify_result__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "outline",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__IdentifyResult, n_outline),
+    offsetof(Photometer__V1__IdentifyResult, outline),
+    &photometer__v1__point__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "homography",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Photometer__V1__IdentifyResult, n_homography),
+    offsetof(Photometer__V1__IdentifyResult, homography),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "colour",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__IdentifyResult, colour),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__identify_result__field_indices_by_name[] = {
   2,   /* field[2] = candidates */
+  7,   /* field[7] = colour */
   1,   /* field[1] = confidence */
+  6,   /* field[6] = homography */
   0,   /* field[0] = meter */
+  5,   /* field[5] = outline */
   3,   /* field[3] = plugins */
   4,   /* field[4] = summary */
 };
 static const ProtobufCIntRange photometer__v1__identify_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor photometer__v1__identify_result__descriptor =
 {
@@ -4706,7 +4901,7 @@ const ProtobufCMessageDescriptor photometer__v1__identify_result__descriptor =
   "Photometer__V1__IdentifyResult",
   "photometer.v1",
   sizeof(Photometer__V1__IdentifyResult),
-  5,
+  8,
   photometer__v1__identify_result__field_descriptors,
   photometer__v1__identify_result__field_indices_by_name,
   1,  photometer__v1__identify_result__number_ranges,

@@ -108,8 +108,7 @@ extension Message {
     case PHOTOMETER__V1__ENVELOPE__BODY_ENGINE_READING:
       self = .engineReading(try EngineReading(envelope.engine_reading.pointee))
     case PHOTOMETER__V1__ENVELOPE__BODY_PLUGIN_CANDIDATES:
-      let list = envelope.plugin_candidates.pointee
-      self = .pluginCandidates(try repeated(list.n_candidates, list.candidates, Candidate.init))
+      self = .pluginCandidates(try PluginCandidates(envelope.plugin_candidates.pointee))
     default:
       if let message = try Message.storeMessage(envelope) {
         self = message
@@ -172,9 +171,7 @@ extension Message {
       envelope.engine_reading = reading.encode(in: arena)
     case .pluginCandidates(let candidates):
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_PLUGIN_CANDIDATES
-      envelope.plugin_candidates = arena.message(photometer__v1__plugin_candidates__init) { list in
-        (list.n_candidates, list.candidates) = arena.array(candidates) { $0.encode(in: arena) }
-      }
+      envelope.plugin_candidates = candidates.encode(in: arena)
     case .addMeter, .getMeter, .listMeters, .editMeter, .removeMeter, .addReading, .confirmReading, .deleteReading,
       .listReadings, .meterInfo, .meterList, .meterRemoved, .readingInfo, .readingList, .readingDeleted:
       let filled = fillStoreMessage(&envelope, arena: arena)

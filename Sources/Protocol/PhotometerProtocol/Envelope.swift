@@ -47,7 +47,7 @@ public enum Message: Hashable, Sendable {
   case identifyResult(IdentifyResult)
   case pluginList([PluginStatus])
   case engineReading(EngineReading)
-  case pluginCandidates([Candidate])
+  case pluginCandidates(PluginCandidates)
   case meterInfo(Meter)
   case meterList([Meter])
   case meterRemoved(name: String, readingsRemoved: Int)

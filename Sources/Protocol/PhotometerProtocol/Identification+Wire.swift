@@ -42,9 +42,9 @@ extension Candidate {
       meter: String(protobuf: candidate.meter),
       score: candidate.score,
       confidence: candidate.confidence,
-      outline: try repeated(candidate.n_outline, candidate.outline) { point throws(WireError) in
-        Point(x: point.x, y: point.y)
-      }
+      outline: try points(candidate.n_outline, candidate.outline),
+      homography: (0..<candidate.n_homography).map { candidate.homography[$0] },
+      colour: String(protobuf: candidate.colour)
     )
   }
 
@@ -53,12 +53,43 @@ extension Candidate {
       $0.meter = arena.string(meter)
       $0.score = score
       $0.confidence = confidence
-      ($0.n_outline, $0.outline) = arena.array(outline) { point in
-        arena.message(photometer__v1__point__init) {
-          $0.x = point.x
-          $0.y = point.y
-        }
-      }
+      ($0.n_outline, $0.outline) = encodePoints(outline, in: arena)
+      ($0.n_homography, $0.homography) = arena.values(homography)
+      $0.colour = arena.string(colour)
+    }
+  }
+}
+
+extension PluginCandidates {
+  init(_ list: Photometer__V1__PluginCandidates) throws(WireError) {
+    self.init(
+      try repeated(list.n_candidates, list.candidates, Candidate.init),
+      missingReferences: (0..<list.n_missing_references).map { String(protobuf: list.missing_references[$0]) }
+    )
+  }
+
+  func encode(in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__PluginCandidates> {
+    arena.message(photometer__v1__plugin_candidates__init) {
+      ($0.n_candidates, $0.candidates) = arena.array(candidates) { $0.encode(in: arena) }
+      ($0.n_missing_references, $0.missing_references) = arena.values(
+        missingReferences.map { Optional(arena.string($0)) })
+    }
+  }
+}
+
+private func points(_ count: Int, _ points: UnsafeMutablePointer<UnsafeMutablePointer<Photometer__V1__Point>?>?)
+  throws(WireError) -> [Point]
+{
+  try repeated(count, points) { point throws(WireError) in Point(x: point.x, y: point.y) }
+}
+
+private func encodePoints(_ points: [Point], in arena: Arena)
+  -> (Int, UnsafeMutablePointer<UnsafeMutablePointer<Photometer__V1__Point>?>?)
+{
+  arena.array(points) { point in
+    arena.message(photometer__v1__point__init) {
+      $0.x = point.x
+      $0.y = point.y
     }
   }
 }
@@ -103,7 +134,10 @@ extension IdentifyResult {
       confidence: result.confidence,
       candidates: try repeated(result.n_candidates, result.candidates, Candidate.init),
       plugins: try repeated(result.n_plugins, result.plugins, PluginIdentification.init),
-      summary: String(protobuf: result.summary)
+      summary: String(protobuf: result.summary),
+      outline: try points(result.n_outline, result.outline),
+      homography: (0..<result.n_homography).map { result.homography[$0] },
+      colour: String(protobuf: result.colour)
     )
   }
 
@@ -114,6 +148,9 @@ extension IdentifyResult {
       ($0.n_candidates, $0.candidates) = arena.array(candidates) { $0.encode(in: arena) }
       ($0.n_plugins, $0.plugins) = arena.array(plugins) { $0.encode(in: arena) }
       $0.summary = arena.string(summary)
+      ($0.n_outline, $0.outline) = encodePoints(outline, in: arena)
+      ($0.n_homography, $0.homography) = arena.values(homography)
+      $0.colour = arena.string(colour)
     }
   }
 }

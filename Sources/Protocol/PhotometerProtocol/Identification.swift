@@ -36,12 +36,34 @@ public struct Candidate: Hashable, Sendable {
   public var confidence: Double
   /// The meter's four corners in the query photo, when located.
   public var outline: [Point]
+  /// Row-major 3 x 3 homography from reference pixels to query pixels, when known.
+  public var homography: [Double]
+  /// The meter's dominant colour, `#rrggbb`, when known.
+  public var colour: String
 
-  public init(meter: String, score: Double, confidence: Double, outline: [Point] = []) {
+  public init(
+    meter: String, score: Double, confidence: Double, outline: [Point] = [], homography: [Double] = [],
+    colour: String = ""
+  ) {
     self.meter = meter
     self.score = score
     self.confidence = confidence
     self.outline = outline
+    self.homography = homography
+    self.colour = colour
+  }
+}
+
+/// An identify plugin's answer: its candidates, and the references it needs to see first.
+public struct PluginCandidates: Hashable, Sendable {
+  /// Best first.
+  public var candidates: [Candidate]
+  /// SHA-256 of references that came without an image and are not in the plugin's cache.
+  public var missingReferences: [String]
+
+  public init(_ candidates: [Candidate], missingReferences: [String] = []) {
+    self.candidates = candidates
+    self.missingReferences = missingReferences
   }
 }
 
@@ -57,19 +79,30 @@ public struct IdentifyResult: Hashable, Sendable {
   public var candidates: [Candidate]
   public var plugins: [PluginIdentification]
   public var summary: String
+  /// The identified meter's outline in the photo and homography from its reference, when known.
+  public var outline: [Point]
+  public var homography: [Double]
+  /// The identified meter's dominant colour, `#rrggbb`, when known.
+  public var colour: String
 
   public init(
     meter: String,
     confidence: Double,
     candidates: [Candidate],
     plugins: [PluginIdentification],
-    summary: String
+    summary: String,
+    outline: [Point] = [],
+    homography: [Double] = [],
+    colour: String = ""
   ) {
     self.meter = meter
     self.confidence = confidence
     self.candidates = candidates
     self.plugins = plugins
     self.summary = summary
+    self.outline = outline
+    self.homography = homography
+    self.colour = colour
   }
 }
 

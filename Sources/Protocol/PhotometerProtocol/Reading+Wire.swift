@@ -49,7 +49,9 @@ extension ReadRequest {
       meter: String(protobuf: request.meter),
       digits: request.digits,
       decimals: request.decimals,
-      options: try dictionary(request.n_options, request.options)
+      options: try dictionary(request.n_options, request.options),
+      save: request.save != 0,
+      stream: String(protobuf: request.stream)
     )
   }
 
@@ -61,6 +63,8 @@ extension ReadRequest {
       $0.digits = digits
       $0.decimals = decimals
       ($0.n_options, $0.options) = arena.map(options, photometer__v1__read_request__options_entry__init)
+      $0.save = save ? 1 : 0
+      $0.stream = arena.string(stream)
     }
   }
 }
@@ -150,7 +154,14 @@ extension ReadResult {
       confidence: result.confidence,
       engines: try repeated(result.n_engines, result.engines, EngineAnswer.init),
       flags: (0..<result.n_flags).map { String(protobuf: result.flags[$0]) },
-      summary: String(protobuf: result.summary)
+      summary: String(protobuf: result.summary),
+      crop: result.crop.map { Image($0) },
+      digits: try repeated(result.n_digits, result.digits, Symbol.init),
+      unrepairedValue: String(protobuf: result.unrepaired_value),
+      meter: String(protobuf: result.meter),
+      readingID: result.reading_id,
+      frames: result.frames,
+      isFinal: result.final != 0
     )
   }
 
@@ -161,6 +172,13 @@ extension ReadResult {
       ($0.n_engines, $0.engines) = arena.array(engines) { $0.encode(in: arena) }
       ($0.n_flags, $0.flags) = arena.values(flags.map { Optional(arena.string($0)) })
       $0.summary = arena.string(summary)
+      $0.crop = crop?.encode(in: arena)
+      ($0.n_digits, $0.digits) = arena.array(digits) { $0.encode(in: arena) }
+      $0.unrepaired_value = arena.string(unrepairedValue)
+      $0.meter = arena.string(meter)
+      $0.reading_id = readingID
+      $0.frames = frames
+      $0.final = isFinal ? 1 : 0
     }
   }
 }

@@ -51,6 +51,10 @@ public struct ReadRequest: Hashable, Sendable {
   public var decimals: UInt32
   /// Request-specific settings for the recognizers.
   public var options: [String: String]
+  /// Store the value as an unconfirmed reading of ``meter`` (or of the identified meter).
+  public var save: Bool
+  /// Frames of one live display share a stream name; empty for a single photo.
+  public var stream: String
 
   public init(
     image: Image,
@@ -58,7 +62,9 @@ public struct ReadRequest: Hashable, Sendable {
     meter: String = "",
     digits: UInt32 = 0,
     decimals: UInt32 = 0,
-    options: [String: String] = [:]
+    options: [String: String] = [:],
+    save: Bool = false,
+    stream: String = ""
   ) {
     self.image = image
     self.roi = roi
@@ -66,6 +72,8 @@ public struct ReadRequest: Hashable, Sendable {
     self.digits = digits
     self.decimals = decimals
     self.options = options
+    self.save = save
+    self.stream = stream
   }
 }
 
@@ -123,12 +131,45 @@ public struct ReadResult: Hashable, Sendable {
   public var flags: [String]
   /// One line a client can show or speak.
   public var summary: String
+  /// The region that was read, as PNG.
+  public var crop: Image?
+  /// Per character of ``value`` (decimal separator excluded): the vote and its runners-up.
+  public var digits: [Symbol]
+  /// The engines' top answer before plausibility repair; empty when nothing was repaired.
+  public var unrepairedValue: String
+  /// The meter read, given or identified.
+  public var meter: String
+  /// The stored reading's id when the request asked to save it, else 0.
+  public var readingID: UInt64
+  /// Frames of the stream so far (0 for a single photo), and whether the value has converged.
+  public var frames: UInt32
+  public var isFinal: Bool
 
-  public init(value: String, confidence: Double, engines: [EngineAnswer], flags: [String], summary: String) {
+  public init(
+    value: String,
+    confidence: Double,
+    engines: [EngineAnswer],
+    flags: [String],
+    summary: String,
+    crop: Image? = nil,
+    digits: [Symbol] = [],
+    unrepairedValue: String = "",
+    meter: String = "",
+    readingID: UInt64 = 0,
+    frames: UInt32 = 0,
+    isFinal: Bool = false
+  ) {
     self.value = value
     self.confidence = confidence
     self.engines = engines
     self.flags = flags
     self.summary = summary
+    self.crop = crop
+    self.digits = digits
+    self.unrepairedValue = unrepairedValue
+    self.meter = meter
+    self.readingID = readingID
+    self.frames = frames
+    self.isFinal = isFinal
   }
 }

@@ -586,10 +586,20 @@ struct  Photometer__V1__ReadRequest
    */
   size_t n_options;
   Photometer__V1__ReadRequest__OptionsEntry **options;
+  /*
+   * Store the voted value as an unconfirmed reading of `meter` (or of the meter the host
+   * identifies in the photo when `meter` is empty). From clients only.
+   */
+  protobuf_c_boolean save;
+  /*
+   * Frames of one live display share a stream name: the host answers each frame with a partial
+   * result and marks the result final once the value has converged. From clients only.
+   */
+  char *stream;
 };
 #define PHOTOMETER__V1__READ_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__read_request__descriptor) \
-    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL }
+    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -697,10 +707,36 @@ struct  Photometer__V1__ReadResult
    * One line a client can show or speak.
    */
   char *summary;
+  /*
+   * The region that was read, as PNG, for the user to check the value against.
+   */
+  Photometer__V1__Image *crop;
+  /*
+   * Per character of `value` (decimal separator excluded): the vote and its runners-up.
+   */
+  size_t n_digits;
+  Photometer__V1__Symbol **digits;
+  /*
+   * The engines' top answer before plausibility repair; empty when no repair was made.
+   */
+  char *unrepaired_value;
+  /*
+   * The meter read (given, or identified when the request named none).
+   */
+  char *meter;
+  /*
+   * The stored reading, when `save` was asked.
+   */
+  uint64_t reading_id;
+  /*
+   * For a stream: how many frames so far, and whether the value has converged.
+   */
+  uint32_t frames;
+  protobuf_c_boolean final;
 };
 #define PHOTOMETER__V1__READ_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__read_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, NULL, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0 }
 
 
 /*
@@ -761,10 +797,19 @@ struct  Photometer__V1__Candidate
    */
   size_t n_outline;
   Photometer__V1__Point **outline;
+  /*
+   * Row-major 3 x 3 homography from reference photo pixels to query photo pixels, when known.
+   */
+  size_t n_homography;
+  double *homography;
+  /*
+   * The meter's dominant colour, "#rrggbb", when the plugin knows it.
+   */
+  char *colour;
 };
 #define PHOTOMETER__V1__CANDIDATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__candidate__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -775,10 +820,16 @@ struct  Photometer__V1__PluginCandidates
   ProtobufCMessage base;
   size_t n_candidates;
   Photometer__V1__Candidate **candidates;
+  /*
+   * SHA-256 of references that came without their image and that the plugin has not seen: the
+   * host asks again with those images attached. Plugins cache what they derive from a reference.
+   */
+  size_t n_missing_references;
+  char **missing_references;
 };
 #define PHOTOMETER__V1__PLUGIN_CANDIDATES__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__plugin_candidates__descriptor) \
-    , 0,NULL }
+    , 0,NULL, 0,NULL }
 
 
 /*
@@ -819,10 +870,18 @@ struct  Photometer__V1__IdentifyResult
   size_t n_plugins;
   Photometer__V1__PluginIdentification **plugins;
   char *summary;
+  /*
+   * The identified meter's outline in the photo, its homography and dominant colour, when known.
+   */
+  size_t n_outline;
+  Photometer__V1__Point **outline;
+  size_t n_homography;
+  double *homography;
+  char *colour;
 };
 #define PHOTOMETER__V1__IDENTIFY_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__identify_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string }
 
 
 /*

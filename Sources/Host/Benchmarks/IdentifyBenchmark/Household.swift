@@ -1,0 +1,143 @@
+import Foundation
+import MeterMatchers
+import PhotometerProtocol
+import PhotometerVision
+import PhotometerVoting
+
+/// One rendered household: its registered meters and its labelled queries.
+struct Household {
+  struct Query {
+    var file: String
+    /// Empty for a meter that was never registered.
+    var meter: String
+  }
+
+  let directory: URL
+  let references: [Reference]
+  let queries: [Query]
+
+  init(_ path: String) throws {
+    directory = URL(fileURLWithPath: path)
+    let meters = try csvRows(directory.appendingPathComponent("meters.csv"))
+    references = meters.map { row in
+      Reference(meter: row[0], image: Image(data: [], name: row[1]), sha256: row[1])
+    }
+    queries = try csvRows(directory.appendingPathComponent("queries.csv")).map { Query(file: $0[0], meter: $0[1]) }
+  }
+
+  func run(verbose: Bool) throws {
+    let settings = KeypointMatcher.Settings()
+    var seed = HistogramMatcher(mode: .seed)
+    var robust = HistogramMatcher(mode: .robust)
+    let keypoints = KeypointMatcher(settings: settings)
+    for reference in references {
+      let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(reference.image.name)))
+      let image = try VisionImage(decoding: bytes, maxSide: settings.maxSide)
+      try seed.learn(reference.sha256, image: image)
+      try robust.learn(reference.sha256, image: image)
+      try keypoints.learn(reference.sha256, image: image)
+    }
+    var tallies: [String: Tally] = [:]
+    var decodeTimes: [Double] = []
+    for query in queries {
+      let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(query.file)))
+      var started = ContinuousClock.now
+      let image = try VisionImage(decoding: bytes, maxSide: settings.maxSide)
+      decodeTimes.append(milliseconds(since: started))
+
+      started = ContinuousClock.now
+      let seedRanking = try seed.rank(image, references: references)
+      let seedTime = milliseconds(since: started)
+      started = ContinuousClock.now
+      let robustRanking = try robust.rank(image, references: references)
+      let robustTime = milliseconds(since: started)
+      started = ContinuousClock.now
+      let keypointRanking = try keypoints.rank(image, references: references)
+      let keypointTime = milliseconds(since: started)
+      let vote = IdentifyVote.decide(
+        [
+          PluginIdentification(plugin: "histogram", version: "", outcome: .success(robustRanking), milliseconds: 0, voted: true),
+          PluginIdentification(plugin: "keypoints", version: "", outcome: .success(keypointRanking), milliseconds: 0, voted: true),
+        ], weights: ["histogram": 1, "keypoints": 2])  // as in plugins.json
+
+      tallies["histogram seed", default: Tally()].add(
+        query, answer: seedRanking.first?.meter ?? "", accepted: true, ms: seedTime)
+      tallies["histogram robust", default: Tally()].add(
+        query, answer: robustRanking.first?.meter ?? "",
+        accepted: (robustRanking.first?.confidence ?? 0) >= IdentifyVote.threshold, ms: robustTime)
+      tallies["keypoints", default: Tally()].add(
+        query, answer: keypointRanking.first?.meter ?? "",
+        accepted: (keypointRanking.first?.confidence ?? 0) >= IdentifyVote.threshold, ms: keypointTime)
+      tallies["vote", default: Tally()].add(
+        query, answer: vote.meter, accepted: !vote.meter.isEmpty,
+        ms: robustTime + keypointTime)
+      if verbose {
+        let top = robustRanking.first
+        let kp = keypointRanking.first
+        print(
+          "  \(query.file) truth=\(query.meter) robust=\(top?.meter ?? "-") \(fmt(top?.score ?? 0)) "
+            + "c=\(fmt(top?.confidence ?? 0)) kp=\(kp?.meter ?? "-") \(Int(kp?.score ?? 0)) "
+            + "second=\(Int(keypointRanking.dropFirst().first?.score ?? 0)) vote=\(vote.meter) \(fmt(vote.confidence))")
+      }
+    }
+    let name = directory.lastPathComponent
+    let known = queries.filter { !$0.meter.isEmpty }.count
+    for matcher in ["histogram seed", "histogram robust", "keypoints", "vote"] {
+      let tally = tallies[matcher]!
+      print(
+        pad(name, 19) + " " + pad("\(references.count)", 6) + " " + pad("\(known)", 6) + " "
+          + pad("\(queries.count - known)", 7) + " | " + pad(matcher, 16) + " "
+          + pad(percent(tally.correct, known), 7) + " " + pad(percent(tally.rejected, queries.count - known), 9)
+          + " " + pad("\(fmt(percentile(tally.times, 0.5))) \(fmt(percentile(tally.times, 0.95)))", 19) + " "
+          + fmt(percentile(decodeTimes, 0.5)))
+    }
+  }
+}
+
+/// Outcomes of one matcher over a household's queries.
+struct Tally {
+  /// Known meters named first by the matcher (for the vote: named and accepted).
+  var correct = 0
+  /// Unknown meters the matcher did not accept.
+  var rejected = 0
+  var times: [Double] = []
+
+  mutating func add(_ query: Household.Query, answer: String, accepted: Bool, ms: Double) {
+    if query.meter.isEmpty {
+      rejected += accepted ? 0 : 1
+    } else if answer == query.meter {
+      correct += 1
+    }
+    times.append(ms)
+  }
+}
+
+func csvRows(_ url: URL) throws -> [[String]] {
+  let text = try String(contentsOf: url, encoding: .utf8)
+  return text.split(whereSeparator: \.isNewline).dropFirst().map { line in
+    line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+  }
+}
+
+func milliseconds(since start: ContinuousClock.Instant) -> Double {
+  let elapsed = ContinuousClock.now - start
+  return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+}
+
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+  guard !values.isEmpty else { return 0 }
+  let sorted = values.sorted()
+  return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
+}
+
+func percent(_ part: Int, _ whole: Int) -> String {
+  whole == 0 ? "-" : String(format: "%.1f%%", 100 * Double(part) / Double(whole))
+}
+
+func fmt(_ value: Double) -> String {
+  String(format: "%.2f", value)
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+  text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}

@@ -1,0 +1,150 @@
+// The OpenCV work of Photometer's recognizers, as plain C for Swift.
+//
+// Every function catches OpenCV's exceptions and returns a status; nothing throws across this
+// boundary. Objects are opaque and freed with their `_free` function. Coordinates are in pixels of
+// the image as decoded (EXIF orientation applied), before any downsizing.
+#ifndef PHOTOMETER_VISION_H
+#define PHOTOMETER_VISION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  PM_OK = 0,
+  PM_BAD_IMAGE = 1,
+  PM_BAD_ARGUMENT = 2,
+  PM_FAILED = 3,
+} pm_status;
+
+/// The text of the last failure on this thread (OpenCV's message), or "".
+const char *pm_last_error(void);
+
+// MARK: Images
+
+typedef struct pm_image pm_image;
+
+/// Decodes JPEG, PNG, BMP, WebP..., applying EXIF orientation, to 8-bit BGR. With `max_side` > 0
+/// the result is shrunk so that its longer side is at most `max_side`; `pm_image_scale` then
+/// tells how much.
+pm_status pm_image_decode(const uint8_t *data, size_t size, int max_side, pm_image **out);
+/// An image from 8-bit grey or BGR pixels (copied).
+pm_status pm_image_from_pixels(const uint8_t *pixels, int width, int height, int channels, pm_image **out);
+void pm_image_free(pm_image *image);
+int pm_image_width(const pm_image *image);
+int pm_image_height(const pm_image *image);
+int pm_image_channels(const pm_image *image);
+/// Decoded size over original size (1 when not shrunk).
+double pm_image_scale(const pm_image *image);
+/// Copies the pixels (rows packed) into `out`, which holds width x height x channels bytes.
+void pm_image_pixels(const pm_image *image, uint8_t *out);
+
+/// The part of `image` inside the rectangle (clipped to the image; fails when nothing is left).
+pm_status pm_image_crop(const pm_image *image, int x, int y, int width, int height, pm_image **out);
+/// The quadrilateral `corners` (x0,y0 .. x3,y3: top-left, top-right, bottom-right, bottom-left)
+/// straightened into a `width` x `height` image.
+pm_status pm_image_warp(const pm_image *image, const float corners[8], int width, int height, pm_image **out);
+/// Encodes as PNG (`".png"`) or JPEG (`".jpg"`); free `*out` with `pm_free`.
+pm_status pm_image_encode(const pm_image *image, const char *extension, int quality, uint8_t **out, size_t *size);
+void pm_free(void *pointer);
+
+/// The dominant colour of the central half of the image, as 0xRRGGBB (k-means over a thumbnail).
+pm_status pm_image_dominant_colour(const pm_image *image, uint32_t *rgb);
+
+typedef struct {
+  /// Variance of the Laplacian of the grey image, scaled to a 200-pixel-high copy.
+  double sharpness;
+  /// Share of pixels at or near saturation (glare).
+  double glare;
+  /// 5th to 95th percentile of grey levels.
+  double contrast;
+} pm_quality;
+
+pm_status pm_image_quality(const pm_image *image, pm_quality *quality);
+
+// MARK: Colour histograms
+
+typedef enum {
+  /// HSV hue x saturation, 50 x 60 bins, min-max normalised: the reference application's method.
+  PM_HISTOGRAM_SEED = 0,
+  /// Grey-world balanced chromaticity, coarse smoothed bins, on a 2 x 2 grid plus a luminance
+  /// layout: robust to white balance, exposure and near-identical colours.
+  PM_HISTOGRAM_ROBUST = 1,
+} pm_histogram_mode;
+
+/// The number of floats `pm_histogram` writes for `mode`.
+int pm_histogram_size(pm_histogram_mode mode);
+pm_status pm_histogram(const pm_image *image, pm_histogram_mode mode, float *out);
+
+typedef enum {
+  PM_COMPARE_CORRELATION = 0,
+  PM_COMPARE_CHI_SQUARE = 1,
+  PM_COMPARE_INTERSECTION = 2,
+  PM_COMPARE_BHATTACHARYYA = 3,
+} pm_compare_method;
+
+/// OpenCV's `compareHist` of two histograms of `count` floats.
+double pm_histogram_compare(const float *a, const float *b, int count, pm_compare_method method);
+
+// MARK: Keypoints
+
+typedef struct pm_keypoints pm_keypoints;
+
+/// ORB keypoints and descriptors of the image (grey, as given: shrink it first).
+pm_status pm_keypoints_detect(const pm_image *image, int max_features, pm_keypoints **out);
+void pm_keypoints_free(pm_keypoints *keypoints);
+int pm_keypoints_count(const pm_keypoints *keypoints);
+
+typedef struct pm_keypoint_index pm_keypoint_index;
+
+/// One LSH index over the descriptors of all `count` references.
+pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, pm_keypoint_index **out);
+void pm_keypoint_index_free(pm_keypoint_index *index);
+/// Matches the query's descriptors against every reference at once. `votes` (one int per
+/// reference) counts the query descriptors whose nearest neighbour is in that reference, at most
+/// `max_distance` bits away. The `verify` references with most votes are then checked with a
+/// RANSAC homography over those nearest-neighbour pairs, scored by how widely its inliers spread: `verified` holds their indices (-1 past the
+/// end), `inliers` their spread inlier scores (0 without a plausible homography), `homographies` 9 doubles each, mapping original
+/// reference pixels to original query pixels.
+pm_status pm_keypoint_index_query(
+  const pm_keypoint_index *index, const pm_keypoints *query, int max_distance, int verify, int *votes, int *verified,
+  int *inliers, double *homographies);
+
+/// Matches `reference` to `query` (ratio test, RANSAC homography). `homography` (row-major 3 x 3)
+/// maps original reference pixels to original query pixels, both before shrinking. `inliers` is 0
+/// when no homography was found.
+pm_status pm_keypoints_match(
+  const pm_keypoints *reference, const pm_keypoints *query, float ratio, int *inliers, double homography[9]);
+
+// MARK: Digits
+
+/// Grey, dark digits on a light background (polarity decided from the border), contrast
+/// stretched, scaled to `height` pixels high, with a white border of `border` pixels: what
+/// Tesseract reads best. With `binarize`, Otsu's threshold is applied too.
+pm_status pm_digits_prepare(const pm_image *image, int height, int border, int binarize, pm_image **out);
+
+/// Finds digit cells in a prepared image (dark on light), left to right. With `expected` > 0 the
+/// ink's extent is split into that many equal cells; otherwise cells come from connected
+/// components merged by column overlap. `rects` holds 4 ints per cell (x, y, width, height).
+pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int capacity, int *count);
+
+/// The length of a cell's feature vector.
+int pm_cell_feature_size(void);
+/// Features of one cell of a grey image: HOG of the cell scaled to 16 x 24 (unsigned gradients,
+/// so light-on-dark and dark-on-light look alike) and its normalised pixels, unit length.
+pm_status pm_cell_features(const pm_image *image, int x, int y, int width, int height, float *out);
+
+/// For each of `query_count` feature vectors, the `k` best of `template_count` templates by dot
+/// product (cosine similarity for unit vectors): indices and similarities, best first.
+pm_status pm_nearest_templates(
+  const float *templates, int template_count, const float *queries, int query_count, int dimensions, int k,
+  int *indices, float *similarities);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

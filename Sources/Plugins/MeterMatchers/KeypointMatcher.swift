@@ -1,0 +1,103 @@
+import Foundation
+import PhotometerProtocol
+import PhotometerVision
+
+/// Which meter is this, by its print: ORB keypoints matched through one LSH index over every
+/// reference, the best few verified with a RANSAC homography whose inliers are the score.
+///
+/// Keypoints of a reference are computed once per photo (keyed by its SHA-256) and kept; the
+/// index is rebuilt only when the set of references changes.
+public final class KeypointMatcher: @unchecked Sendable {
+  // Used by one plugin request at a time (PluginServer serves requests in order).
+
+  /// Settings, with the defaults the benchmark was measured with.
+  public struct Settings: Sendable {
+    /// ORB keypoints per photo.
+    public var features = 1200
+    /// How many references, by index votes, get the homography check.
+    public var verify = 8
+    /// Hamming distance (of 256 bits) beyond which a nearest neighbour is no match.
+    public var maxDistance = 64
+    /// Photos are shrunk to this longer side before detection.
+    public var maxSide = 640
+
+    public init() {}
+  }
+
+  public let settings: Settings
+  private var known: [String: (keypoints: Keypoints, width: Int, height: Int, colour: String)] = [:]
+  private var index: (order: [String], index: KeypointIndex)?
+
+  public init(settings: Settings = Settings()) {
+    self.settings = settings
+  }
+
+  /// Whether the reference photo with this SHA-256 has been learnt.
+  public func knows(_ sha256: String) -> Bool {
+    known[sha256] != nil
+  }
+
+  /// Learns a reference photo, decoded with ``Settings/maxSide``.
+  public func learn(_ sha256: String, image: VisionImage) throws(VisionError) {
+    known[sha256] = (
+      try Keypoints(of: image, maxFeatures: settings.features),
+      Int((Double(image.width) / image.scale).rounded()), Int((Double(image.height) / image.scale).rounded()),
+      try image.dominantColour()
+    )
+  }
+
+  /// Ranks the meters of `references` (all learnt) for the photo (decoded with
+  /// ``Settings/maxSide``), best first; only verified meters are candidates.
+  public func rank(_ image: VisionImage, references: [Reference]) throws(VisionError) -> [Candidate] {
+    let usable = references.filter { known[$0.sha256] != nil }
+    guard !usable.isEmpty else { return [] }
+    let order = usable.map(\.sha256)
+    if index?.order != order {
+      index = (order, try KeypointIndex(order.map { known[$0]!.keypoints }))
+    }
+    let query = try Keypoints(of: image, maxFeatures: settings.features)
+    var best: [String: Candidate] = [:]
+    for match in try index!.index.matches(for: query, maxDistance: settings.maxDistance, verify: settings.verify)
+    where match.inliers > 0 {
+      let reference = usable[match.reference]
+      let entry = known[reference.sha256]!
+      guard match.inliers > Int(best[reference.meter]?.score ?? 0) else { continue }
+      let corners = [
+        (0.0, 0.0), (Double(entry.width), 0), (Double(entry.width), Double(entry.height)), (0, Double(entry.height)),
+      ].map { project($0, through: match.homography) }
+      best[reference.meter] = Candidate(
+        meter: reference.meter, score: Double(match.inliers), confidence: 0,
+        outline: corners.map { Point(x: Float($0.x), y: Float($0.y)) }, homography: match.homography,
+        colour: entry.colour)
+    }
+    var ranked = best.values.sorted { ($0.score, $1.meter) > ($1.score, $0.meter) }
+    for position in ranked.indices {
+      let runnerUp = position + 1 < ranked.count ? ranked[position + 1].score : 0
+      ranked[position].confidence = KeypointCalibration.confidence(
+        score: ranked[position].score, runnerUp: position == 0 ? runnerUp : ranked[position].score)
+    }
+    return ranked
+  }
+}
+
+/// Turns the verified score (grid cells holding inliers) into a belief: it grows with the score
+/// and with the lead over the next meter. Measured on the rendered households (see
+/// docs/identify.md): a right meter scores 10 to 20 with a lead of 4 or more; an unknown meter's
+/// best scores at most 9 with a lead of 0 to 2.
+public enum KeypointCalibration {
+  /// Scores up to this are what chance alignments of shared print reach.
+  public static let chance = 7.0
+  /// Score above chance for full strength.
+  public static let span = 6.0
+  /// Lead over the runner-up that starts to count, and the lead for full separation.
+  public static let minimumLead = 1.0
+  public static let fullLead = 4.0
+
+  /// - Parameter runnerUp: the next meter's score; a candidate that is not first passes its own
+  ///   score, so it gets no separation.
+  public static func confidence(score: Double, runnerUp: Double) -> Double {
+    let strength = min(max((score - chance) / span, 0), 1)
+    let separation = min(max((score - runnerUp - minimumLead) / (fullLead - minimumLead), 0), 1)
+    return strength * separation
+  }
+}

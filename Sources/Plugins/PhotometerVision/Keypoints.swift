@@ -1,0 +1,90 @@
+import CPhotometerVision
+
+/// ORB keypoints and descriptors of one photo.
+public final class Keypoints: @unchecked Sendable {
+  // Safe to share: immutable after detection.
+  let pointer: OpaquePointer
+
+  /// Detects up to `maxFeatures` keypoints; shrink big photos first (the homography still maps
+  /// original pixels).
+  public init(of image: VisionImage, maxFeatures: Int) throws(VisionError) {
+    var result: OpaquePointer?
+    try check(pm_keypoints_detect(image.pointer, Int32(maxFeatures), &result))
+    pointer = result!
+  }
+
+  deinit {
+    pm_keypoints_free(pointer)
+  }
+
+  public var count: Int { Int(pm_keypoints_count(pointer)) }
+
+  /// Matches `self` (a reference) to `query`: the RANSAC inlier count and the homography from
+  /// reference pixels to query pixels, or `nil` when none was found.
+  public func match(_ query: Keypoints, ratio: Float) throws(VisionError) -> (inliers: Int, homography: [Double])? {
+    var inliers: Int32 = 0
+    var homography = [Double](repeating: 0, count: 9)
+    try check(pm_keypoints_match(pointer, query.pointer, ratio, &inliers, &homography))
+    return inliers > 0 ? (Int(inliers), homography) : nil
+  }
+}
+
+/// One LSH index over the descriptors of many references, so that a query is matched against all
+/// of them at once and only the best few are verified.
+public final class KeypointIndex: @unchecked Sendable {
+  // Safe to share: the index is read-only after it is built.
+  let pointer: OpaquePointer
+  public let count: Int
+
+  public init(_ references: [Keypoints]) throws(VisionError) {
+    var result: OpaquePointer?
+    let pointers: [OpaquePointer?] = references.map(\.pointer)
+    try check(pm_keypoint_index_build(pointers, Int32(references.count), &result))
+    pointer = result!
+    count = references.count
+  }
+
+  deinit {
+    pm_keypoint_index_free(pointer)
+  }
+
+  /// A reference the index found for a query.
+  public struct Match: Sendable {
+    /// Position of the reference in the index.
+    public var reference: Int
+    /// Query descriptors whose nearest neighbour among all references' is in it.
+    public var votes: Int
+    /// RANSAC inliers of the verified homography, counted by how widely they spread over the
+    /// reference (an 8 x 8 grid), 0 when no plausible homography was found.
+    public var inliers: Int
+    /// Row-major 3 x 3, reference pixels to query pixels.
+    public var homography: [Double]
+  }
+
+  /// The `verify` references with most votes for the query, each checked with a homography.
+  public func matches(for query: Keypoints, maxDistance: Int, verify: Int) throws(VisionError) -> [Match] {
+    var votes = [Int32](repeating: 0, count: count)
+    var verified = [Int32](repeating: -1, count: verify)
+    var inliers = [Int32](repeating: 0, count: verify)
+    var homographies = [Double](repeating: 0, count: 9 * verify)
+    try check(
+      pm_keypoint_index_query(
+        pointer, query.pointer, Int32(maxDistance), Int32(verify), &votes, &verified, &inliers, &homographies))
+    return (0..<verify).compactMap { rank in
+      let reference = Int(verified[rank])
+      guard reference >= 0 else { return nil }
+      return Match(
+        reference: reference, votes: Int(votes[reference]), inliers: Int(inliers[rank]),
+        homography: Array(homographies[(9 * rank)..<(9 * rank + 9)]))
+    }
+  }
+}
+
+/// Maps a point through a row-major 3 x 3 homography.
+public func project(_ point: (x: Double, y: Double), through homography: [Double]) -> (x: Double, y: Double) {
+  let w = homography[6] * point.x + homography[7] * point.y + homography[8]
+  return (
+    (homography[0] * point.x + homography[1] * point.y + homography[2]) / w,
+    (homography[3] * point.x + homography[4] * point.y + homography[5]) / w
+  )
+}

@@ -1,0 +1,138 @@
+import CPhotometerVision
+
+/// Why an OpenCV step failed.
+public struct VisionError: Error, Hashable, Sendable, CustomStringConvertible {
+  public enum Kind: Hashable, Sendable {
+    /// The bytes are not an image OpenCV decodes.
+    case badImage
+    /// A size, region or count is out of range.
+    case badArgument
+    /// OpenCV itself failed.
+    case failed
+  }
+
+  public var kind: Kind
+  public var description: String
+
+  public init(kind: Kind, description: String) {
+    self.kind = kind
+    self.description = description
+  }
+
+  init(_ status: pm_status) {
+    switch status {
+    case PM_BAD_IMAGE: kind = .badImage
+    case PM_BAD_ARGUMENT: kind = .badArgument
+    default: kind = .failed
+    }
+    let text = String(cString: pm_last_error())
+    description = text.isEmpty ? "OpenCV failed" : text
+  }
+}
+
+/// Runs a shim call and turns its status into a ``VisionError``.
+func check(_ status: pm_status) throws(VisionError) {
+  guard status == PM_OK else {
+    throw VisionError(status)
+  }
+}
+
+/// A decoded image (8-bit BGR or grey) owned by OpenCV.
+public final class VisionImage: @unchecked Sendable {
+  // Safe to share: no method mutates the pixels after creation.
+  let pointer: OpaquePointer
+
+  init(_ pointer: OpaquePointer) {
+    self.pointer = pointer
+  }
+
+  deinit {
+    pm_image_free(pointer)
+  }
+
+  /// Decodes `data` (EXIF orientation applied); with `maxSide`, shrinks the longer side to it.
+  public convenience init(decoding data: [UInt8], maxSide: Int = 0) throws(VisionError) {
+    var result: OpaquePointer?
+    try check(data.withUnsafeBufferPointer { pm_image_decode($0.baseAddress, $0.count, Int32(maxSide), &result) })
+    self.init(result!)
+  }
+
+  /// An image of `width` x `height` grey (`channels` 1) or BGR (3) pixels, rows packed.
+  public convenience init(pixels: [UInt8], width: Int, height: Int, channels: Int) throws(VisionError) {
+    guard pixels.count == width * height * channels else {
+      throw VisionError(kind: .badArgument, description: "\(pixels.count) bytes for a \(width)x\(height)x\(channels) image")
+    }
+    var result: OpaquePointer?
+    try check(pm_image_from_pixels(pixels, Int32(width), Int32(height), Int32(channels), &result))
+    self.init(result!)
+  }
+
+  public var width: Int { Int(pm_image_width(pointer)) }
+  public var height: Int { Int(pm_image_height(pointer)) }
+  public var channels: Int { Int(pm_image_channels(pointer)) }
+  /// Decoded size over the original size: below 1 when decoding shrank the image.
+  public var scale: Double { pm_image_scale(pointer) }
+
+  /// The pixels, rows packed, `channels` bytes each.
+  public var pixels: [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: width * height * channels) { buffer, count in
+      pm_image_pixels(pointer, buffer.baseAddress)
+      count = width * height * channels
+    }
+  }
+
+  /// The part inside `x, y, width, height`, clipped to the image.
+  public func cropped(x: Int, y: Int, width: Int, height: Int) throws(VisionError) -> VisionImage {
+    var result: OpaquePointer?
+    try check(pm_image_crop(pointer, Int32(x), Int32(y), Int32(width), Int32(height), &result))
+    return VisionImage(result!)
+  }
+
+  /// The quadrilateral `corners` (top-left, top-right, bottom-right, bottom-left) straightened to
+  /// `width` x `height`.
+  public func straightened(_ corners: [(x: Float, y: Float)], width: Int, height: Int) throws(VisionError)
+    -> VisionImage
+  {
+    guard corners.count == 4 else {
+      throw VisionError(kind: .badArgument, description: "a quadrilateral has 4 corners, not \(corners.count)")
+    }
+    let flat = corners.flatMap { [$0.x, $0.y] }
+    var result: OpaquePointer?
+    try check(pm_image_warp(pointer, flat, Int32(width), Int32(height), &result))
+    return VisionImage(result!)
+  }
+
+  /// The image as PNG, or as JPEG of `quality` when `jpeg`.
+  public func encoded(jpeg: Bool = false, quality: Int = 90) throws(VisionError) -> [UInt8] {
+    var bytes: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    try check(pm_image_encode(pointer, jpeg ? ".jpg" : ".png", Int32(quality), &bytes, &size))
+    defer { pm_free(bytes) }
+    return [UInt8](UnsafeBufferPointer(start: bytes, count: size))
+  }
+
+  /// The dominant colour of the image's centre, as `#rrggbb`.
+  public func dominantColour() throws(VisionError) -> String {
+    var rgb: UInt32 = 0
+    try check(pm_image_dominant_colour(pointer, &rgb))
+    let hex = String(rgb, radix: 16)
+    return "#" + String(repeating: "0", count: 6 - hex.count) + hex
+  }
+
+  /// Sharpness, glare and contrast of the image.
+  public func quality() throws(VisionError) -> ImageQuality {
+    var quality = pm_quality()
+    try check(pm_image_quality(pointer, &quality))
+    return ImageQuality(sharpness: quality.sharpness, glare: quality.glare, contrast: quality.contrast)
+  }
+}
+
+/// What makes a photo hard to read.
+public struct ImageQuality: Hashable, Sendable {
+  /// Variance of the Laplacian at 200 pixels high; under about 30 the digits are blurred.
+  public var sharpness: Double
+  /// Share of saturated pixels.
+  public var glare: Double
+  /// Grey levels between the 5th and 95th percentile.
+  public var contrast: Double
+}
