@@ -8,8 +8,13 @@ let package = Package(
     .executable(name: "photometer", targets: ["PhotometerCLI"]),
     .executable(name: "photometer-host", targets: ["PhotometerHostMain"]),
     .executable(name: "photometer-testplugin", targets: ["TestPlugin"]),
+    .executable(name: "photometer-histogram", targets: ["HistogramPlugin"]),
+    .executable(name: "photometer-keypoints", targets: ["KeypointPlugin"]),
+    .executable(name: "photometer-tesseract", targets: ["TesseractPlugin"]),
+    .executable(name: "photometer-digits", targets: ["DigitsPlugin"]),
     .executable(name: "photometer-benchmark-protocol", targets: ["ProtocolBenchmark"]),
     .executable(name: "photometer-benchmark-identify", targets: ["IdentifyBenchmark"]),
+    .executable(name: "photometer-benchmark-read", targets: ["ReadBenchmark"]),
     .library(name: "PhotometerProtocol", targets: ["PhotometerProtocol"]),
     .library(name: "PluginKit", targets: ["PluginKit"]),
   ],
@@ -98,6 +103,11 @@ let package = Package(
       dependencies: ["MeterMatchers", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol"],
       path: "Sources/Host/Benchmarks/IdentifyBenchmark"
     ),
+    .executableTarget(
+      name: "ReadBenchmark",
+      dependencies: ["DigitTemplates", "TesseractEngine", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol"],
+      path: "Sources/Host/Benchmarks/ReadBenchmark"
+    ),
 
     // MARK: Plugins
 
@@ -129,6 +139,38 @@ let package = Package(
       name: "PluginKit",
       dependencies: ["PhotometerProtocol"],
       path: "Sources/Plugins/PluginKit"
+    ),
+    .executableTarget(
+      name: "HistogramPlugin",
+      dependencies: ["PluginKit", "MeterMatchers", "PhotometerVision"],
+      path: "Sources/Plugins/HistogramPlugin"
+    ),
+    .executableTarget(
+      name: "KeypointPlugin",
+      dependencies: ["PluginKit", "MeterMatchers", "PhotometerVision"],
+      path: "Sources/Plugins/KeypointPlugin"
+    ),
+    .systemLibrary(name: "CTesseract", path: "Sources/Plugins/CTesseract", pkgConfig: "tesseract"),
+    .target(
+      name: "TesseractEngine",
+      dependencies: ["CTesseract", "PhotometerVision", "PhotometerProtocol"],
+      path: "Sources/Plugins/TesseractEngine"
+    ),
+    .executableTarget(
+      name: "TesseractPlugin",
+      dependencies: ["PluginKit", "TesseractEngine", "PhotometerVision"],
+      path: "Sources/Plugins/TesseractPlugin"
+    ),
+    .target(
+      name: "DigitTemplates",
+      dependencies: ["PhotometerVision", "PhotometerProtocol"],
+      path: "Sources/Plugins/DigitTemplates",
+      resources: [.copy("digit-templates.bin")]
+    ),
+    .executableTarget(
+      name: "DigitsPlugin",
+      dependencies: ["PluginKit", "DigitTemplates", "PhotometerVision"],
+      path: "Sources/Plugins/DigitsPlugin"
     ),
     .executableTarget(
       name: "TestPlugin",

@@ -30,8 +30,10 @@ extension PluginSet {
       vote.meter.isEmpty
       ? "Unknown meter" + (vote.ranking.first.map { "; closest is \($0.meter) (\(percent($0.confidence)))" } ?? "")
       : "This is \(vote.meter) (confidence \(percent(vote.confidence)))"
+    let best = vote.meter.isEmpty ? nil : vote.ranking.first
     return IdentifyResult(
-      meter: vote.meter, confidence: vote.confidence, candidates: vote.ranking, plugins: answers, summary: summary)
+      meter: vote.meter, confidence: vote.confidence, candidates: vote.ranking, plugins: answers, summary: summary,
+      outline: best?.outline ?? [], homography: best?.homography ?? [], colour: best?.colour ?? "")
   }
 
   /// One identify plugin's conversation: the request with bare references, then again with the

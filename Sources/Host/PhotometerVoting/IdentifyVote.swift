@@ -37,8 +37,15 @@ public enum IdentifyVote {
       for candidate in candidates {
         var entry = combined[candidate.meter] ?? Candidate(meter: candidate.meter, score: 0, confidence: 0)
         entry.score += weight * clamp(candidate.confidence)
+        // Geometry and colour come from whichever plugin knows them.
         if entry.outline.isEmpty {
           entry.outline = candidate.outline
+        }
+        if entry.homography.isEmpty {
+          entry.homography = candidate.homography
+        }
+        if entry.colour.isEmpty {
+          entry.colour = candidate.colour
         }
         combined[candidate.meter] = entry
       }

@@ -725,91 +725,107 @@ pm_status pm_digits_prepare(const pm_image *image, int height, int border, int b
   });
 }
 
+}  // extern "C"
+
+namespace {
+
+// Cells from connected components merged by column overlap (segments of one seven-segment digit
+// overlap in columns), on one common text line.
+std::vector<cv::Rect> componentCells(const cv::Mat &ink) {
+  const int width = ink.cols, height = ink.rows;
+  std::vector<cv::Rect> cells;
+    cv::Mat labels, stats, centroids;
+    const int found = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+    std::vector<cv::Rect> parts;
+    for (int label = 1; label < found; ++label) {
+      cv::Rect box(
+        stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+        stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+      const int area = stats.at<int>(label, cv::CC_STAT_AREA);
+      // Frame edges span the image; specks and decimal points are small.
+      if (box.height >= height * 95 / 100 || box.width >= width * 9 / 10 || area < 12 ||
+          box.height < height / 12) {
+        continue;
+      }
+      parts.push_back(box);
+    }
+    std::sort(parts.begin(), parts.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.x < b.x; });
+    // Segments of one seven-segment digit overlap in columns: merge them.
+    std::vector<cv::Rect> groups;
+    for (const auto &part : parts) {
+      if (!groups.empty()) {
+        cv::Rect &last = groups.back();
+        const int overlap = std::min(last.x + last.width, part.x + part.width) - std::max(last.x, part.x);
+        if (overlap > std::min(last.width, part.width) / 3) {
+          last |= part;
+          continue;
+        }
+      }
+      groups.push_back(part);
+    }
+    int tallest = 0;
+    for (const auto &group : groups) {
+      tallest = std::max(tallest, group.height);
+    }
+    int top = height, bottom = 0;
+    for (const auto &group : groups) {
+      if (group.height >= tallest / 2) {
+        top = std::min(top, group.y);
+        bottom = std::max(bottom, group.y + group.height);
+      }
+    }
+    for (const auto &group : groups) {
+      if (group.height >= tallest / 2) {
+        cells.emplace_back(group.x, top, group.width, bottom - top);
+      }
+    }
+    return cells;
+}
+
+// `expected` even cells over the ink's extent.
+// `expected` even cells over the window: everything inside the prepared image's white border.
+// A meter's digit window spaces its digits evenly; the ink alone would miss a blank or thin edge
+// digit.
+std::vector<cv::Rect> evenCells(const cv::Mat &greyImage, int expected) {
+  cv::Mat content = greyImage < 250;
+  cv::Mat columns, rows;
+  cv::reduce(content, columns, 0, cv::REDUCE_MAX);
+  cv::reduce(content, rows, 1, cv::REDUCE_MAX);
+  int left = 0, right = greyImage.cols - 1, top = 0, bottom = greyImage.rows - 1;
+  while (left < right && columns.at<uint8_t>(0, left) == 0) {
+    ++left;
+  }
+  while (right > left && columns.at<uint8_t>(0, right) == 0) {
+    --right;
+  }
+  while (top < bottom && rows.at<uint8_t>(top, 0) == 0) {
+    ++top;
+  }
+  while (bottom > top && rows.at<uint8_t>(bottom, 0) == 0) {
+    --bottom;
+  }
+  std::vector<cv::Rect> cells;
+  const double even = double(right - left + 1) / expected;
+  for (int cell = 0; cell < expected; ++cell) {
+    const int x0 = left + int(cell * even + 0.5), x1 = left + int((cell + 1) * even + 0.5);
+    cells.emplace_back(x0, top, std::max(1, x1 - x0), bottom - top + 1);
+  }
+  return cells;
+}
+
+}  // namespace
+
+extern "C" {
+
 pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int capacity, int *count) {
   return guarded([&] {
     *count = 0;
     cv::Mat ink;
     cv::threshold(grey(prepared->mat), ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
-    const int width = ink.cols, height = ink.rows;
-    std::vector<cv::Rect> cells;
-    if (expected > 0) {
-      // The ink's horizontal extent, ignoring columns with a speck of noise, split evenly.
-      cv::Mat columns;
-      cv::reduce(ink, columns, 0, cv::REDUCE_SUM, CV_32S);
-      const int minimum = std::max(1, height / 20) * 255;
-      int left = 0, right = width - 1;
-      while (left < width - 1 && columns.at<int>(0, left) < minimum) {
-        ++left;
-      }
-      while (right > left && columns.at<int>(0, right) < minimum) {
-        --right;
-      }
-      cv::Mat rows;
-      cv::reduce(ink, rows, 1, cv::REDUCE_SUM, CV_32S);
-      int top = 0, bottom = height - 1;
-      const int rowMinimum = std::max(1, (right - left + 1) / 40) * 255;
-      while (top < height - 1 && rows.at<int>(top, 0) < rowMinimum) {
-        ++top;
-      }
-      while (bottom > top && rows.at<int>(bottom, 0) < rowMinimum) {
-        --bottom;
-      }
-      const double step = double(right - left + 1) / expected;
-      if (step < 2) {
-        left = 0;
-        right = width - 1;
-      }
-      const double even = double(right - left + 1) / expected;
-      for (int cell = 0; cell < expected; ++cell) {
-        const int x0 = left + int(cell * even + 0.5), x1 = left + int((cell + 1) * even + 0.5);
-        cells.emplace_back(x0, top, std::max(1, x1 - x0), bottom - top + 1);
-      }
-    } else {
-      cv::Mat labels, stats, centroids;
-      const int found = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
-      std::vector<cv::Rect> parts;
-      for (int label = 1; label < found; ++label) {
-        cv::Rect box(
-          stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
-          stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
-        const int area = stats.at<int>(label, cv::CC_STAT_AREA);
-        // Frame edges span the image; specks and decimal points are small.
-        if (box.height >= height * 95 / 100 || box.width >= width * 9 / 10 || area < 12 ||
-            box.height < height / 12) {
-          continue;
-        }
-        parts.push_back(box);
-      }
-      std::sort(parts.begin(), parts.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.x < b.x; });
-      // Segments of one seven-segment digit overlap in columns: merge them.
-      std::vector<cv::Rect> groups;
-      for (const auto &part : parts) {
-        if (!groups.empty()) {
-          cv::Rect &last = groups.back();
-          const int overlap = std::min(last.x + last.width, part.x + part.width) - std::max(last.x, part.x);
-          if (overlap > std::min(last.width, part.width) / 3) {
-            last |= part;
-            continue;
-          }
-        }
-        groups.push_back(part);
-      }
-      int tallest = 0;
-      for (const auto &group : groups) {
-        tallest = std::max(tallest, group.height);
-      }
-      int top = height, bottom = 0;
-      for (const auto &group : groups) {
-        if (group.height >= tallest / 2) {
-          top = std::min(top, group.y);
-          bottom = std::max(bottom, group.y + group.height);
-        }
-      }
-      for (const auto &group : groups) {
-        if (group.height >= tallest / 2) {
-          cells.emplace_back(group.x, top, group.width, bottom - top);
-        }
-      }
+    // Components when they agree with the expected count; else even cells over the window.
+    std::vector<cv::Rect> cells = componentCells(ink);
+    if (expected > 0 && int(cells.size()) != expected) {
+      cells = evenCells(grey(prepared->mat), expected);
     }
     for (const auto &cell : cells) {
       if (*count < capacity) {
@@ -909,6 +925,25 @@ pm_status pm_nearest_templates(
         indices[query * k + rank] = order[size_t(rank)];
         similarities[query * k + rank] = row[order[size_t(rank)]];
       }
+    }
+    return PM_OK;
+  });
+}
+
+pm_status pm_principal_components(
+  const float *data, int rows, int dimensions, int components, float *mean, float *vectors) {
+  return guarded([&] {
+    if (rows < 2 || components <= 0 || components > std::min(rows, dimensions)) {
+      return fail(PM_BAD_ARGUMENT, "need at least 2 rows and 1 <= components <= min(rows, dimensions)");
+    }
+    cv::Mat samples(rows, dimensions, CV_32F, const_cast<float *>(data));
+    cv::PCA pca(samples, cv::noArray(), cv::PCA::DATA_AS_ROW, components);
+    cv::Mat meanRow = pca.mean.reshape(1, 1), eigen;
+    meanRow.convertTo(meanRow, CV_32F);
+    pca.eigenvectors.convertTo(eigen, CV_32F);
+    std::memcpy(mean, meanRow.ptr<float>(), sizeof(float) * size_t(dimensions));
+    for (int row = 0; row < components; ++row) {
+      std::memcpy(vectors + size_t(row) * size_t(dimensions), eigen.ptr<float>(row), sizeof(float) * size_t(dimensions));
     }
     return PM_OK;
   });

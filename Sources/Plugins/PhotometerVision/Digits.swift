@@ -62,9 +62,10 @@ public enum CellFeatures {
   /// The length of a cell's feature vector.
   public static let dimensions = Int(pm_cell_feature_size())
 
-  /// For each query (rows of `queries`), the `k` most similar templates (rows of `templates`):
-  /// their indices and cosine similarities, best first.
-  public static func nearest(templates: [Float], queries: [Float], k: Int) throws(VisionError)
+  /// For each query (rows of `queries`), the `k` most similar templates (rows of `templates`,
+  /// `dimensions` floats each): their indices and dot products (cosine similarities for unit
+  /// rows), best first.
+  public static func nearest(templates: [Float], queries: [Float], dimensions: Int, k: Int) throws(VisionError)
     -> [[(index: Int, similarity: Float)]]
   {
     let templateCount = templates.count / dimensions
@@ -80,5 +81,17 @@ public enum CellFeatures {
     return (0..<queryCount).map { query in
       (0..<k).map { rank in (Int(indices[query * k + rank]), similarities[query * k + rank]) }
     }
+  }
+
+  /// The mean and the first `components` principal axes (unit rows) of `rows` (rows of
+  /// ``dimensions`` floats).
+  public static func principalComponents(of rows: [Float], components: Int) throws(VisionError)
+    -> (mean: [Float], axes: [Float])
+  {
+    var mean = [Float](repeating: 0, count: dimensions)
+    var axes = [Float](repeating: 0, count: components * dimensions)
+    try check(
+      pm_principal_components(rows, Int32(rows.count / dimensions), Int32(dimensions), Int32(components), &mean, &axes))
+    return (mean, axes)
   }
 }

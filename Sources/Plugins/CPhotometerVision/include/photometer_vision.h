@@ -126,9 +126,9 @@ pm_status pm_keypoints_match(
 /// Tesseract reads best. With `binarize`, Otsu's threshold is applied too.
 pm_status pm_digits_prepare(const pm_image *image, int height, int border, int binarize, pm_image **out);
 
-/// Finds digit cells in a prepared image (dark on light), left to right. With `expected` > 0 the
-/// ink's extent is split into that many equal cells; otherwise cells come from connected
-/// components merged by column overlap. `rects` holds 4 ints per cell (x, y, width, height).
+/// Finds digit cells in a prepared image (dark on light), left to right: connected components
+/// merged by column overlap, on one text line. With `expected` > 0 and another number of
+/// components, the window (inside the white border) is split into `expected` equal cells. `rects` holds 4 ints per cell (x, y, width, height).
 pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int capacity, int *count);
 
 /// The length of a cell's feature vector.
@@ -142,6 +142,11 @@ pm_status pm_cell_features(const pm_image *image, int x, int y, int width, int h
 pm_status pm_nearest_templates(
   const float *templates, int template_count, const float *queries, int query_count, int dimensions, int k,
   int *indices, float *similarities);
+
+/// Principal components of `rows` feature vectors of `dimensions` floats: their mean
+/// (`dimensions` floats) and the first `components` unit eigenvectors (row-major).
+pm_status pm_principal_components(
+  const float *data, int rows, int dimensions, int components, float *mean, float *vectors);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,95 @@
+import DigitTemplates
+import Foundation
+import PhotometerProtocol
+import PhotometerVision
+import PhotometerVoting
+import TesseractEngine
+
+/// Runs the engines and the vote over one labelled set.
+struct Evaluation {
+  /// The weights plugins.json gives the engines.
+  static let weights = ["digits": 3.0, "tesseract": 1.0]
+
+  let templates: TemplateEngine
+  let tesseract: TesseractEngine
+  let tesseractCommandLine: Bool
+  var showErrors = false
+
+  init(withTesseractCommandLine: Bool) throws {
+    templates = TemplateEngine(templates: try DigitTemplates.bundled())
+    tesseract = try TesseractEngine()
+    tesseractCommandLine = withTesseractCommandLine
+  }
+
+  func run(_ directory: String) throws -> [String] {
+    let base = URL(fileURLWithPath: directory)
+    let rows = try String(contentsOf: base.appendingPathComponent("labels.csv"), encoding: .utf8)
+      .split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",").map(String.init) }
+    var scores: [String: Score] = [:]
+    for row in rows where row.count >= 2 {
+      let path = base.appendingPathComponent(row[0]).path
+      let truth = row[1]
+      let accepted = row.count > 2 ? row[2].split(separator: "|").map(String.init) : truth.map { String($0) }
+      let image = try VisionImage(decoding: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+      var started = ContinuousClock.now
+      let fromTemplates = try templates.read(image, expected: truth.count)
+      let templateTime = milliseconds(since: started)
+      started = ContinuousClock.now
+      let fromTesseract = try tesseract.read(image)
+      let tesseractTime = milliseconds(since: started)
+      started = ContinuousClock.now
+      let vote = ReadVote.decide(
+        [answer("digits", fromTemplates), answer("tesseract", fromTesseract)], weights: Self.weights,
+        expectedDigits: truth.count)
+      let voteTime = milliseconds(since: started)
+      scores["digits", default: Score()].add(accepted, fromTemplates.text, fromTemplates.confidence, templateTime)
+      if showErrors && !zip(vote.value, accepted).allSatisfy({ $1.contains($0) }) {
+        print(
+          "  \(row[0]) truth \(truth): digits \(fromTemplates.text) (\(fromTemplates.confidence)), "
+            + "tesseract \(fromTesseract.text), vote \(vote.value)")
+      }
+      scores["tesseract", default: Score()].add(
+        accepted, fromTesseract.text.filter(\.isNumber), fromTesseract.confidence, tesseractTime)
+      scores["vote", default: Score()].add(
+        accepted, vote.value, vote.confidence, max(templateTime, tesseractTime) + voteTime)
+      if tesseractCommandLine {
+        started = ContinuousClock.now
+        let text = try TesseractCommandLine.read(path)
+        scores["tesseract-cli", default: Score()].add(accepted, text, 1, milliseconds(since: started))
+      }
+    }
+    let name = base.lastPathComponent
+    return ["digits", "tesseract", "tesseract-cli", "vote"].compactMap { engine in
+      scores[engine].map { $0.line(set: name, engine: engine) }
+    }
+  }
+
+  private func answer(_ plugin: String, _ reading: EngineReading) -> EngineAnswer {
+    EngineAnswer(plugin: plugin, version: "", outcome: .success(reading), milliseconds: 0, voted: true)
+  }
+}
+
+/// The `tesseract` program with the plugin's settings, on the image as it is (the command line
+/// does none of the plugin's preprocessing).
+enum TesseractCommandLine {
+  static func read(_ path: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/tesseract")
+    process.arguments = [
+      path, "stdout", "--psm", "7", "-c", "tessedit_char_whitelist=0123456789.", "-c", "load_system_dawg=0", "-c",
+      "load_freq_dawg=0",
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).filter(\.isNumber)
+  }
+}
+
+func milliseconds(since start: ContinuousClock.Instant) -> Double {
+  let elapsed = ContinuousClock.now - start
+  return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+}

@@ -1,0 +1,2 @@
+// Tesseract's C API (libtesseract-dev).
+#include <tesseract/capi.h>

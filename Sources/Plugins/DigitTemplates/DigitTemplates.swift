@@ -1,0 +1,134 @@
+import Foundation
+import PhotometerVision
+
+/// Labelled cell features the template engine matches digit cells against.
+///
+/// Cell features (``CellFeatures``) are projected on their principal axes and normalised, which
+/// keeps the file small and matching fast. A label is a digit in tenths of a wheel's roll, 0 to
+/// 99: 45 is a wheel half-way from 4 to 5, as in the meterdigits data; rendered digits are whole
+/// (40). The file is little-endian: "PMDT", version 2, dimensions, components, count (UInt32
+/// each); the mean and the axes (Float32); the labels (UInt16); the projected templates (Float16).
+public struct DigitTemplates: Sendable {
+  public private(set) var mean: [Float]
+  /// `components` rows of ``CellFeatures/dimensions`` floats.
+  public private(set) var axes: [Float]
+  public private(set) var components: Int
+  public private(set) var labels: [UInt16] = []
+  /// `count` rows of `components` floats, unit length.
+  public private(set) var features: [Float] = []
+
+  public var count: Int { labels.count }
+
+  /// Templates from raw cell features (rows of ``CellFeatures/dimensions`` floats), projected on
+  /// their first `components` principal axes.
+  public init(labels: [UInt16], rawFeatures: [Float], components: Int) throws(VisionError) {
+    (mean, axes) = try CellFeatures.principalComponents(of: rawFeatures, components: components)
+    self.components = components
+    self.labels = labels
+    let dimensions = CellFeatures.dimensions
+    for row in 0..<labels.count {
+      features.append(contentsOf: project(Array(rawFeatures[(row * dimensions)..<((row + 1) * dimensions)])))
+    }
+  }
+
+  /// The templates that ship with the plugin (built by `photometer-digits train`).
+  public static func bundled() throws -> DigitTemplates {
+    guard let url = Bundle.module.url(forResource: "digit-templates", withExtension: "bin") else {
+      throw TemplateFileError("the bundled digit-templates.bin is missing")
+    }
+    return try DigitTemplates(contentsOf: url)
+  }
+
+  /// A cell's raw features on the templates' axes, unit length.
+  public func project(_ raw: [Float]) -> [Float] {
+    let dimensions = CellFeatures.dimensions
+    var centred = raw
+    for index in 0..<dimensions { centred[index] -= mean[index] }
+    var projected = [Float](repeating: 0, count: components)
+    axes.withUnsafeBufferPointer { axes in
+      for component in 0..<components {
+        var sum: Float = 0
+        let base = component * dimensions
+        for index in 0..<dimensions { sum += axes[base + index] * centred[index] }
+        projected[component] = sum
+      }
+    }
+    let norm = max(projected.reduce(0) { $0 + $1 * $1 }.squareRoot(), 1e-6)
+    return projected.map { $0 / norm }
+  }
+
+  /// Adds a template from a cell's raw features (learning from a confirmed reading).
+  public mutating func add(label: UInt16, rawFeatures: [Float]) {
+    precondition(rawFeatures.count == CellFeatures.dimensions && label < 100)
+    labels.append(label)
+    features.append(contentsOf: project(rawFeatures))
+  }
+
+  public init(contentsOf url: URL) throws {
+    let data = [UInt8](try Data(contentsOf: url))
+    var reader = ByteReader(data, path: url.path)
+    guard try reader.bytes(4) == Array("PMDT".utf8), try reader.word() == 2 else {
+      throw TemplateFileError("\(url.path) is not a version 2 digit template file; rebuild it with photometer-digits train")
+    }
+    let dimensions = Int(try reader.word())
+    components = Int(try reader.word())
+    let count = Int(try reader.word())
+    guard dimensions == CellFeatures.dimensions, components > 0, components <= dimensions else {
+      throw TemplateFileError("\(url.path) was made for other cell features; rebuild it with photometer-digits train")
+    }
+    mean = try (0..<dimensions).map { _ in Float(bitPattern: try reader.word()) }
+    axes = try (0..<(components * dimensions)).map { _ in Float(bitPattern: try reader.word()) }
+    labels = try (0..<count).map { _ in try reader.half() }
+    features = try (0..<(count * components)).map { _ in Float(Float16(bitPattern: try reader.half())) }
+    guard reader.atEnd else { throw TemplateFileError("\(url.path) has trailing bytes") }
+  }
+
+  public func write(to url: URL) throws {
+    var bytes = Array("PMDT".utf8)
+    func word(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    func half(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    for value in [2, CellFeatures.dimensions, components, count] { word(UInt32(value)) }
+    mean.forEach { word($0.bitPattern) }
+    axes.forEach { word($0.bitPattern) }
+    labels.forEach(half)
+    features.forEach { half(Float16($0).bitPattern) }
+    try Data(bytes).write(to: url, options: .atomic)
+  }
+}
+
+/// Little-endian reads with bounds checks.
+private struct ByteReader {
+  let data: [UInt8]
+  let path: String
+  var offset = 0
+
+  init(_ data: [UInt8], path: String) {
+    self.data = data
+    self.path = path
+  }
+
+  var atEnd: Bool { offset == data.count }
+
+  mutating func bytes(_ count: Int) throws -> [UInt8] {
+    guard offset + count <= data.count else { throw TemplateFileError("\(path) is truncated") }
+    defer { offset += count }
+    return Array(data[offset..<(offset + count)])
+  }
+
+  mutating func word() throws -> UInt32 {
+    try bytes(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+  }
+
+  mutating func half() throws -> UInt16 {
+    try bytes(2).reversed().reduce(0) { $0 << 8 | UInt16($1) }
+  }
+}
+
+/// A template file that cannot be used.
+public struct TemplateFileError: Error, CustomStringConvertible {
+  public var description: String
+
+  init(_ description: String) {
+    self.description = description
+  }
+}

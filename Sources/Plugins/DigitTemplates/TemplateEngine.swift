@@ -1,0 +1,80 @@
+import Foundation
+import PhotometerProtocol
+import PhotometerVision
+
+/// The template OCR: finds the digit cells of a crop and names each by its nearest templates.
+public struct TemplateEngine: Sendable {
+  /// Prepared crops are this many pixels high.
+  public static let lineHeight = 48
+  /// Neighbours consulted per cell.
+  public static let neighbours = 12
+  /// Softmax temperature turning per-digit similarities into probabilities (measured on held-out
+  /// real digits so that the confidence tracks the accuracy; see docs/reading.md).
+  public static let temperature: Float = 0.025
+
+  public var templates: DigitTemplates
+
+  public init(templates: DigitTemplates) {
+    self.templates = templates
+  }
+
+  /// The crop as cells are cut from it and templates are made from it: grey, dark on light,
+  /// contrast stretched, ``lineHeight`` high. (Binarising drops a seven-segment display's ghost
+  /// segments, but cost real wheels more than it gained displays: 80.9% against 85.3% per digit.)
+  public static func prepare(_ image: VisionImage) throws(VisionError) -> VisionImage {
+    try image.preparedForDigits(height: lineHeight, border: 4)
+  }
+
+  /// The digit cells of a crop (in the crop's pixels) and their features. Cells are found on the
+  /// whole prepared crop, then each is cut from the original and prepared on its own, so that
+  /// its polarity and contrast are its own: wheels of one counter differ (red last digits).
+  public static func cells(of image: VisionImage, expected: Int) throws(VisionError) -> [(box: Rect, features: [Float])] {
+    let prepared = try prepare(image)
+    let scale = Double(image.height) / Double(prepared.height - 8)
+    return try prepared.digitCells(expected: expected).map { (cell) throws(VisionError) -> (box: Rect, features: [Float]) in
+      let box = Rect(
+        x: Int32((Double(cell.x - 4) * scale).rounded()), y: Int32((Double(cell.y - 4) * scale).rounded()),
+        width: Int32(max(1, (Double(cell.width) * scale).rounded())),
+        height: Int32(max(1, (Double(cell.height) * scale).rounded())))
+      let single = try prepare(
+        try image.cropped(x: Int(box.x), y: Int(box.y), width: Int(box.width), height: Int(box.height)))
+      let inner = try single.digitCells(expected: 1).first ?? CellBox(x: 0, y: 0, width: single.width, height: single.height)
+      return (box, try single.cellFeatures(inner))
+    }
+  }
+
+  /// Reads the crop. With `expected` > 0 the crop is split into that many cells.
+  public func read(_ image: VisionImage, expected: Int) throws(VisionError) -> EngineReading {
+    let cells = try Self.cells(of: image, expected: expected)
+    guard !cells.isEmpty else {
+      return EngineReading(text: "", confidence: 0)
+    }
+    let nearest = try CellFeatures.nearest(
+      templates: templates.features, queries: cells.flatMap { templates.project($0.features) },
+      dimensions: templates.components, k: Self.neighbours)
+    let symbols = zip(cells, nearest).map { cell, neighbours in symbol(neighbours, box: cell.box) }
+    return EngineReading(
+      text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).min() ?? 0, symbols: symbols)
+  }
+
+  /// A cell's digit: each digit scores its best neighbour's similarity; a softmax over the
+  /// scores gives the confidence and the runners-up. A wheel between two digits (label x.5 and
+  /// up) counts for the next digit, the usual reading convention.
+  private func symbol(_ neighbours: [(index: Int, similarity: Float)], box: Rect) -> Symbol {
+    var best = [Float](repeating: -1, count: 10)
+    for neighbour in neighbours {
+      let label = Int(templates.labels[neighbour.index])
+      let digit = (label / 10 + (label % 10 >= 5 ? 1 : 0)) % 10
+      best[digit] = max(best[digit], neighbour.similarity)
+    }
+    let top = best.max() ?? 0
+    let weights = best.map { $0 < 0 ? 0 : exp(Double(($0 - top) / Self.temperature)) }
+    let total = weights.reduce(0, +)
+    let ranked = (0..<10).sorted { weights[$0] > weights[$1] }
+    return Symbol(
+      text: String(ranked[0]), confidence: weights[ranked[0]] / total, box: box,
+      alternatives: ranked.dropFirst().prefix(2).filter { weights[$0] > 0 }.map {
+        Alternative(text: String($0), confidence: weights[$0] / total)
+      })
+  }
+}

@@ -1,0 +1,45 @@
+import MeterMatchers
+import PhotometerProtocol
+import PhotometerVision
+import PluginKit
+
+/// The histogram matcher as a plugin. Option `mode`: `robust` (default) or `seed`, the reference
+/// application's method kept for comparison.
+struct HistogramRecognizer: Recognizer {
+  static let acceptedOptions = [
+    OptionSpec(
+      name: "mode", description: "robust (illumination-normalised) or seed (HSV 50 x 60, four measures voting)",
+      defaultValue: "robust")
+  ]
+
+  let roles: [Role] = [.identify]
+  private var matcher = HistogramMatcher(mode: .robust)
+
+  mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
+    let name = host.options["mode"] ?? "robust"
+    guard let mode = ColourHistogram.Mode(rawValue: name) else {
+      throw ErrorReply(.invalidRequest, "mode must be robust or seed, not '\(name)'")
+    }
+    matcher = HistogramMatcher(mode: mode)
+    return Hello(
+      name: "photometer-histogram", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
+      details: ["engine": "opencv", "mode": mode.rawValue])
+  }
+
+  mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> PluginCandidates {
+    var matcher = self.matcher
+    defer { self.matcher = matcher }
+    let missing = try ReferenceIntake.take(request.references, knows: matcher.knows) { sha256, image throws(VisionError) in
+      try matcher.learn(sha256, image: image)
+    }
+    guard missing.isEmpty else {
+      return PluginCandidates([], missingReferences: missing)
+    }
+    let image = try ReferenceIntake.query(request.image)
+    do {
+      return PluginCandidates(try matcher.rank(image, references: request.references))
+    } catch {
+      throw ErrorReply(.internal, "matching failed: \(error)")
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import CTesseract
+import PhotometerProtocol
+import PhotometerVision
+
+/// Tesseract set up for meter digits: digits and the decimal separator only, one line, no
+/// dictionaries, fed the grey, dark-on-light, upscaled and bordered crop it reads best.
+public final class TesseractEngine {
+  /// Prepared crops are this many pixels high (Tesseract reads text 20 to 40 px high best).
+  public static let lineHeight = 48
+  public static let border = 16
+
+  private let api: OpaquePointer
+  public let version: String
+
+  /// - Parameter dataPath: the tessdata folder, or `nil` for the library's default.
+  public init(language: String = "eng", dataPath: String? = nil) throws(ErrorReply) {
+    guard let api = TessBaseAPICreate() else {
+      throw ErrorReply(.internal, "Tesseract did not start")
+    }
+    guard TessBaseAPIInit3(api, dataPath, language) == 0 else {
+      TessBaseAPIDelete(api)
+      throw ErrorReply(
+        .internal, "Tesseract has no '\(language)' language data; install tesseract-ocr-\(language)")
+    }
+    TessBaseAPISetVariable(api, "tessedit_char_whitelist", "0123456789.")
+    TessBaseAPISetVariable(api, "load_system_dawg", "0")
+    TessBaseAPISetVariable(api, "load_freq_dawg", "0")
+    TessBaseAPISetVariable(api, "classify_bln_numeric_mode", "1")
+    TessBaseAPISetPageSegMode(api, PSM_SINGLE_LINE)
+    self.api = api
+    version = String(cString: TessVersion())
+  }
+
+  deinit {
+    TessBaseAPIEnd(api)
+    TessBaseAPIDelete(api)
+  }
+
+  /// Reads the digits of `image` (already cropped to the digit window). Boxes are in the crop's
+  /// pixels.
+  public func read(_ image: VisionImage) throws(VisionError) -> EngineReading {
+    let prepared = try image.preparedForDigits(height: Self.lineHeight, border: Self.border)
+    let scale = Double(prepared.height - 2 * Self.border) / Double(image.height)
+    let pixels = prepared.pixels
+    pixels.withUnsafeBufferPointer { buffer in
+      TessBaseAPISetImage(
+        api, buffer.baseAddress, Int32(prepared.width), Int32(prepared.height), 1, Int32(prepared.width))
+    }
+    TessBaseAPISetSourceResolution(api, 300)
+    defer { TessBaseAPIClear(api) }
+    guard TessBaseAPIRecognize(api, nil) == 0, let iterator = TessBaseAPIGetIterator(api) else {
+      return EngineReading(text: "", confidence: 0)
+    }
+    defer { TessResultIteratorDelete(iterator) }
+    var symbols: [Symbol] = []
+    repeat {
+      guard let text = TessResultIteratorGetUTF8Text(iterator, RIL_SYMBOL) else { continue }
+      defer { TessDeleteText(text) }
+      let confidence = Double(TessResultIteratorConfidence(iterator, RIL_SYMBOL)) / 100
+      var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+      TessPageIteratorBoundingBox(TessResultIteratorGetPageIterator(iterator), RIL_SYMBOL, &left, &top, &right, &bottom)
+      let box = Rect(
+        x: Int32((Double(left - Int32(Self.border)) / scale).rounded()),
+        y: Int32((Double(top - Int32(Self.border)) / scale).rounded()),
+        width: Int32((Double(right - left) / scale).rounded()), height: Int32((Double(bottom - top) / scale).rounded()))
+      symbols.append(
+        Symbol(text: String(cString: text), confidence: confidence, box: box, alternatives: alternatives(iterator)))
+    } while TessResultIteratorNext(iterator, RIL_SYMBOL) != 0
+    let text = symbols.map(\.text).joined()
+    // The line is as trustworthy as its weakest symbol.
+    let confidence = symbols.map(\.confidence).min() ?? 0
+    return EngineReading(text: text, confidence: confidence, symbols: symbols)
+  }
+
+  private func alternatives(_ iterator: OpaquePointer) -> [Alternative] {
+    guard let choices = TessResultIteratorGetChoiceIterator(iterator) else { return [] }
+    defer { TessChoiceIteratorDelete(choices) }
+    var result: [Alternative] = []
+    repeat {
+      if let text = TessChoiceIteratorGetUTF8Text(choices) {
+        result.append(Alternative(text: String(cString: text), confidence: Double(TessChoiceIteratorConfidence(choices)) / 100))
+      }
+    } while TessChoiceIteratorNext(choices) != 0
+    // The first choice is the symbol itself.
+    return Array(result.dropFirst())
+  }
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""Renders labelled digit windows for training and evaluating the read engines.
+
+    Tools/make-digits.py OUT --kind sevenseg|wheels|real --count 300 --seed 1 [--meterdigits DIR --part test]
+
+sevenseg: LCD displays in DSEG7 faces (glucose meters, thermometers, counters) with faint ghost
+          segments, glare, blur, noise, rotation and uneven light.
+wheels:   mechanical counters in DejaVu faces, light digits on dark wheels, the last ones red.
+real:     strips of 5 to 8 real digit photos from ../shared/data/meterdigits side by side; `--part`
+          chooses the held-out part (test: file-name hash % 5 == 0) or the rest (train). The label
+          of a digit caught between two is the nearer one (x.5 and up reads as x+1).
+
+OUT/labels.csv holds file,text,accept: text is the digits (the meter's settings place a decimal
+point); accept lists, per digit and separated by |, the digits a reader may rightly give (both
+neighbours for a wheel caught between two, see `accepted`). Needs python3-pil, python3-numpy, fonts-dseg, fonts-dejavu-core.
+"""
+import argparse
+import csv
+import io
+import os
+import random
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+DSEG = "/usr/share/fonts/truetype/dseg"
+DEJAVU = "/usr/share/fonts/truetype/dejavu"
+SEVEN_SEGMENT_FACES = ["DSEG7Classic-Regular.ttf", "DSEG7Classic-Bold.ttf", "DSEG7Classic-Italic.ttf",
+                       "DSEG7Modern-Regular.ttf", "DSEG7Modern-Bold.ttf", "DSEG7Classic-Light.ttf"]
+WHEEL_FACES = ["DejaVuSansMono-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSansCondensed-Bold.ttf"]
+
+
+def fnv1a(text):
+    """The split rule shared with `photometer-digits train`: 32-bit FNV-1a of the file name."""
+    value = 0x811C9DC5
+    for byte in text.encode():
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return value
+
+
+def seven_segment(rng):
+    digits = rng.randint(2, 6)
+    text = "".join(str(rng.randint(0, 9)) for _ in range(digits))
+    face = ImageFont.truetype(os.path.join(DSEG, rng.choice(SEVEN_SEGMENT_FACES)), rng.randint(40, 64))
+    background = tuple(rng.randint(150, 215) + d for d in (0, rng.randint(0, 20), rng.randint(-10, 10)))
+    ink = tuple(rng.randint(10, 60) for _ in range(3))
+    probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    left, top, right, bottom = probe.textbbox((0, 0), "8" * digits, font=face)
+    width, height = right - left + 40, bottom - top + 30
+    image = Image.new("RGB", (width, height), background)
+    draw = ImageDraw.Draw(image)
+    ghost = tuple(int(b * 0.88 + i * 0.12) for b, i in zip(background, ink))
+    draw.text((20 - left, 15 - top), "8" * digits, fill=ghost, font=face)
+    draw.text((20 - left, 15 - top), text.rjust(digits, "!"), fill=ink, font=face)
+    return text, image
+
+
+def wheels(rng):
+    digits = rng.randint(5, 8)
+    text = "".join(str(rng.randint(0, 9)) for _ in range(digits))
+    face = ImageFont.truetype(os.path.join(DEJAVU, rng.choice(WHEEL_FACES)), rng.randint(34, 48))
+    cell = int(face.size * 0.8)
+    height = int(face.size * 1.35)
+    red = rng.randint(0, 3)
+    image = Image.new("RGB", (cell * digits + 12, height + 12), (225, 225, 220))
+    draw = ImageDraw.Draw(image)
+    for index, digit in enumerate(text):
+        x = 6 + index * cell
+        wheel = (150, 25, 25) if index >= digits - red else (rng.randint(15, 40),) * 3
+        draw.rectangle([x + 1, 6, x + cell - 2, height + 5], fill=wheel)
+        left, top, right, bottom = draw.textbbox((0, 0), digit, font=face)
+        offset = rng.randint(-3, 3)
+        draw.text((x + (cell - (right - left)) / 2 - left, 6 + (height - (bottom - top)) / 2 - top + offset), digit,
+                  fill=(240, 240, 235), font=face)
+    return text, image
+
+
+def accepted(label):
+    """The readings a digit photo allows: a settled wheel (x.0, x.1) reads x, one about to settle
+    (x.9) reads x+1, and one caught between (x.2 to x.8) reads either, by the meter's convention."""
+    digit, tenth = int(label[0]), int(label[2])
+    following = str((digit + 1) % 10)
+    if tenth <= 1:
+        return str(digit)
+    if tenth == 9:
+        return following
+    return str(digit) + following
+
+
+def real(rng, folders, digits):
+    parts, text, accept = [], "", []
+    for _ in range(digits):
+        label, path = rng.choice(folders)
+        value = (int(label[0]) + 1) % 10 if int(label[2]) >= 5 else int(label[0])
+        parts.append(Image.open(path).convert("RGB").resize((20, 32)))
+        text += str(value)
+        accept.append(accepted(label))
+    image = Image.new("RGB", (20 * digits, 32))
+    for index, part in enumerate(parts):
+        image.paste(part, (20 * index, 0))
+    return text, image, "|".join(accept)
+
+
+def degrade(image, rng):
+    """Another camera, another light."""
+    angle = rng.uniform(-4, 4)
+    image = image.rotate(angle, resample=Image.BICUBIC, expand=True, fillcolor=image.getpixel((1, 1)))
+    if rng.random() < 0.7:
+        image = image.filter(ImageFilter.GaussianBlur(rng.uniform(0.2, 1.3)))
+    pixels = np.asarray(image).astype(np.float32)
+    height, width = pixels.shape[:2]
+    ramp = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(1.0, 1.2), width)[None, :, None]
+    pixels = pixels * ramp
+    if rng.random() < 0.4:  # glare: a soft bright spot
+        cy, cx = rng.uniform(0, height), rng.uniform(0, width)
+        radius = rng.uniform(0.15, 0.35) * width
+        yy, xx = np.mgrid[0:height, 0:width]
+        spot = np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * radius ** 2))[:, :, None]
+        pixels = pixels + spot * rng.uniform(40, 110)
+    pixels = pixels + np.random.default_rng(rng.randint(0, 2**31)).normal(0, rng.uniform(2, 9), pixels.shape)
+    image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8))
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=rng.randint(60, 92))
+    return buffer.getvalue()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out")
+    parser.add_argument("--kind", choices=["sevenseg", "wheels", "real"], required=True)
+    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--meterdigits", default=os.path.join(os.path.dirname(__file__), "../../shared/data/meterdigits"))
+    parser.add_argument("--part", choices=["test", "train"], default="test")
+    parser.add_argument("--digits", type=int, help="digits per real strip (default: 5 to 8)")
+    arguments = parser.parse_args()
+    rng = random.Random(arguments.seed)
+    os.makedirs(arguments.out, exist_ok=True)
+    folders = []
+    if arguments.kind == "real":
+        for label in sorted(os.listdir(arguments.meterdigits)):
+            folder = os.path.join(arguments.meterdigits, label)
+            if not os.path.isdir(folder):
+                continue
+            for name in sorted(os.listdir(folder)):
+                held_out = fnv1a(name) % 5 == 0
+                if held_out == (arguments.part == "test"):
+                    folders.append((label, os.path.join(folder, name)))
+    with open(os.path.join(arguments.out, "labels.csv"), "w", newline="") as labels_file:
+        labels = csv.writer(labels_file)
+        labels.writerow(["file", "text", "accept"])
+        for index in range(arguments.count):
+            accept = ""
+            if arguments.kind == "sevenseg":
+                text, image = seven_segment(rng)
+                data = degrade(image, rng)
+            elif arguments.kind == "wheels":
+                text, image = wheels(rng)
+                data = degrade(image, rng)
+            else:
+                text, image, accept = real(rng, folders, arguments.digits or rng.randint(5, 8))
+                buffer = io.BytesIO()
+                image.save(buffer, "PNG")
+                data = buffer.getvalue()
+            name = f"{arguments.kind}-{index:05d}.{'png' if arguments.kind == 'real' else 'jpg'}"
+            with open(os.path.join(arguments.out, name), "wb") as output:
+                output.write(data)
+            labels.writerow([name, text, accept or "|".join(text)])
+
+
+if __name__ == "__main__":
+    main()
