@@ -64,7 +64,7 @@ let package = Package(
       name: "PhotometerHost",
       dependencies: [
         "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerImages", "PhotometerStore",
-        "PhotometerCharts", .product(name: "Logging", package: "swift-log"),
+        "PhotometerCharts", "PhotometerVision", .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/PhotometerHost"
     ),

@@ -147,7 +147,7 @@ def main():
                 if held_out == (arguments.part == "test"):
                     folders.append((label, os.path.join(folder, name)))
     with open(os.path.join(arguments.out, "labels.csv"), "w", newline="") as labels_file:
-        labels = csv.writer(labels_file)
+        labels = csv.writer(labels_file, lineterminator="\n")
         labels.writerow(["file", "text", "accept"])
         for index in range(arguments.count):
             accept = ""

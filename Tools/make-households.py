@@ -190,8 +190,8 @@ def main():
     base = arguments.seed * 100000
     with open(os.path.join(arguments.out, "meters.csv"), "w", newline="") as meters_file, \
             open(os.path.join(arguments.out, "queries.csv"), "w", newline="") as queries_file:
-        meters = csv.writer(meters_file)
-        queries = csv.writer(queries_file)
+        meters = csv.writer(meters_file, lineterminator="\n")
+        queries = csv.writer(queries_file, lineterminator="\n")
         meters.writerow(["name", "reference", "roi_x", "roi_y", "roi_width", "roi_height", "digits"])
         queries.writerow(["file", "meter"])
         for index in range(arguments.meters + arguments.unknown):

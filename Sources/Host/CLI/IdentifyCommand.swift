@@ -71,7 +71,15 @@ extension IdentifyResult: ImageResult {
           })
       ),
     ]
-    if let result { members.append(("summary", .string(result.summary))) }
+    guard let result else { return members }
+    members.append(("summary", .string(result.summary)))
+    if !result.colour.isEmpty {
+      members.append(("colour", .string(result.colour)))
+    }
+    if !result.outline.isEmpty {
+      members.append(
+        ("outline", .array(result.outline.map { .array([.number(Double($0.x)), .number(Double($0.y))]) })))
+    }
     return members
   }
 

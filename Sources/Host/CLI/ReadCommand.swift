@@ -26,6 +26,12 @@ struct ReadCommand: AsyncParsableCommand {
   @Option(help: "The expected number of decimal places.")
   var decimals: UInt32 = 0
 
+  @Flag(help: "Store each value as an unconfirmed reading of --meter, or of the meter identified in the photo.")
+  var save = false
+
+  @Option(help: "Write each crop that was read, as PNG, into this folder (to check the value against).")
+  var crops: String?
+
   @Flag(help: "One JSON object per image, one per line, in input order.")
   var json = false
 
@@ -33,11 +39,16 @@ struct ReadCommand: AsyncParsableCommand {
     try await reportingFailures {
       let client = try await global.connect()
       let template = ReadRequest(
-        image: Image(data: []), roi: roi?.rect, meter: meter ?? "", digits: digits, decimals: decimals)
+        image: Image(data: []), roi: roi?.rect, meter: meter ?? "", digits: digits, decimals: decimals, save: save)
       try await runBatch(images, json: json, client: client) { path in
         var request = template
         request.image = Image(data: try loadImage(path), name: path)
-        return try await client.read(request)
+        let result = try await client.read(request)
+        if let crops, let crop = result.crop {
+          let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".crop.png"
+          try Data(crop.data).write(to: URL(fileURLWithPath: crops).appendingPathComponent(name))
+        }
+        return result
       }
     }
   }
@@ -67,7 +78,33 @@ extension ReadResult: ImageResult {
       ("engines", .array((result?.engines ?? []).map(engine))),
       ("flags", .array((result?.flags ?? []).map(JSONValue.string))),
     ]
-    if let result { members.append(("summary", .string(result.summary))) }
+    guard let result else { return members }
+    members += [
+      ("summary", .string(result.summary)),
+      ("meter", result.meter.isEmpty ? .null : .string(result.meter)),
+      (
+        "digits",
+        .array(
+          result.digits.map { digit in
+            .object([
+              ("digit", .string(digit.text)), ("confidence", .number(digit.confidence.rounded(toPlaces: 4))),
+              (
+                "alternatives",
+                .array(
+                  digit.alternatives.map {
+                    .object([("digit", .string($0.text)), ("confidence", .number($0.confidence.rounded(toPlaces: 4)))])
+                  })
+              ),
+            ])
+          })
+      ),
+    ]
+    if !result.unrepairedValue.isEmpty {
+      members.append(("unrepaired_value", .string(result.unrepairedValue)))
+    }
+    if result.readingID > 0 {
+      members.append(("reading_id", .number(Double(result.readingID))))
+    }
     return members
   }
 

@@ -105,7 +105,7 @@ extension HostServer {
       switch message {
       case .read(let request):
         try checkImage(request.image)
-        return .readResult(try await plugins.read(request))
+        return .readResult(try await read(request))
       case .identify(let request):
         try checkImage(request.image)
         for reference in request.references {

@@ -3,17 +3,18 @@ import PhotometerVoting
 
 extension PluginSet {
   /// Every read plugin's answer to `request`, and their vote.
-  public func read(_ request: ReadRequest) async throws(ErrorReply) -> ReadResult {
+  public func read(_ request: ReadRequest, expectedDigits: Int = 0) async throws(ErrorReply) -> ReadResult {
     let answers = try await ask(.read(request), role: .read) { reply in
       if case .engineReading(let reading) = reply { reading } else { nil }
     }
-    let vote = ReadVote.decide(answers, weights: weights)
+    let vote = ReadVote.decide(answers, weights: weights, expectedDigits: expectedDigits)
     let summary =
       vote.value.isEmpty
       ? "No reading: \(vote.flags.joined(separator: ", "))"
       : "Reads \(vote.value) (confidence \(percent(vote.confidence)))"
     return ReadResult(
-      value: vote.value, confidence: vote.confidence, engines: answers, flags: vote.flags, summary: summary)
+      value: vote.value, confidence: vote.confidence, engines: answers, flags: vote.flags, summary: summary,
+      digits: vote.digits)
   }
 
   /// Every identify plugin's candidates for `request`, and their vote.

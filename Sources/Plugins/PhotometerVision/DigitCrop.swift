@@ -14,9 +14,16 @@ public enum DigitCrop {
       return image
     }
     do {
-      return try image.cropped(x: Int(roi.x), y: Int(roi.y), width: Int(roi.width), height: Int(roi.height))
+      return try image.cropped(roi)
     } catch {
       throw ErrorReply(.invalidRequest, "the region \(roi) is outside the \(image.width)x\(image.height) photo")
     }
+  }
+}
+
+extension VisionImage {
+  /// The part inside `roi`, clipped to the image.
+  public func cropped(_ roi: Rect) throws(VisionError) -> VisionImage {
+    try cropped(x: Int(roi.x), y: Int(roi.y), width: Int(roi.width), height: Int(roi.height))
   }
 }

@@ -1,0 +1,106 @@
+import Foundation
+import PhotometerProtocol
+
+extension HostServer {
+  /// Checks the voted value against the meter: its digit count, its range (or the physical range
+  /// of its kind), and for a counting meter the last reading (never down, at most its maximum
+  /// rate since). An implausible value is repaired from the per-digit runners-up when one
+  /// combination is plausible: the most likely such value wins and `repaired` says so; otherwise
+  /// the value stays and `implausible` says so.
+  func checkPlausibility(_ result: inout ReadResult, meter: Meter) async throws(ErrorReply) {
+    let previous: StoredReading?
+    do {
+      previous = try await store.readings(ListReadingsRequest(meter: meter.name)).last
+    } catch {
+      throw ErrorReply(error)
+    }
+    let rule = Plausibility(meter: meter, previous: previous, now: Int64(Date().timeIntervalSince1970 * 1000))
+    guard !rule.allows(result.value) else { return }
+    if let repaired = rule.repair(result.digits) {
+      result.unrepairedValue = result.value
+      result.value = repaired.value
+      result.confidence = min(result.confidence, repaired.likelihood)
+      result.flags.append("repaired")
+    } else {
+      result.flags.append("implausible")
+    }
+  }
+}
+
+/// What values a meter can show now.
+struct Plausibility {
+  let meter: Meter
+  let previous: StoredReading?
+  let now: Int64
+
+  /// Physical ranges of medical kinds in their canonical units.
+  static func physicalRange(_ kind: MeterKind, unit: String) -> ClosedRange<Double>? {
+    switch (kind, unit) {
+    case (.glucose, "mg/dL"): 20...600
+    case (.glucose, "mmol/L"): 1.1...33.3
+    case (.thermometer, "C"): 30...45
+    case (.thermometer, "F"): 86...113
+    default: nil
+    }
+  }
+
+  func allows(_ digits: String) -> Bool {
+    guard meter.digits == 0 || digits.count == meter.digits, let value = number(digits) else {
+      return false
+    }
+    if let range = meter.range ?? Self.physicalRange(meter.kind, unit: meter.unit), !range.contains(value) {
+      return false
+    }
+    if meter.countsUp, let previous, previous.unit == meter.unit {
+      guard value >= previous.numeric else { return false }
+      if let rate = meter.maxRatePerHour, rate > 0 {
+        let hours = max(Double(now - previous.takenAt) / 3_600_000, 0)
+        guard value - previous.numeric <= rate * hours + 1e-9 else { return false }
+      }
+    }
+    return true
+  }
+
+  /// The most likely plausible value that changes at most two digits to their runners-up.
+  func repair(_ digits: [Symbol]) -> (value: String, likelihood: Double)? {
+    var best: (value: String, likelihood: Double)?
+    func consider(_ choice: [Int]) {
+      var text = ""
+      var likelihood = 1.0
+      for (position, pick) in choice.enumerated() {
+        let symbol = digits[position]
+        let option = pick == 0 ? (symbol.text, symbol.confidence) : (
+          symbol.alternatives[pick - 1].text, symbol.alternatives[pick - 1].confidence)
+        text += option.0
+        likelihood *= max(option.1, 0.001)
+      }
+      if allows(text), likelihood > best?.likelihood ?? 0 {
+        best = (text, likelihood)
+      }
+    }
+    let none = [Int](repeating: 0, count: digits.count)
+    for first in digits.indices {
+      for pick in digits[first].alternatives.indices {
+        var choice = none
+        choice[first] = pick + 1
+        consider(choice)
+        for second in (first + 1)..<digits.count {
+          for other in digits[second].alternatives.indices {
+            var pair = choice
+            pair[second] = other + 1
+            consider(pair)
+          }
+        }
+      }
+    }
+    return best
+  }
+
+  /// The digits as a number with the meter's decimals.
+  private func number(_ digits: String) -> Double? {
+    guard let whole = Double(digits) else { return nil }
+    var scale = 1.0
+    for _ in 0..<meter.decimals { scale *= 10 }
+    return whole / scale
+  }
+}

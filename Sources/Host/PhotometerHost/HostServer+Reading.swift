@@ -1,0 +1,166 @@
+import Foundation
+import PhotometerProtocol
+import PhotometerVision
+import PhotometerVoting
+
+extension HostServer {
+  /// The reading pipeline: find the meter (given, or identified when the reading is to be saved),
+  /// cut its digit window (request ROI; the meter's ROI, mapped through the identify homography
+  /// when the photo is of the whole meter; else the whole image), let every read engine read the
+  /// crop, vote per character, check the value against the meter's history and settings, and
+  /// store it when asked.
+  func read(_ request: ReadRequest) async throws(ErrorReply) -> ReadResult {
+    var meter = try await meterForReading(request)
+    let photo: VisionImage
+    do {
+      photo = try VisionImage(decoding: request.image.data)
+    } catch {
+      throw ErrorReply(.badImage, "the photo does not decode: \(error)")
+    }
+    var flags: [String] = []
+    let crop = try await digitWindow(of: photo, request: request, meter: &meter, flags: &flags)
+    flags += Self.qualityFlags(crop)
+    let cropPNG: [UInt8]
+    do {
+      cropPNG = try crop.encoded()
+    } catch {
+      throw ErrorReply(.internal, "the crop does not encode: \(error)")
+    }
+    let digits = meter.map { UInt32($0.digits) } ?? request.digits
+    let decimals = meter.map { UInt32($0.decimals) } ?? request.decimals
+    let engineRequest = ReadRequest(
+      image: Image(data: cropPNG, name: request.image.name), meter: meter?.name ?? "", digits: digits,
+      decimals: decimals, options: request.options)
+    var result = try await plugins.read(engineRequest, expectedDigits: Int(digits))
+    result.crop = Image(data: cropPNG, name: "crop.png")
+    result.meter = meter?.name ?? ""
+    if let meter, !result.value.isEmpty {
+      try await checkPlausibility(&result, meter: meter)
+    }
+    result.flags = Self.ordered(result.flags + flags)
+    result.value = Self.withDecimals(result.value, decimals: Int(decimals))
+    if !result.unrepairedValue.isEmpty {
+      result.unrepairedValue = Self.withDecimals(result.unrepairedValue, decimals: Int(decimals))
+    }
+    result.summary = Self.summary(result, meter: meter)
+    if request.save {
+      result.readingID = try await save(result, meter: meter, photo: request.image)
+    }
+    return result
+  }
+
+  /// The meter the request names; or, to save a reading of an unnamed meter, the one identified
+  /// in the photo.
+  private func meterForReading(_ request: ReadRequest) async throws(ErrorReply) -> Meter? {
+    if !request.meter.isEmpty {
+      do {
+        return try await store.meter(named: request.meter)
+      } catch {
+        throw ErrorReply(error)
+      }
+    }
+    guard request.save else { return nil }
+    let identified = try await plugins.identify(
+      try await withStoredReferences(IdentifyRequest(image: request.image, references: [])))
+    guard !identified.meter.isEmpty else {
+      throw ErrorReply(
+        .notFound, "cannot save: the photo is of no registered meter (\(identified.summary)); name one with --meter")
+    }
+    do {
+      return try await store.meter(named: identified.meter)
+    } catch {
+      throw ErrorReply(error)
+    }
+  }
+
+  private func digitWindow(
+    of photo: VisionImage, request: ReadRequest, meter: inout Meter?, flags: inout [String]
+  ) async throws(ErrorReply) -> VisionImage {
+    if let roi = request.roi {
+      return try cut { () throws(VisionError) in try photo.cropped(roi) }
+    }
+    guard let current = meter, let roi = current.roi else {
+      return photo
+    }
+    // Where is the meter's digit window in this photo? Its reference's ROI, through the
+    // homography the identify plugins find between reference and photo.
+    let references: [Reference]
+    do {
+      references = try await store.references().filter { $0.meter == current.name }
+    } catch {
+      throw ErrorReply(error)
+    }
+    if !references.isEmpty,
+      let identified = try? await plugins.identify(IdentifyRequest(image: request.image, references: references)),
+      identified.homography.count == 9
+    {
+      let corners = [(roi.x, roi.y), (roi.x + roi.width, roi.y), (roi.x + roi.width, roi.y + roi.height),
+        (roi.x, roi.y + roi.height)].map { project((Double($0.0), Double($0.1)), through: identified.homography) }
+      return try cut { () throws(VisionError) in
+        try photo.straightened(
+          corners.map { (Float($0.x), Float($0.y)) }, width: Int(roi.width), height: Int(roi.height))
+      }
+    }
+    flags.append("meter-not-located")
+    return try cut { () throws(VisionError) in try photo.cropped(roi) }
+  }
+
+  private func cut(_ body: () throws(VisionError) -> VisionImage) throws(ErrorReply) -> VisionImage {
+    do {
+      return try body()
+    } catch {
+      throw ErrorReply(.invalidRequest, "cannot cut the digit window: \(error)")
+    }
+  }
+
+  /// What makes the crop hard to read.
+  static func qualityFlags(_ crop: VisionImage) -> [String] {
+    var flags: [String] = []
+    if crop.height < 12 || crop.width < 12 {
+      flags.append("too-small")
+    }
+    if let quality = try? crop.quality() {
+      if quality.glare > 0.04 { flags.append("glare") }
+      if quality.sharpness < 40 { flags.append("blur") }
+    }
+    return flags
+  }
+
+  static func ordered(_ flags: [String]) -> [String] {
+    var seen = Set<String>()
+    return flags.filter { seen.insert($0).inserted }
+  }
+
+  static func withDecimals(_ digits: String, decimals: Int) -> String {
+    guard decimals > 0, digits.count > decimals, digits.allSatisfy(\.isNumber) else { return digits }
+    return String(digits.dropLast(decimals)) + "." + String(digits.suffix(decimals))
+  }
+
+  static func summary(_ result: ReadResult, meter: Meter?) -> String {
+    let name = meter?.name ?? "Reading"
+    guard !result.value.isEmpty else {
+      return "\(name): no reading (\(result.flags.joined(separator: ", ")))"
+    }
+    let unit = meter.map { " \($0.unit)" } ?? ""
+    let repaired = result.unrepairedValue.isEmpty ? "" : ", corrected from \(result.unrepairedValue)"
+    return "\(name): \(result.value)\(unit) (confidence \(Int((result.confidence * 100).rounded()))%\(repaired))"
+  }
+
+  private func save(_ result: ReadResult, meter: Meter?, photo: Image) async throws(ErrorReply) -> UInt64 {
+    guard let meter else {
+      throw ErrorReply(.invalidRequest, "cannot save a reading without a meter; name one with --meter")
+    }
+    guard !result.value.isEmpty else {
+      throw ErrorReply(.invalidRequest, "nothing to save: \(result.summary)")
+    }
+    do {
+      let stored = try await store.addReading(
+        AddReadingRequest(
+          meter: meter.name, value: result.value, photo: photo, source: .ocr, confidence: result.confidence,
+          engines: result.engines, crop: result.crop?.data ?? []))
+      return UInt64(stored.id)
+    } catch {
+      throw ErrorReply(error)
+    }
+  }
+}
