@@ -105,7 +105,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "ReadBenchmark",
-      dependencies: ["DigitTemplates", "TesseractEngine", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol"],
+      dependencies: [
+        "DigitTemplates", "TesseractEngine", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
+      ],
       path: "Sources/Host/Benchmarks/ReadBenchmark"
     ),
 
@@ -206,6 +208,10 @@ let package = Package(
     .testTarget(
       name: "PhotometerStoreTests",
       dependencies: ["PhotometerStore", "TestSupport"]
+    ),
+    .testTarget(
+      name: "PhotometerVisionTests",
+      dependencies: ["PhotometerVision", "MeterMatchers", "DigitTemplates", "TestSupport"]
     ),
     .testTarget(
       name: "PhotometerVotingTests",

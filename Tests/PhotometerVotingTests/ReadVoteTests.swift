@@ -16,7 +16,9 @@ import Testing
 
   @Test func agreementGivesTheValueWithFullConfidence() {
     let outcome = ReadVote.decide([answer("a", "123", 1), answer("b", "123", 1)])
-    #expect(outcome == .init(value: "123", confidence: 1, flags: []))
+    #expect(outcome.value == "123")
+    #expect(outcome.confidence == 1)
+    #expect(outcome.flags == [])
   }
 
   @Test func weightsDecideADisagreement() {

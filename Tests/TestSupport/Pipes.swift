@@ -11,6 +11,9 @@ public struct Pipe: Sendable {
     signal(SIGPIPE, SIG_IGN)
     var fds: [Int32] = [0, 0]
     precondition(pipe(&fds) == 0, "pipe failed")
+    // 1 MiB, as the host gives its plugins' pipes: in-process clients write from the cooperative
+    // threads, and a full pipe there would starve the in-process host of threads.
+    _ = fcntl(fds[0], 1031 /* F_SETPIPE_SZ */, 1 << 20)
     read = fds[0]
     write = fds[1]
   }

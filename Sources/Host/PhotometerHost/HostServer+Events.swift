@@ -1,6 +1,7 @@
 import Logging
 import PhotometerImages
 import PhotometerProtocol
+import PhotometerStore
 
 extension HostServer {
   /// Handles one event from the client, on the channel's reader thread. Every event but the end
@@ -110,6 +111,11 @@ extension HostServer {
         try checkImage(request.image)
         for reference in request.references {
           try checkImage(reference.image, role: "the reference photo of \(reference.meter)")
+        }
+        var request = request
+        // Plugins cache by SHA-256 and are sent images only on demand: every reference needs it.
+        for index in request.references.indices where request.references[index].sha256.isEmpty {
+          request.references[index].sha256 = SHA256Digest.hex(request.references[index].image.data)
         }
         return .identifyResult(try await plugins.identify(try await withStoredReferences(request)))
       case .listPlugins:

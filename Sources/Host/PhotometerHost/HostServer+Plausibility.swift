@@ -69,8 +69,12 @@ struct Plausibility {
       var likelihood = 1.0
       for (position, pick) in choice.enumerated() {
         let symbol = digits[position]
-        let option = pick == 0 ? (symbol.text, symbol.confidence) : (
-          symbol.alternatives[pick - 1].text, symbol.alternatives[pick - 1].confidence)
+        let option =
+          pick == 0
+          ? (symbol.text, symbol.confidence)
+          : (
+            symbol.alternatives[pick - 1].text, symbol.alternatives[pick - 1].confidence
+          )
         text += option.0
         likelihood *= max(option.1, 0.001)
       }

@@ -94,8 +94,10 @@ extension HostServer {
       let identified = try? await plugins.identify(IdentifyRequest(image: request.image, references: references)),
       identified.homography.count == 9
     {
-      let corners = [(roi.x, roi.y), (roi.x + roi.width, roi.y), (roi.x + roi.width, roi.y + roi.height),
-        (roi.x, roi.y + roi.height)].map { project((Double($0.0), Double($0.1)), through: identified.homography) }
+      let corners = [
+        (roi.x, roi.y), (roi.x + roi.width, roi.y), (roi.x + roi.width, roi.y + roi.height),
+        (roi.x, roi.y + roi.height),
+      ].map { project((Double($0.0), Double($0.1)), through: identified.homography) }
       return try cut { () throws(VisionError) in
         try photo.straightened(
           corners.map { (Float($0.x), Float($0.y)) }, width: Int(roi.width), height: Int(roi.height))

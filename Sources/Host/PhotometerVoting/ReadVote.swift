@@ -6,8 +6,8 @@ import PhotometerProtocol
 /// aligned to a skeleton, the answer of the engine with the most `weight x confidence` that has
 /// the expected number of digits when that is known. At each position every engine votes
 /// `weight x probability` for its character and, through its symbol's alternatives, for the
-/// runners-up; an engine with nothing at that position votes for a gap. A position's winner is
-/// kept unless the gap wins. A digit's confidence is its winner's share of the weight of all
+/// runners-up; an engine with nothing at that position votes for a gap (unless the skeleton has
+/// the meter's digit count: then it abstains). A position's winner is kept unless the gap wins. A digit's confidence is its winner's share of the weight of all
 /// voting engines, answered or failed; the value's confidence is that of its weakest digit.
 /// Shadow engines (`voted == false`) never count.
 public enum ReadVote {
@@ -55,12 +55,17 @@ public enum ReadVote {
     guard totalWeight > 0, let skeleton = skeleton(readings, expectedDigits: expectedDigits) else {
       return Outcome(value: "", confidence: 0, flags: ["no-reading"] + (failed ? ["engine-failed"] : []))
     }
+    // With the meter's digit count known and met by the skeleton, every position is a digit:
+    // an engine that missed one abstains there instead of voting to drop it.
+    let gapsVote = expectedDigits == 0 || skeleton.count != expectedDigits
     var ballots = [[String: Double]](repeating: [:], count: skeleton.count)
     for reading in readings {
       let aligned = align(reading.symbols, to: skeleton)
       for position in skeleton.indices {
         guard let symbol = aligned[position] else {
-          ballots[position]["", default: 0] += reading.weight * reading.confidence
+          if gapsVote {
+            ballots[position]["", default: 0] += reading.weight * reading.confidence
+          }
           continue
         }
         ballots[position][symbol.text, default: 0] += reading.weight * clamp(symbol.confidence)

@@ -68,7 +68,8 @@ public struct DigitTemplates: Sendable {
     let data = [UInt8](try Data(contentsOf: url))
     var reader = ByteReader(data, path: url.path)
     guard try reader.bytes(4) == Array("PMDT".utf8), try reader.word() == 2 else {
-      throw TemplateFileError("\(url.path) is not a version 2 digit template file; rebuild it with photometer-digits train")
+      throw TemplateFileError(
+        "\(url.path) is not a version 2 digit template file; rebuild it with photometer-digits train")
     }
     let dimensions = Int(try reader.word())
     components = Int(try reader.word())

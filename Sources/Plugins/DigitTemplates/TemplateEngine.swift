@@ -28,17 +28,20 @@ public struct TemplateEngine: Sendable {
   /// The digit cells of a crop (in the crop's pixels) and their features. Cells are found on the
   /// whole prepared crop, then each is cut from the original and prepared on its own, so that
   /// its polarity and contrast are its own: wheels of one counter differ (red last digits).
-  public static func cells(of image: VisionImage, expected: Int) throws(VisionError) -> [(box: Rect, features: [Float])] {
+  public static func cells(of image: VisionImage, expected: Int) throws(VisionError) -> [(box: Rect, features: [Float])]
+  {
     let prepared = try prepare(image)
     let scale = Double(image.height) / Double(prepared.height - 8)
-    return try prepared.digitCells(expected: expected).map { (cell) throws(VisionError) -> (box: Rect, features: [Float]) in
+    return try prepared.digitCells(expected: expected).map {
+      (cell) throws(VisionError) -> (box: Rect, features: [Float]) in
       let box = Rect(
         x: Int32((Double(cell.x - 4) * scale).rounded()), y: Int32((Double(cell.y - 4) * scale).rounded()),
         width: Int32(max(1, (Double(cell.width) * scale).rounded())),
         height: Int32(max(1, (Double(cell.height) * scale).rounded())))
       let single = try prepare(
         try image.cropped(x: Int(box.x), y: Int(box.y), width: Int(box.width), height: Int(box.height)))
-      let inner = try single.digitCells(expected: 1).first ?? CellBox(x: 0, y: 0, width: single.width, height: single.height)
+      let inner =
+        try single.digitCells(expected: 1).first ?? CellBox(x: 0, y: 0, width: single.width, height: single.height)
       return (box, try single.cellFeatures(inner))
     }
   }

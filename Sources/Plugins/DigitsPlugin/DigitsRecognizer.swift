@@ -17,7 +17,8 @@ struct DigitsRecognizer: Recognizer {
   mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
     do {
       let path = host.options["templates"] ?? ""
-      let templates = try path.isEmpty ? DigitTemplates.bundled() : DigitTemplates(contentsOf: URL(fileURLWithPath: path))
+      let templates =
+        try path.isEmpty ? DigitTemplates.bundled() : DigitTemplates(contentsOf: URL(fileURLWithPath: path))
       engine = TemplateEngine(templates: templates)
       return Hello(
         name: "photometer-digits", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,

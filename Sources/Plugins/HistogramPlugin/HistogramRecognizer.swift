@@ -29,7 +29,8 @@ struct HistogramRecognizer: Recognizer {
   mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> PluginCandidates {
     var matcher = self.matcher
     defer { self.matcher = matcher }
-    let missing = try ReferenceIntake.take(request.references, knows: matcher.knows) { sha256, image throws(VisionError) in
+    let missing = try ReferenceIntake.take(request.references, knows: matcher.knows) {
+      sha256, image throws(VisionError) in
       try matcher.learn(sha256, image: image)
     }
     guard missing.isEmpty else {

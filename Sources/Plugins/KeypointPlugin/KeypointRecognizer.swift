@@ -29,14 +29,16 @@ struct KeypointRecognizer: Recognizer {
   ) throws(ErrorReply) -> Int {
     guard let text = options[name] else { return value }
     guard let number = Int(text), range.contains(number) else {
-      throw ErrorReply(.invalidRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+      throw ErrorReply(
+        .invalidRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
     }
     return number
   }
 
   mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> PluginCandidates {
     let matcher = self.matcher
-    let missing = try ReferenceIntake.take(request.references, knows: matcher.knows) { sha256, image throws(VisionError) in
+    let missing = try ReferenceIntake.take(request.references, knows: matcher.knows) {
+      sha256, image throws(VisionError) in
       try matcher.learn(sha256, image: image)
     }
     guard missing.isEmpty else {

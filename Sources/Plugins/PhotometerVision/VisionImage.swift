@@ -60,7 +60,8 @@ public final class VisionImage: @unchecked Sendable {
   /// An image of `width` x `height` grey (`channels` 1) or BGR (3) pixels, rows packed.
   public convenience init(pixels: [UInt8], width: Int, height: Int, channels: Int) throws(VisionError) {
     guard pixels.count == width * height * channels else {
-      throw VisionError(kind: .badArgument, description: "\(pixels.count) bytes for a \(width)x\(height)x\(channels) image")
+      throw VisionError(
+        kind: .badArgument, description: "\(pixels.count) bytes for a \(width)x\(height)x\(channels) image")
     }
     var result: OpaquePointer?
     try check(pm_image_from_pixels(pixels, Int32(width), Int32(height), Int32(channels), &result))

@@ -78,7 +78,8 @@ public final class TesseractEngine {
     var result: [Alternative] = []
     repeat {
       if let text = TessChoiceIteratorGetUTF8Text(choices) {
-        result.append(Alternative(text: String(cString: text), confidence: Double(TessChoiceIteratorConfidence(choices)) / 100))
+        result.append(
+          Alternative(text: String(cString: text), confidence: Double(TessChoiceIteratorConfidence(choices)) / 100))
       }
     } while TessChoiceIteratorNext(choices) != 0
     // The first choice is the symbol itself.

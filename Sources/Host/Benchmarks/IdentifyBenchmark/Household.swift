@@ -56,8 +56,10 @@ struct Household {
       let keypointTime = milliseconds(since: started)
       let vote = IdentifyVote.decide(
         [
-          PluginIdentification(plugin: "histogram", version: "", outcome: .success(robustRanking), milliseconds: 0, voted: true),
-          PluginIdentification(plugin: "keypoints", version: "", outcome: .success(keypointRanking), milliseconds: 0, voted: true),
+          PluginIdentification(
+            plugin: "histogram", version: "", outcome: .success(robustRanking), milliseconds: 0, voted: true),
+          PluginIdentification(
+            plugin: "keypoints", version: "", outcome: .success(keypointRanking), milliseconds: 0, voted: true),
         ], weights: ["histogram": 1, "keypoints": 2])  // as in plugins.json
 
       tallies["histogram seed", default: Tally()].add(

@@ -9,7 +9,8 @@ import Foundation
 let arguments = CommandLine.arguments.dropFirst()
 let sets = arguments.filter { !$0.hasPrefix("--") }
 guard !sets.isEmpty else {
-  FileHandle.standardError.write(Data("usage: photometer-benchmark-read SET-DIR... [--tesseract-cli] [--show-errors]\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: photometer-benchmark-read SET-DIR... [--tesseract-cli] [--show-errors]\n".utf8))
   exit(2)
 }
 do {

@@ -748,7 +748,9 @@ struct  Photometer__V1__Reference
   char *meter;
   Photometer__V1__Image *image;
   /*
-   * Lower-case hex SHA-256 of `image.data`, so plugins can cache what they derive from it.
+   * Lower-case hex SHA-256 of `image.data`, so plugins can cache what they derive from it. The
+   * host sends references to plugins without their image until a plugin asks for it (see
+   * `PluginCandidates.missing_references`).
    */
   char *sha256;
   /*

@@ -1,0 +1,51 @@
+import PhotometerProtocol
+import Testing
+
+@testable import PhotometerHost
+
+@Suite struct PlausibilityTests {
+  let hour: Int64 = 3_600_000
+
+  func previous(_ value: Double, at time: Int64) -> StoredReading {
+    StoredReading(
+      id: 1, meter: "gas", value: "\(value)", numeric: value, unit: "m3", takenAt: time, recordedAt: time, source: .ocr)
+  }
+
+  func digits(_ symbols: [(String, Double, [(String, Double)])]) -> [Symbol] {
+    symbols.map { text, confidence, alternatives in
+      Symbol(
+        text: text, confidence: confidence, alternatives: alternatives.map { Alternative(text: $0.0, confidence: $0.1) }
+      )
+    }
+  }
+
+  @Test func aCountingMeterNeverGoesDownNorFasterThanItsRate() {
+    let meter = Meter(name: "gas", kind: .gas, unit: "m3", digits: 5, decimals: 1, countsUp: true, maxRatePerHour: 2)
+    let rule = Plausibility(meter: meter, previous: previous(1234.5, at: 0), now: 10 * hour)
+    #expect(rule.allows("12345"))
+    #expect(rule.allows("12545"))
+    #expect(!rule.allows("12344"))  // down
+    #expect(!rule.allows("12546"))  // 20.1 m3 in 10 h, over 2 m3/h
+    #expect(!rule.allows("1234"))  // a digit short
+  }
+
+  @Test func medicalValuesStayInTheirPhysicalRange() {
+    let glucose = Plausibility(meter: Meter(name: "g", kind: .glucose, unit: "mg/dL"), previous: nil, now: 0)
+    #expect(glucose.allows("105"))
+    #expect(!glucose.allows("905"))
+    let thermometer = Plausibility(
+      meter: Meter(name: "t", kind: .thermometer, unit: "C", decimals: 1), previous: nil, now: 0)
+    #expect(thermometer.allows("368"))
+    #expect(!thermometer.allows("868"))
+  }
+
+  @Test func repairTakesTheLikeliestPlausibleRunnerUp() {
+    let meter = Meter(name: "gas", kind: .gas, unit: "m3", digits: 4, countsUp: true)
+    let rule = Plausibility(meter: meter, previous: previous(1280, at: 0), now: hour)
+    // Read 1230 (below the last 1280): the third digit's runner-up 8 makes it plausible.
+    let repaired = rule.repair(
+      digits([("1", 0.99, []), ("2", 0.98, []), ("3", 0.6, [("8", 0.35)]), ("0", 0.9, [("6", 0.05)])]))
+    #expect(repaired?.value == "1280")
+    #expect(rule.repair(digits([("1", 0.9, []), ("0", 0.9, [])])) == nil)
+  }
+}

@@ -1,0 +1,60 @@
+import PhotometerProtocol
+import PhotometerVoting
+import Testing
+
+@Suite struct RoverVoteTests {
+  func answer(_ plugin: String, _ digits: [(String, Double, [(String, Double)])], voted: Bool = true) -> EngineAnswer {
+    let symbols = digits.map { text, confidence, alternatives in
+      Symbol(
+        text: text, confidence: confidence, alternatives: alternatives.map { Alternative(text: $0.0, confidence: $0.1) }
+      )
+    }
+    let reading = EngineReading(
+      text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).min() ?? 0, symbols: symbols)
+    return EngineAnswer(plugin: plugin, version: "1", outcome: .success(reading), milliseconds: 1, voted: voted)
+  }
+
+  func plain(_ plugin: String, _ text: String, _ confidence: Double) -> EngineAnswer {
+    answer(plugin, text.map { (String($0), confidence, []) })
+  }
+
+  @Test func eachDigitGoesToTheStrongerVoiceAtItsPosition() {
+    // a is sure of all but the third digit; b is sure of the third only.
+    let outcome = ReadVote.decide([
+      answer("a", [("1", 0.9, []), ("2", 0.9, []), ("8", 0.4, [("3", 0.3)]), ("4", 0.9, [])]),
+      answer("b", [("7", 0.3, []), ("2", 0.5, []), ("3", 0.95, []), ("4", 0.5, [])]),
+    ])
+    #expect(outcome.value == "1234")
+    #expect(outcome.digits.map(\.text) == ["1", "2", "3", "4"])
+    #expect(outcome.digits[2].alternatives.first?.text == "8")
+    #expect(outcome.flags.contains("engines-disagree"))
+  }
+
+  @Test func aMissingOrExtraDigitIsAlignedNotShifted() {
+    // b dropped the second digit; a whole-string or position-by-position vote would shift it.
+    let outcome = ReadVote.decide(
+      [plain("a", "12345", 0.6), plain("b", "1345", 0.9), plain("c", "123456", 0.3)], expectedDigits: 5)
+    #expect(outcome.value == "12345")
+  }
+
+  @Test func theSkeletonHasTheExpectedDigitCount() {
+    let outcome = ReadVote.decide(
+      [plain("a", "123", 0.9), plain("b", "0123", 0.6)], weights: ["a": 1, "b": 1], expectedDigits: 4)
+    #expect(outcome.value.count == 4)
+  }
+
+  @Test func decimalSeparatorsAreNotDigits() {
+    #expect(ReadVote.decide([plain("a", "12.5", 0.9)]).value == "125")
+  }
+
+  @Test func theWeakestDigitIsTheValuesConfidence() {
+    let outcome = ReadVote.decide([answer("a", [("1", 0.9, []), ("2", 0.3, [])])])
+    #expect(abs(outcome.confidence - 0.3) < 1e-9)
+    #expect(outcome.flags == ["low-confidence"])
+  }
+
+  @Test func shadowEnginesDoNotVote() {
+    let outcome = ReadVote.decide([plain("a", "11", 0.5), answer("s", [("2", 1, []), ("2", 1, [])], voted: false)])
+    #expect(outcome.value == "11")
+  }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Images rendered by the project's generators (Tools/make-households.py, Tools/make-digits.py),
+/// into a fresh temporary folder.
+public enum Rendered {
+  /// A household: `meters.csv`, `queries.csv`, `references/`, `queries/`.
+  public static func household(meters: Int, queries: Int, unknown: Int, set: String = "varied", seed: Int = 5)
+    throws -> URL
+  {
+    try generate(
+      "make-households.py",
+      [
+        "--set", set, "--meters", "\(meters)", "--queries", "\(queries)", "--unknown", "\(unknown)", "--seed",
+        "\(seed)",
+      ])
+  }
+
+  /// Digit windows of `kind` (sevenseg, wheels, real) with `labels.csv` (file,text,accept).
+  public static func digits(_ kind: String, count: Int, seed: Int, extra: [String] = []) throws -> URL {
+    try generate("make-digits.py", ["--kind", kind, "--count", "\(count)", "--seed", "\(seed)"] + extra)
+  }
+
+  /// Rows of a CSV file the generators wrote, header dropped.
+  public static func rows(_ url: URL) throws -> [[String]] {
+    try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst().map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+  }
+
+  private static func generate(_ tool: String, _ arguments: [String]) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString)")
+    let output = try runCommand("\(Products.repository)/Tools/\(tool)", [folder.path] + arguments)
+    guard output.status == 0 else {
+      throw GeneratorFailed(description: "\(tool) failed: \(output.standardError)")
+    }
+    return folder
+  }
+
+  struct GeneratorFailed: Error, CustomStringConvertible {
+    var description: String
+  }
+}
