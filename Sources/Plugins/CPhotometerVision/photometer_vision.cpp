@@ -223,7 +223,17 @@ int hogSize() {
   return int(cellDescriptor().getDescriptorSize());
 }
 
-constexpr int hashTables = 10, hashBits = 16, maxBucket = 150;
+constexpr int hashTables = 10, maxBucket = 150;
+
+// Key bits: 16 up to 150,000 descriptors (about 100 references), one more per doubling beyond,
+// so that buckets keep their size, and a query its cost, as references are added.
+int hashBitsFor(int rows) {
+  int bits = 16;
+  while (bits < 24 && (rows >> (bits - 16)) > 150000) {
+    ++bits;
+  }
+  return bits;
+}
 
 uint32_t hashKey(const uint8_t *descriptor, const std::vector<int> &bits) {
   uint32_t key = 0;
@@ -236,8 +246,9 @@ uint32_t hashKey(const uint8_t *descriptor, const std::vector<int> &bits) {
 void buildHashTables(pm_keypoint_index &index) {
   cv::RNG random(20261122);
   const int rowCount = index.descriptors.rows;
+  const int hashBits = hashBitsFor(rowCount);
   for (int table = 0; table < hashTables; ++table) {
-    std::vector<int> bits(hashBits);
+    std::vector<int> bits(static_cast<size_t>(hashBits), 0);
     for (int &bit : bits) {
       bit = random.uniform(0, 256);
     }
