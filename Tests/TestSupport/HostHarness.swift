@@ -19,7 +19,10 @@ public struct InProcessHost: Sendable {
     maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
     source: PluginSet.Source? = nil
   ) {
-    let requestPipe = Pipe()
+    // 1 MiB for requests, as the host gives its plugins' pipes: in-process clients write from the
+    // cooperative threads, and blocking there on a full pipe would starve the in-process host of
+    // threads. Replies keep the default, so that a client that stops reading is felt soon.
+    let requestPipe = Pipe(capacity: 1 << 20)
     let replyPipe = Pipe()
     plugins = makePluginSet(configurations, source: source)
     let logger = plugins.logger

@@ -5,15 +5,16 @@ public struct Pipe: Sendable {
   public let read: Int32
   public let write: Int32
 
-  public init() {
+  /// - Parameter capacity: the pipe's buffer in bytes; `nil` keeps the system's default (64 KiB).
+  public init(capacity: Int32? = nil) {
     // As photometer-host and plugins do: a peer that goes away makes writes fail with EPIPE
     // instead of killing the test process.
     signal(SIGPIPE, SIG_IGN)
     var fds: [Int32] = [0, 0]
     precondition(pipe(&fds) == 0, "pipe failed")
-    // 1 MiB, as the host gives its plugins' pipes: in-process clients write from the cooperative
-    // threads, and a full pipe there would starve the in-process host of threads.
-    _ = fcntl(fds[0], 1031 /* F_SETPIPE_SZ */, 1 << 20)
+    if let capacity {
+      _ = fcntl(fds[0], 1031 /* F_SETPIPE_SZ */, capacity)
+    }
     read = fds[0]
     write = fds[1]
   }
