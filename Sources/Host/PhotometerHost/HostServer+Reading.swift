@@ -166,3 +166,27 @@ extension HostServer {
     }
   }
 }
+
+extension HostServer {
+  /// Checks the voted value against the meter (see ``Plausibility``). An implausible value is
+  /// repaired from the per-digit runners-up when one combination is plausible: the most likely
+  /// such value wins and `repaired` says so; otherwise the value stays and `implausible` says so.
+  func checkPlausibility(_ result: inout ReadResult, meter: Meter) async throws(ErrorReply) {
+    let previous: StoredReading?
+    do {
+      previous = try await store.readings(ListReadingsRequest(meter: meter.name)).last
+    } catch {
+      throw ErrorReply(error)
+    }
+    let rule = Plausibility(meter: meter, previous: previous, now: Int64(Date().timeIntervalSince1970 * 1000))
+    guard !rule.allows(result.value) else { return }
+    if let repaired = rule.repair(result.digits) {
+      result.unrepairedValue = result.value
+      result.value = repaired.value
+      result.confidence = min(result.confidence, repaired.likelihood)
+      result.flags.append("repaired")
+    } else {
+      result.flags.append("implausible")
+    }
+  }
+}

@@ -26,6 +26,7 @@ struct Evaluation {
     let rows = try String(contentsOf: base.appendingPathComponent("labels.csv"), encoding: .utf8)
       .split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",").map(String.init) }
     var scores: [String: Score] = [:]
+    var repairs = RepairTally()
     for row in rows where row.count >= 2 {
       let path = base.appendingPathComponent(row[0]).path
       let truth = row[1]
@@ -52,6 +53,7 @@ struct Evaluation {
         accepted, fromTesseract.text.filter(\.isNumber), fromTesseract.confidence, tesseractTime)
       scores["vote", default: Score()].add(
         accepted, vote.value, vote.confidence, max(templateTime, tesseractTime) + voteTime)
+      repairs.add(vote, truth: truth, accepted: accepted, index: scores["vote"]!.count)
       if tesseractCommandLine {
         started = ContinuousClock.now
         let text = try TesseractCommandLine.read(path)
@@ -61,7 +63,7 @@ struct Evaluation {
     let name = base.lastPathComponent
     return ["digits", "tesseract", "tesseract-cli", "vote"].compactMap { engine in
       scores[engine].map { $0.line(set: name, engine: engine) }
-    }
+    } + [repairs.line(set: name)]
   }
 
   private func answer(_ plugin: String, _ reading: EngineReading) -> EngineAnswer {
@@ -92,4 +94,40 @@ enum TesseractCommandLine {
 func milliseconds(since start: ContinuousClock.Instant) -> Double {
   let elapsed = ContinuousClock.now - start
   return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+}
+
+/// Plausibility repair on the vote, as if each strip were a counting meter whose last reading,
+/// an hour ago, was 0 to 49 below the true value (at most 100 an hour).
+struct RepairTally {
+  var implausible = 0
+  var repairedRight = 0
+  var repairedWrong = 0
+  var plausibleRight = 0
+  var plausibleWrong = 0
+
+  mutating func add(_ vote: ReadVote.Outcome, truth: String, accepted: [String], index: Int) {
+    guard let value = Double(truth) else { return }
+    let meter = Meter(name: "bench", kind: .water, unit: "m3", digits: truth.count, countsUp: true, maxRatePerHour: 100)
+    let previous = StoredReading(
+      id: 1, meter: "bench", value: "", numeric: max(0, value - Double(index % 50)), unit: "m3", takenAt: 0,
+      recordedAt: 0, source: .manual)
+    let rule = Plausibility(meter: meter, previous: previous, now: 3_600_000)
+    func right(_ text: String) -> Bool {
+      text.count == accepted.count && zip(text, accepted).allSatisfy { $1.contains($0) }
+    }
+    if rule.allows(vote.value) {
+      if right(vote.value) { plausibleRight += 1 } else { plausibleWrong += 1 }
+      return
+    }
+    implausible += 1
+    if let repaired = rule.repair(vote.digits) {
+      if right(repaired.value) { repairedRight += 1 } else { repairedWrong += 1 }
+    }
+  }
+
+  func line(set: String) -> String {
+    "  \(set): plausibility (counting meter) - \(implausible) implausible votes: \(repairedRight) repaired right, "
+      + "\(repairedWrong) repaired wrong, \(implausible - repairedRight - repairedWrong) left; "
+      + "plausible votes \(plausibleRight) right, \(plausibleWrong) wrong, none changed"
+  }
 }

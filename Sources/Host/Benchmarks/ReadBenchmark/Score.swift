@@ -6,6 +6,8 @@ struct Score {
     "set              engine         strips  exact    per-digit  accepted@90%  ms/strip (p50 p95)"
 
   private var results: [(exact: Bool, confidence: Double)] = []
+
+  var count: Int { results.count }
   private var digits = 0
   private var digitsRight = 0
   private var times: [Double] = []

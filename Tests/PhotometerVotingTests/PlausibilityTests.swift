@@ -1,7 +1,6 @@
 import PhotometerProtocol
+import PhotometerVoting
 import Testing
-
-@testable import PhotometerHost
 
 @Suite struct PlausibilityTests {
   let hour: Int64 = 3_600_000

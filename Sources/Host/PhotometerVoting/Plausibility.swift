@@ -1,40 +1,21 @@
-import Foundation
 import PhotometerProtocol
 
-extension HostServer {
-  /// Checks the voted value against the meter: its digit count, its range (or the physical range
-  /// of its kind), and for a counting meter the last reading (never down, at most its maximum
-  /// rate since). An implausible value is repaired from the per-digit runners-up when one
-  /// combination is plausible: the most likely such value wins and `repaired` says so; otherwise
-  /// the value stays and `implausible` says so.
-  func checkPlausibility(_ result: inout ReadResult, meter: Meter) async throws(ErrorReply) {
-    let previous: StoredReading?
-    do {
-      previous = try await store.readings(ListReadingsRequest(meter: meter.name)).last
-    } catch {
-      throw ErrorReply(error)
-    }
-    let rule = Plausibility(meter: meter, previous: previous, now: Int64(Date().timeIntervalSince1970 * 1000))
-    guard !rule.allows(result.value) else { return }
-    if let repaired = rule.repair(result.digits) {
-      result.unrepairedValue = result.value
-      result.value = repaired.value
-      result.confidence = min(result.confidence, repaired.likelihood)
-      result.flags.append("repaired")
-    } else {
-      result.flags.append("implausible")
-    }
-  }
-}
+/// What values a meter can show now: its digit count, its range (or the physical range of its
+/// kind), and for a counting meter the last reading (never down, at most its maximum rate since).
+public struct Plausibility: Sendable {
+  public let meter: Meter
+  public let previous: StoredReading?
+  /// Unix time in milliseconds.
+  public let now: Int64
 
-/// What values a meter can show now.
-struct Plausibility {
-  let meter: Meter
-  let previous: StoredReading?
-  let now: Int64
+  public init(meter: Meter, previous: StoredReading?, now: Int64) {
+    self.meter = meter
+    self.previous = previous
+    self.now = now
+  }
 
   /// Physical ranges of medical kinds in their canonical units.
-  static func physicalRange(_ kind: MeterKind, unit: String) -> ClosedRange<Double>? {
+  public static func physicalRange(_ kind: MeterKind, unit: String) -> ClosedRange<Double>? {
     switch (kind, unit) {
     case (.glucose, "mg/dL"): 20...600
     case (.glucose, "mmol/L"): 1.1...33.3
@@ -44,7 +25,8 @@ struct Plausibility {
     }
   }
 
-  func allows(_ digits: String) -> Bool {
+  /// Whether the digits (decimal point left out) are a value the meter can show now.
+  public func allows(_ digits: String) -> Bool {
     guard meter.digits == 0 || digits.count == meter.digits, let value = number(digits) else {
       return false
     }
@@ -62,7 +44,7 @@ struct Plausibility {
   }
 
   /// The most likely plausible value that changes at most two digits to their runners-up.
-  func repair(_ digits: [Symbol]) -> (value: String, likelihood: Double)? {
+  public func repair(_ digits: [Symbol]) -> (value: String, likelihood: Double)? {
     var best: (value: String, likelihood: Double)?
     func consider(_ choice: [Int]) {
       var text = ""
