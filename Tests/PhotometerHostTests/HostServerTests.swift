@@ -201,6 +201,23 @@ import Testing
     #expect(await host.finish() == 0)
   }
 
+  @Test func framesOfAStreamConverge() async throws {
+    let host = HostHarness(plugins: [testPlugin("reader", options: ["text": "0815", "confidence": "0.9"])])
+    try await host.handshake()
+    var finals: [Bool] = []
+    for frame in 1...3 {
+      let reply = try await host.client.request(.read(ReadRequest(image: image, stream: "camera")))
+      guard case .readResult(let result) = reply else {
+        Issue.record("frame \(frame) got \(reply.kind)")
+        return
+      }
+      #expect(result.frames == UInt32(frame))
+      finals.append(result.isFinal)
+    }
+    #expect(finals == [false, false, true])
+    #expect(await host.finish() == 0)
+  }
+
   @Test func listsItsPlugins() async throws {
     let host = HostHarness(plugins: [
       testPlugin("a", options: ["text": "1"]),

@@ -48,3 +48,28 @@ import Testing
     #expect(rule.repair(digits([("1", 0.9, []), ("0", 0.9, [])])) == nil)
   }
 }
+
+@Suite struct StreamConvergenceTests {
+  @Test func aStreamIsFinalAfterThreeConfidentEqualValues() {
+    var streams = StreamConvergence()
+    #expect(streams.observe("cam", value: "123", confidence: 0.9) == (1, false))
+    #expect(streams.observe("cam", value: "128", confidence: 0.9) == (2, false))
+    #expect(streams.observe("cam", value: "123", confidence: 0.9) == (3, false))
+    #expect(streams.observe("cam", value: "123", confidence: 0.3) == (4, false))  // not trusted: starts over
+    #expect(streams.observe("cam", value: "123", confidence: 0.9) == (5, false))
+    #expect(streams.observe("other", value: "9", confidence: 0.9) == (1, false))
+    #expect(streams.observe("cam", value: "123", confidence: 0.8) == (6, false))
+    #expect(streams.observe("cam", value: "123", confidence: 0.7) == (7, true))
+    #expect(streams.observe("cam", value: "123", confidence: 0.7) == (1, false))  // a final stream starts over
+  }
+
+  @Test func onlySoManyStreamsAreKept() {
+    var streams = StreamConvergence()
+    for index in 0...StreamConvergence.maxStreams {
+      _ = streams.observe("s\(index)", value: "1", confidence: 1)
+    }
+    // The oldest, s0, was dropped: its next frame is its first again.
+    #expect(streams.observe("s0", value: "1", confidence: 1).frames == 1)
+    #expect(streams.observe("s\(StreamConvergence.maxStreams)", value: "1", confidence: 1).frames == 2)
+  }
+}

@@ -8,7 +8,7 @@ extension HostServer {
   /// cut its digit window (request ROI; the meter's ROI, mapped through the identify homography
   /// when the photo is of the whole meter; else the whole image), let every read engine read the
   /// crop, vote per character, check the value against the meter's history and settings, and
-  /// store it when asked.
+  /// store it when asked. Frames of a stream also say whether the value has converged.
   func read(_ request: ReadRequest) async throws(ErrorReply) -> ReadResult {
     var meter = try await meterForReading(request)
     let photo: VisionImage
@@ -41,6 +41,12 @@ extension HostServer {
     result.value = Self.withDecimals(result.value, decimals: Int(decimals))
     if !result.unrepairedValue.isEmpty {
       result.unrepairedValue = Self.withDecimals(result.unrepairedValue, decimals: Int(decimals))
+    }
+    if !request.stream.isEmpty {
+      let (value, confidence) = (result.value, result.confidence)
+      (result.frames, result.isFinal) = streams.withLock {
+        $0.observe(request.stream, value: value, confidence: confidence)
+      }
     }
     result.summary = Self.summary(result, meter: meter)
     if request.save {

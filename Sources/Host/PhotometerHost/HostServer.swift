@@ -2,6 +2,7 @@ import Logging
 import PhotometerImages
 import PhotometerProtocol
 import PhotometerStore
+import PhotometerVoting
 import Synchronization
 
 /// The host's side of a conversation with one client, over a pair of file descriptors.
@@ -28,6 +29,8 @@ public final class HostServer: Sendable {
   /// What an image must keep to before it is passed to a plugin.
   let imageLimits: ImageLimits
   let state = Mutex(State())
+  /// Live frames of displays, by stream name.
+  let streams = Mutex(StreamConvergence())
 
   struct State {
     var handshakeDone = false
