@@ -36,19 +36,6 @@ struct KeypointRecognizer: Recognizer {
   }
 
   mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> PluginCandidates {
-    let matcher = self.matcher
-    let missing = try ReferenceIntake.take(request.references, knows: matcher.knows) {
-      sha256, image throws(VisionError) in
-      try matcher.learn(sha256, image: image)
-    }
-    guard missing.isEmpty else {
-      return PluginCandidates([], missingReferences: missing)
-    }
-    let image = try ReferenceIntake.query(request.image)
-    do {
-      return PluginCandidates(try matcher.rank(image, references: request.references))
-    } catch {
-      throw ErrorReply(.internal, "matching failed: \(error)")
-    }
+    try ReferenceIntake.identify(request, with: &matcher)
   }
 }

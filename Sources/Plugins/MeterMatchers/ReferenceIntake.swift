@@ -1,6 +1,19 @@
 import PhotometerProtocol
 import PhotometerVision
 
+/// A matcher that learns reference photos once (by SHA-256) and ranks meters for a photo.
+public protocol ReferenceMatcher {
+  /// Whether the reference photo with this SHA-256 has been learnt.
+  func knows(_ sha256: String) -> Bool
+  /// Learns a reference photo, decoded with ``ReferenceIntake/maxSide``.
+  mutating func learn(_ sha256: String, image: VisionImage) throws(VisionError)
+  /// Ranks the meters of `references` (all learnt) for the photo, best first.
+  func rank(_ image: VisionImage, references: [Reference]) throws(VisionError) -> [Candidate]
+}
+
+extension HistogramMatcher: ReferenceMatcher {}
+extension KeypointMatcher: ReferenceMatcher {}
+
 /// What identify plugins do with the references of a request before matching: learn those that
 /// came with their image, and list those that came without and are not known yet.
 public enum ReferenceIntake {
@@ -34,6 +47,25 @@ public enum ReferenceIntake {
       return try VisionImage(decoding: image.data, maxSide: maxSide)
     } catch {
       throw ErrorReply(.badImage, "the photo does not decode: \(error)")
+    }
+  }
+
+  /// An identify plugin's answer: the candidates `matcher` ranks, or the references it must be
+  /// sent first.
+  public static func identify(_ request: IdentifyRequest, with matcher: inout some ReferenceMatcher)
+    throws(ErrorReply) -> PluginCandidates
+  {
+    let missing = try take(request.references, knows: matcher.knows) { sha256, image throws(VisionError) in
+      try matcher.learn(sha256, image: image)
+    }
+    guard missing.isEmpty else {
+      return PluginCandidates([], missingReferences: missing)
+    }
+    let image = try query(request.image)
+    do {
+      return PluginCandidates(try matcher.rank(image, references: request.references))
+    } catch {
+      throw ErrorReply(.internal, "matching failed: \(error)")
     }
   }
 }
