@@ -1,0 +1,277 @@
+// Digits: preparing a crop, finding its cells, cell features, nearest templates, principal axes.
+#include "photometer_vision.h"
+#include "vision_internal.hpp"
+
+#include <opencv2/objdetect.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+using namespace pm;
+
+namespace {
+
+constexpr int cellWidth = 16, cellHeight = 24, pixelWidth = 8, pixelHeight = 12;
+
+const cv::HOGDescriptor &cellDescriptor() {
+  static const cv::HOGDescriptor descriptor(
+    cv::Size(cellWidth, cellHeight), cv::Size(8, 8), cv::Size(4, 4), cv::Size(4, 4), 9);
+  return descriptor;
+}
+
+int hogSize() {
+  return int(cellDescriptor().getDescriptorSize());
+}
+
+// Cells from connected components merged by column overlap (segments of one seven-segment digit
+// overlap in columns), on one common text line.
+std::vector<cv::Rect> componentCells(const cv::Mat &ink) {
+  const int width = ink.cols, height = ink.rows;
+  std::vector<cv::Rect> cells;
+    cv::Mat labels, stats, centroids;
+    const int found = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+    std::vector<cv::Rect> parts;
+    for (int label = 1; label < found; ++label) {
+      cv::Rect box(
+        stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+        stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+      const int area = stats.at<int>(label, cv::CC_STAT_AREA);
+      // Frame edges span the image; specks and decimal points are small.
+      if (box.height >= height * 95 / 100 || box.width >= width * 9 / 10 || area < 12 ||
+          box.height < height / 12) {
+        continue;
+      }
+      parts.push_back(box);
+    }
+    std::sort(parts.begin(), parts.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.x < b.x; });
+    // Segments of one seven-segment digit overlap in columns: merge them.
+    std::vector<cv::Rect> groups;
+    for (const auto &part : parts) {
+      if (!groups.empty()) {
+        cv::Rect &last = groups.back();
+        const int overlap = std::min(last.x + last.width, part.x + part.width) - std::max(last.x, part.x);
+        if (overlap > std::min(last.width, part.width) / 3) {
+          last |= part;
+          continue;
+        }
+      }
+      groups.push_back(part);
+    }
+    int tallest = 0;
+    for (const auto &group : groups) {
+      tallest = std::max(tallest, group.height);
+    }
+    int top = height, bottom = 0;
+    for (const auto &group : groups) {
+      if (group.height >= tallest / 2) {
+        top = std::min(top, group.y);
+        bottom = std::max(bottom, group.y + group.height);
+      }
+    }
+    for (const auto &group : groups) {
+      if (group.height >= tallest / 2) {
+        cells.emplace_back(group.x, top, group.width, bottom - top);
+      }
+    }
+    return cells;
+}
+
+// `expected` even cells over the ink's extent.
+// `expected` even cells over the window: everything inside the prepared image's white border.
+// A meter's digit window spaces its digits evenly; the ink alone would miss a blank or thin edge
+// digit.
+std::vector<cv::Rect> evenCells(const cv::Mat &greyImage, int expected) {
+  cv::Mat content = greyImage < 250;
+  cv::Mat columns, rows;
+  cv::reduce(content, columns, 0, cv::REDUCE_MAX);
+  cv::reduce(content, rows, 1, cv::REDUCE_MAX);
+  int left = 0, right = greyImage.cols - 1, top = 0, bottom = greyImage.rows - 1;
+  while (left < right && columns.at<uint8_t>(0, left) == 0) {
+    ++left;
+  }
+  while (right > left && columns.at<uint8_t>(0, right) == 0) {
+    --right;
+  }
+  while (top < bottom && rows.at<uint8_t>(top, 0) == 0) {
+    ++top;
+  }
+  while (bottom > top && rows.at<uint8_t>(bottom, 0) == 0) {
+    --bottom;
+  }
+  std::vector<cv::Rect> cells;
+  const double even = double(right - left + 1) / expected;
+  for (int cell = 0; cell < expected; ++cell) {
+    const int x0 = left + int(cell * even + 0.5), x1 = left + int((cell + 1) * even + 0.5);
+    cells.emplace_back(x0, top, std::max(1, x1 - x0), bottom - top + 1);
+  }
+  return cells;
+}
+
+}  // namespace
+
+extern "C" {
+
+pm_status pm_digits_prepare(const pm_image *image, int height, int border, int binarize, pm_image **out) {
+  return guarded([&] {
+    *out = nullptr;
+    if (height <= 0 || height > 2000 || border < 0 || border > 500) {
+      return fail(PM_BAD_ARGUMENT, "the height must be 1 to 2000 and the border 0 to 500 pixels");
+    }
+    cv::Mat greyImage = grey(image->mat).clone();
+    // Polarity: the background is the larger side of Otsu's threshold; digits must be the darker.
+    cv::Mat binary;
+    cv::threshold(greyImage, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    if (cv::countNonZero(binary) < int(binary.total() / 2)) {
+      cv::bitwise_not(greyImage, greyImage);
+    }
+    const double scale = double(height) / greyImage.rows;
+    cv::Mat resized;
+    cv::resize(greyImage, resized, cv::Size(std::max(1, int(greyImage.cols * scale + 0.5)), height), 0, 0,
+      scale < 1 ? cv::INTER_AREA : cv::INTER_CUBIC);
+    auto [low, high] = percentiles(resized, 0.02, 0.98);
+    if (high > low) {
+      resized.convertTo(resized, CV_8U, 255.0 / (high - low), -255.0 * low / (high - low));
+    }
+    if (binarize) {
+      cv::threshold(resized, resized, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    }
+    cv::copyMakeBorder(resized, resized, border, border, border, border, cv::BORDER_CONSTANT, cv::Scalar(255));
+    *out = wrap(resized);
+    return PM_OK;
+  });
+}
+
+pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int capacity, int *count) {
+  return guarded([&] {
+    *count = 0;
+    cv::Mat ink;
+    cv::threshold(grey(prepared->mat), ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
+    // Components when they agree with the expected count; else even cells over the window.
+    std::vector<cv::Rect> cells = componentCells(ink);
+    if (expected > 0 && int(cells.size()) != expected) {
+      cells = evenCells(grey(prepared->mat), expected);
+    }
+    for (const auto &cell : cells) {
+      if (*count < capacity) {
+        rects[4 * *count] = cell.x;
+        rects[4 * *count + 1] = cell.y;
+        rects[4 * *count + 2] = cell.width;
+        rects[4 * *count + 3] = cell.height;
+      }
+      ++*count;
+    }
+    return PM_OK;
+  });
+}
+
+int pm_cell_feature_size(void) {
+  return hogSize() + pixelWidth * pixelHeight;
+}
+
+pm_status pm_cell_features(const pm_image *image, int x, int y, int width, int height, float *out) {
+  return guarded([&] {
+    cv::Rect area = cv::Rect(x, y, width, height) & cv::Rect(0, 0, image->mat.cols, image->mat.rows);
+    if (area.width <= 0 || area.height <= 0) {
+      return fail(PM_BAD_ARGUMENT, "the cell lies outside the image");
+    }
+    cv::Mat cell = grey(image->mat)(area).clone();
+    // Keep the digit's shape: pad a narrow cell (a seven-segment 1) to the 2:3 shape with its background.
+    const int wanted = cell.rows * cellWidth / cellHeight;
+    if (cell.cols < wanted) {
+      auto [low, high] = percentiles(cell, 0.5, 0.5);
+      (void)high;
+      const int pad = wanted - cell.cols;
+      cv::copyMakeBorder(cell, cell, 0, 0, pad / 2, pad - pad / 2, cv::BORDER_CONSTANT, cv::Scalar(low));
+    }
+    cv::Mat small;
+    cv::resize(cell, small, cv::Size(cellWidth, cellHeight), 0, 0, cv::INTER_AREA);
+    std::vector<float> hog;
+    cellDescriptor().compute(small, hog);
+    const int hogCount = int(hog.size());
+    double hogNorm = 0;
+    for (float value : hog) {
+      hogNorm += double(value) * value;
+    }
+    hogNorm = std::sqrt(std::max(hogNorm, 1e-12));
+    for (int index = 0; index < hogCount; ++index) {
+      out[index] = float(hog[size_t(index)] / hogNorm);
+    }
+    // Pixels, zero mean and with the background (the cell's border) made positive, so polarity
+    // does not matter; they weigh half as much as the gradients.
+    cv::Mat pixels;
+    cv::resize(small, pixels, cv::Size(pixelWidth, pixelHeight), 0, 0, cv::INTER_AREA);
+    pixels.convertTo(pixels, CV_32F);
+    const double mean = cv::mean(pixels)[0];
+    double borderMean = 0;
+    for (int column = 0; column < pixelWidth; ++column) {
+      borderMean += pixels.at<float>(0, column) + pixels.at<float>(pixelHeight - 1, column);
+    }
+    const float sign = borderMean / (2 * pixelWidth) >= mean ? 1.0f : -1.0f;
+    double pixelNorm = 0;
+    for (int index = 0; index < pixelWidth * pixelHeight; ++index) {
+      const float value = sign * float(pixels.at<float>(index / pixelWidth, index % pixelWidth) - mean);
+      out[hogCount + index] = value;
+      pixelNorm += double(value) * value;
+    }
+    pixelNorm = std::sqrt(std::max(pixelNorm, 1e-12));
+    double total = 0;
+    for (int index = 0; index < pixelWidth * pixelHeight; ++index) {
+      out[hogCount + index] = float(0.5 * out[hogCount + index] / pixelNorm);
+    }
+    for (int index = 0; index < hogCount + pixelWidth * pixelHeight; ++index) {
+      total += double(out[index]) * out[index];
+    }
+    total = std::sqrt(total);
+    for (int index = 0; index < hogCount + pixelWidth * pixelHeight; ++index) {
+      out[index] = float(out[index] / total);
+    }
+    return PM_OK;
+  });
+}
+
+pm_status pm_nearest_templates(
+  const float *templates, int template_count, const float *queries, int query_count, int dimensions, int k,
+  int *indices, float *similarities) {
+  return guarded([&] {
+    if (template_count <= 0 || query_count <= 0 || k <= 0 || k > template_count) {
+      return fail(PM_BAD_ARGUMENT, "need templates, queries and 1 <= k <= the number of templates");
+    }
+    cv::Mat library(template_count, dimensions, CV_32F, const_cast<float *>(templates));
+    cv::Mat asked(query_count, dimensions, CV_32F, const_cast<float *>(queries));
+    cv::Mat scores;
+    cv::gemm(asked, library, 1, cv::noArray(), 0, scores, cv::GEMM_2_T);
+    std::vector<int> order(static_cast<size_t>(template_count), 0);
+    for (int query = 0; query < query_count; ++query) {
+      const float *row = scores.ptr<float>(query);
+      std::iota(order.begin(), order.end(), 0);
+      std::partial_sort(order.begin(), order.begin() + k, order.end(), [row](int a, int b) { return row[a] > row[b]; });
+      for (int rank = 0; rank < k; ++rank) {
+        indices[query * k + rank] = order[size_t(rank)];
+        similarities[query * k + rank] = row[order[size_t(rank)]];
+      }
+    }
+    return PM_OK;
+  });
+}
+
+pm_status pm_principal_components(
+  const float *data, int rows, int dimensions, int components, float *mean, float *vectors) {
+  return guarded([&] {
+    if (rows < 2 || components <= 0 || components > std::min(rows, dimensions)) {
+      return fail(PM_BAD_ARGUMENT, "need at least 2 rows and 1 <= components <= min(rows, dimensions)");
+    }
+    cv::Mat samples(rows, dimensions, CV_32F, const_cast<float *>(data));
+    cv::PCA pca(samples, cv::noArray(), cv::PCA::DATA_AS_ROW, components);
+    cv::Mat meanRow = pca.mean.reshape(1, 1), eigen;
+    meanRow.convertTo(meanRow, CV_32F);
+    pca.eigenvectors.convertTo(eigen, CV_32F);
+    std::memcpy(mean, meanRow.ptr<float>(), sizeof(float) * size_t(dimensions));
+    for (int row = 0; row < components; ++row) {
+      std::memcpy(vectors + size_t(row) * size_t(dimensions), eigen.ptr<float>(row), sizeof(float) * size_t(dimensions));
+    }
+    return PM_OK;
+  });
+}
+
+}  // extern "C"

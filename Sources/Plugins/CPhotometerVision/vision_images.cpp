@@ -1,0 +1,175 @@
+// Images: decoding, cropping, straightening, encoding, colour and quality.
+#include "photometer_vision.h"
+#include "vision_internal.hpp"
+
+#include <opencv2/imgcodecs.hpp>
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace pm;
+
+extern "C" {
+
+const char *pm_last_error(void) {
+  return lastError.c_str();
+}
+
+pm_status pm_image_decode(const uint8_t *data, size_t size, int max_side, pm_image **out) {
+  return guarded([&] {
+    *out = nullptr;
+    if (data == nullptr || size == 0) {
+      return fail(PM_BAD_IMAGE, "the image is empty");
+    }
+    cv::Mat bytes(1, int(size), CV_8U, const_cast<uint8_t *>(data));
+    cv::Mat image = cv::imdecode(bytes, cv::IMREAD_COLOR);
+    if (image.empty()) {
+      return fail(PM_BAD_IMAGE, "the image does not decode");
+    }
+    double scale = 1;
+    const int longer = std::max(image.cols, image.rows);
+    if (max_side > 0 && longer > max_side) {
+      scale = double(max_side) / longer;
+      cv::resize(image, image, cv::Size(), scale, scale, cv::INTER_AREA);
+    }
+    *out = wrap(image, scale);
+    return PM_OK;
+  });
+}
+
+pm_status pm_image_from_pixels(const uint8_t *pixels, int width, int height, int channels, pm_image **out) {
+  return guarded([&] {
+    *out = nullptr;
+    if (width <= 0 || height <= 0 || (channels != 1 && channels != 3)) {
+      return fail(PM_BAD_ARGUMENT, "an image needs a positive size and 1 or 3 channels");
+    }
+    cv::Mat image(height, width, channels == 1 ? CV_8UC1 : CV_8UC3, const_cast<uint8_t *>(pixels));
+    *out = wrap(image.clone());
+    return PM_OK;
+  });
+}
+
+void pm_image_free(pm_image *image) {
+  delete image;
+}
+
+int pm_image_width(const pm_image *image) {
+  return image->mat.cols;
+}
+
+int pm_image_height(const pm_image *image) {
+  return image->mat.rows;
+}
+
+int pm_image_channels(const pm_image *image) {
+  return image->mat.channels();
+}
+
+double pm_image_scale(const pm_image *image) {
+  return image->scale;
+}
+
+void pm_image_pixels(const pm_image *image, uint8_t *out) {
+  const size_t rowBytes = size_t(image->mat.cols) * image->mat.elemSize();
+  for (int row = 0; row < image->mat.rows; ++row) {
+    std::memcpy(out + row * rowBytes, image->mat.ptr(row), rowBytes);
+  }
+}
+
+pm_status pm_image_crop(const pm_image *image, int x, int y, int width, int height, pm_image **out) {
+  return guarded([&] {
+    *out = nullptr;
+    cv::Rect area = cv::Rect(x, y, width, height) & cv::Rect(0, 0, image->mat.cols, image->mat.rows);
+    if (area.width <= 0 || area.height <= 0) {
+      return fail(PM_BAD_ARGUMENT, "the region lies outside the image");
+    }
+    *out = wrap(image->mat(area).clone());
+    return PM_OK;
+  });
+}
+
+pm_status pm_image_warp(const pm_image *image, const float corners[8], int width, int height, pm_image **out) {
+  return guarded([&] {
+    *out = nullptr;
+    if (width <= 0 || height <= 0 || width > 8192 || height > 8192) {
+      return fail(PM_BAD_ARGUMENT, "the straightened size must be 1 to 8192 pixels a side");
+    }
+    const cv::Point2f source[4] = {
+      {corners[0], corners[1]}, {corners[2], corners[3]}, {corners[4], corners[5]}, {corners[6], corners[7]}};
+    const cv::Point2f target[4] = {
+      {0, 0}, {float(width), 0}, {float(width), float(height)}, {0, float(height)}};
+    cv::Mat transform = cv::getPerspectiveTransform(source, target);
+    cv::Mat result;
+    cv::warpPerspective(image->mat, result, transform, cv::Size(width, height), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    *out = wrap(result);
+    return PM_OK;
+  });
+}
+
+pm_status pm_image_encode(const pm_image *image, const char *extension, int quality, uint8_t **out, size_t *size) {
+  return guarded([&] {
+    *out = nullptr;
+    *size = 0;
+    std::vector<uint8_t> bytes;
+    std::vector<int> parameters;
+    if (std::strcmp(extension, ".jpg") == 0) {
+      parameters = {cv::IMWRITE_JPEG_QUALITY, quality};
+    }
+    if (!cv::imencode(extension, image->mat, bytes, parameters)) {
+      return fail(PM_FAILED, "the image does not encode");
+    }
+    *out = static_cast<uint8_t *>(std::malloc(bytes.size()));
+    std::memcpy(*out, bytes.data(), bytes.size());
+    *size = bytes.size();
+    return PM_OK;
+  });
+}
+
+void pm_free(void *pointer) {
+  std::free(pointer);
+}
+
+pm_status pm_image_dominant_colour(const pm_image *image, uint32_t *rgb) {
+  return guarded([&] {
+    cv::Mat thumbnail;
+    cv::resize(centre(image->mat), thumbnail, cv::Size(32, 32), 0, 0, cv::INTER_AREA);
+    if (thumbnail.channels() == 1) {
+      cv::cvtColor(thumbnail, thumbnail, cv::COLOR_GRAY2BGR);
+    }
+    cv::Mat samples = thumbnail.reshape(1, int(thumbnail.total()));
+    samples.convertTo(samples, CV_32F);
+    cv::Mat labels, centres;
+    cv::setRNGSeed(7);
+    cv::kmeans(
+      samples, 3, labels, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 1.0), 2,
+      cv::KMEANS_PP_CENTERS, centres);
+    std::vector<int> sizes(3, 0);
+    for (int index = 0; index < labels.rows; ++index) {
+      sizes[labels.at<int>(index)]++;
+    }
+    const int largest = int(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
+    auto channel = [&](int index) { return uint32_t(std::clamp(centres.at<float>(largest, index), 0.0f, 255.0f)); };
+    *rgb = (channel(2) << 16) | (channel(1) << 8) | channel(0);
+    return PM_OK;
+  });
+}
+
+pm_status pm_image_quality(const pm_image *image, pm_quality *quality) {
+  return guarded([&] {
+    cv::Mat greyImage = grey(image->mat);
+    cv::Mat resized;
+    const double scale = 200.0 / std::max(1, greyImage.rows);
+    cv::resize(greyImage, resized, cv::Size(), scale, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    cv::Mat laplacian;
+    cv::Laplacian(resized, laplacian, CV_64F);
+    cv::Scalar mean, deviation;
+    cv::meanStdDev(laplacian, mean, deviation);
+    quality->sharpness = deviation[0] * deviation[0];
+    quality->glare = double(cv::countNonZero(greyImage >= 250)) / double(std::max<size_t>(1, greyImage.total()));
+    auto [low, high] = percentiles(greyImage, 0.05, 0.95);
+    quality->contrast = high - low;
+    return PM_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,123 @@
+// What the OpenCV shim's files share: the opaque objects behind photometer_vision.h and the helpers
+// every entry point uses. Every entry point runs its body through `guarded`, which turns a C++
+// exception into a status and keeps its text for pm_last_error: an exception that reached Swift
+// would abort the process.
+#ifndef PHOTOMETER_VISION_INTERNAL_HPP
+#define PHOTOMETER_VISION_INTERNAL_HPP
+
+#include "photometer_vision.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct pm_image {
+  cv::Mat mat;
+  double scale = 1;
+};
+
+struct pm_keypoints {
+  std::vector<cv::Point2f> points;
+  cv::Mat descriptors;
+  cv::Size size;
+  double scale = 1;
+};
+
+struct pm_keypoint_index {
+  cv::Mat descriptors;
+  // For each row of `descriptors`: its reference and its keypoint there.
+  std::vector<int> owner;
+  std::vector<int> local;
+  std::vector<std::vector<cv::Point2f>> points;
+  std::vector<double> scales;
+  std::vector<cv::Size> sizes;
+  int references = 0;
+  // Locality-sensitive hashing: each table keys a descriptor by a fixed random choice of its
+  // bits; rows sharing a key sit together (offsets into `rows`, as in a CSR matrix).
+  std::vector<std::vector<int>> keyBits;
+  std::vector<std::vector<int>> offsets;
+  std::vector<std::vector<int>> rows;
+};
+
+namespace pm {
+
+/// The text of the last failure on this thread.
+inline thread_local std::string lastError;
+
+template <typename Body> inline pm_status guarded(Body body) {
+  try {
+    lastError.clear();
+    return body();
+  } catch (const cv::Exception &error) {
+    lastError = error.what();
+    return PM_FAILED;
+  } catch (const std::exception &error) {
+    lastError = error.what();
+    return PM_FAILED;
+  } catch (...) {
+    lastError = "unknown C++ exception";
+    return PM_FAILED;
+  }
+}
+
+inline pm_status fail(pm_status status, const char *message) {
+  lastError = message;
+  return status;
+}
+
+inline cv::Mat grey(const cv::Mat &image) {
+  if (image.channels() == 1) {
+    return image;
+  }
+  cv::Mat result;
+  cv::cvtColor(image, result, cv::COLOR_BGR2GRAY);
+  return result;
+}
+
+inline pm_image *wrap(cv::Mat mat, double scale = 1) {
+  auto image = new pm_image;
+  image->mat = std::move(mat);
+  image->scale = scale;
+  return image;
+}
+
+// The central half of an image, where a photographed meter usually is.
+inline cv::Mat centre(const cv::Mat &image) {
+  return image(cv::Rect(image.cols / 4, image.rows / 4, std::max(1, image.cols / 2), std::max(1, image.rows / 2)));
+}
+
+// Grey levels at two percentiles of an 8-bit grey image.
+inline std::pair<int, int> percentiles(const cv::Mat &greyImage, double low, double high) {
+  int histogram[256] = {0};
+  for (int row = 0; row < greyImage.rows; ++row) {
+    const uint8_t *pixels = greyImage.ptr<uint8_t>(row);
+    for (int column = 0; column < greyImage.cols; ++column) {
+      histogram[pixels[column]]++;
+    }
+  }
+  const double total = double(greyImage.total());
+  int lowLevel = 0, highLevel = 255;
+  double seen = 0;
+  bool lowFound = false;
+  for (int level = 0; level < 256; ++level) {
+    seen += histogram[level];
+    if (!lowFound && seen >= low * total) {
+      lowLevel = level;
+      lowFound = true;
+    }
+    if (seen >= high * total) {
+      highLevel = level;
+      break;
+    }
+  }
+  return {lowLevel, highLevel};
+}
+
+}  // namespace pm
+
+#endif

@@ -1,0 +1,287 @@
+// Keypoints: ORB, one hashed index over every reference, homography check.
+#include "photometer_vision.h"
+#include "vision_internal.hpp"
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/features2d.hpp>
+
+#include <cstring>
+#include <numeric>
+
+using namespace pm;
+
+namespace {
+
+constexpr int hashTables = 10, maxBucket = 150;
+
+// Key bits: 16 up to 150,000 descriptors (about 100 references), one more per doubling beyond,
+// so that buckets keep their size, and a query its cost, as references are added.
+int hashBitsFor(int rows) {
+  int bits = 16;
+  while (bits < 24 && (rows >> (bits - 16)) > 150000) {
+    ++bits;
+  }
+  return bits;
+}
+
+uint32_t hashKey(const uint8_t *descriptor, const std::vector<int> &bits) {
+  uint32_t key = 0;
+  for (int bit : bits) {
+    key = (key << 1) | ((descriptor[bit >> 3] >> (bit & 7)) & 1);
+  }
+  return key;
+}
+
+void buildHashTables(pm_keypoint_index &index) {
+  cv::RNG random(20261122);
+  const int rowCount = index.descriptors.rows;
+  const int hashBits = hashBitsFor(rowCount);
+  for (int table = 0; table < hashTables; ++table) {
+    std::vector<int> bits(static_cast<size_t>(hashBits), 0);
+    for (int &bit : bits) {
+      bit = random.uniform(0, 256);
+    }
+    std::vector<int> counts((1 << hashBits) + 1, 0);
+    std::vector<uint32_t> keys(size_t(rowCount), 0);
+    for (int row = 0; row < rowCount; ++row) {
+      keys[size_t(row)] = hashKey(index.descriptors.ptr<uint8_t>(row), bits);
+      counts[keys[size_t(row)] + 1]++;
+    }
+    std::partial_sum(counts.begin(), counts.end(), counts.begin());
+    std::vector<int> rows(static_cast<size_t>(rowCount), 0);
+    std::vector<int> cursor(counts.begin(), counts.end() - 1);
+    for (int row = 0; row < rowCount; ++row) {
+      rows[size_t(cursor[keys[size_t(row)]]++)] = row;
+    }
+    index.keyBits.push_back(std::move(bits));
+    index.offsets.push_back(std::move(counts));
+    index.rows.push_back(std::move(rows));
+  }
+}
+
+int hamming(const uint8_t *a, const uint8_t *b) {
+  uint64_t x[4], y[4];
+  std::memcpy(x, a, 32);
+  std::memcpy(y, b, 32);
+  return __builtin_popcountll(x[0] ^ y[0]) + __builtin_popcountll(x[1] ^ y[1]) + __builtin_popcountll(x[2] ^ y[2]) +
+    __builtin_popcountll(x[3] ^ y[3]);
+}
+
+
+// The homography from `from` (reference, shrunk) to `to` (query, shrunk), in original pixels of
+// both; 0 inliers when there is none or it is implausible (folds or collapses the meter).
+int verifiedHomography(
+  const std::vector<cv::Point2f> &from, const std::vector<cv::Point2f> &to, cv::Size referenceSize,
+  double referenceScale, double queryScale, double homography[9]) {
+  std::fill(homography, homography + 9, 0.0);
+  if (from.size() < 8) {
+    return 0;
+  }
+  cv::Mat mask;
+  cv::Mat found = cv::findHomography(from, to, cv::USAC_FAST, 4.0, mask, 1000, 0.995);
+  if (found.empty()) {
+    return 0;
+  }
+  const double determinant =
+    found.at<double>(0, 0) * found.at<double>(1, 1) - found.at<double>(0, 1) * found.at<double>(1, 0);
+  if (determinant < 0.05 || determinant > 20) {
+    return 0;
+  }
+  cv::Mat toReference = cv::Mat::eye(3, 3, CV_64F), fromQuery = cv::Mat::eye(3, 3, CV_64F);
+  toReference.at<double>(0, 0) = toReference.at<double>(1, 1) = referenceScale;
+  fromQuery.at<double>(0, 0) = fromQuery.at<double>(1, 1) = 1.0 / queryScale;
+  cv::Mat original = fromQuery * found * toReference;
+  original /= original.at<double>(2, 2);
+  for (int index = 0; index < 9; ++index) {
+    homography[index] = original.at<double>(index / 3, index % 3);
+  }
+  // Inliers bunched in one spot (a word two meters share) prove little: the score is the number
+  // of cells of a 16 x 16 grid over the reference that hold at least one inlier.
+  constexpr int grid = 16;
+  bool cells[grid][grid] = {};
+  int occupied = 0;
+  for (size_t index = 0; index < from.size(); ++index) {
+    if (!mask.at<uint8_t>(int(index))) {
+      continue;
+    }
+    const int column = std::clamp(int(grid * from[index].x / std::max(referenceSize.width, 1)), 0, grid - 1);
+    const int row = std::clamp(int(grid * from[index].y / std::max(referenceSize.height, 1)), 0, grid - 1);
+    if (!cells[row][column]) {
+      cells[row][column] = true;
+      ++occupied;
+    }
+  }
+  return occupied >= 4 ? occupied : 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+pm_status pm_keypoints_detect(const pm_image *image, int max_features, pm_keypoints **out) {
+  return guarded([&] {
+    *out = nullptr;
+    auto orb = cv::ORB::create(max_features, 1.2f, 8, 15, 0, 2, cv::ORB::HARRIS_SCORE, 15);
+    std::vector<cv::KeyPoint> keypoints;
+    auto result = std::make_unique<pm_keypoints>();
+    orb->detectAndCompute(grey(image->mat), cv::noArray(), keypoints, result->descriptors);
+    cv::KeyPoint::convert(keypoints, result->points);
+    result->scale = image->scale;
+    result->size = image->mat.size();
+    *out = result.release();
+    return PM_OK;
+  });
+}
+
+void pm_keypoints_free(pm_keypoints *keypoints) {
+  delete keypoints;
+}
+
+int pm_keypoints_count(const pm_keypoints *keypoints) {
+  return int(keypoints->points.size());
+}
+
+pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, pm_keypoint_index **out) {
+  return guarded([&] {
+    *out = nullptr;
+    auto index = std::make_unique<pm_keypoint_index>();
+    index->references = count;
+    std::vector<cv::Mat> parts;
+    for (int reference = 0; reference < count; ++reference) {
+      index->points.push_back(references[reference]->points);
+      index->scales.push_back(references[reference]->scale);
+      index->sizes.push_back(references[reference]->size);
+      if (references[reference]->descriptors.empty()) {
+        continue;
+      }
+      parts.push_back(references[reference]->descriptors);
+      index->owner.insert(index->owner.end(), size_t(references[reference]->descriptors.rows), reference);
+      for (int row = 0; row < references[reference]->descriptors.rows; ++row) {
+        index->local.push_back(row);
+      }
+    }
+    if (!parts.empty()) {
+      cv::vconcat(parts, index->descriptors);
+      buildHashTables(*index);
+    }
+    *out = index.release();
+    return PM_OK;
+  });
+}
+
+void pm_keypoint_index_free(pm_keypoint_index *index) {
+  delete index;
+}
+
+pm_status pm_keypoint_index_query(
+  const pm_keypoint_index *index, const pm_keypoints *query, int maxDistance, int verify, int *votes, int *verified,
+  int *inliers, double *homographies) {
+  return guarded([&] {
+    std::fill(votes, votes + index->references, 0);
+    std::fill(verified, verified + verify, -1);
+    std::fill(inliers, inliers + verify, 0);
+    if (index->descriptors.empty() || query->descriptors.rows == 0) {
+      return PM_OK;
+    }
+    // For each query descriptor, the nearest row of each of the `neighbours` nearest references:
+    // a look-alike meter's copy of a shared glyph may be nearer than the right meter's, so each
+    // of them gets its own correspondence. The nearest reference alone gets the shortlist vote.
+    constexpr int neighbours = 4;
+    std::vector<std::vector<std::pair<int, int>>> matches(size_t(index->references));
+    std::vector<int> stamp(size_t(index->descriptors.rows), -1);
+    for (int row = 0; row < query->descriptors.rows; ++row) {
+      const uint8_t *descriptor = query->descriptors.ptr<uint8_t>(row);
+      std::pair<int, int> best[neighbours];  // (distance, descriptor row), distinct references
+      int found = 0;
+      for (int table = 0; table < hashTables; ++table) {
+        const uint32_t key = hashKey(descriptor, index->keyBits[size_t(table)]);
+        const auto &offsets = index->offsets[size_t(table)];
+        // A crowded bucket holds a pattern every meter has (plain edges, the same font): it
+        // costs time and tells nothing.
+        if (offsets[key + 1] - offsets[key] > maxBucket) {
+          continue;
+        }
+        for (int slot = offsets[key]; slot < offsets[key + 1]; ++slot) {
+          const int candidate = index->rows[size_t(table)][size_t(slot)];
+          if (stamp[size_t(candidate)] == row) {
+            continue;
+          }
+          stamp[size_t(candidate)] = row;
+          const int distance = hamming(descriptor, index->descriptors.ptr<uint8_t>(candidate));
+          if (distance > maxDistance) {
+            continue;
+          }
+          const int owner = index->owner[size_t(candidate)];
+          int position = 0;
+          while (position < found && index->owner[size_t(best[position].second)] != owner) {
+            ++position;
+          }
+          if (position < found) {
+            if (distance >= best[position].first) {
+              continue;
+            }
+          } else if (found < neighbours) {
+            position = found++;
+          } else if (distance < best[neighbours - 1].first) {
+            position = neighbours - 1;
+          } else {
+            continue;
+          }
+          best[position] = {distance, candidate};
+          std::sort(best, best + found);
+        }
+      }
+      for (int rank = 0; rank < found; ++rank) {
+        const int owner = index->owner[size_t(best[rank].second)];
+        votes[owner] += rank == 0 ? 1 : 0;
+        matches[size_t(owner)].emplace_back(row, index->local[size_t(best[rank].second)]);
+      }
+    }
+    std::vector<int> order(static_cast<size_t>(index->references), 0);
+    std::iota(order.begin(), order.end(), 0);
+    const int shortlist = std::min(verify, index->references);
+    std::partial_sort(
+      order.begin(), order.begin() + shortlist, order.end(), [votes](int a, int b) { return votes[a] > votes[b]; });
+    for (int rank = 0; rank < shortlist; ++rank) {
+      const int reference = order[size_t(rank)];
+      if (votes[reference] == 0) {
+        break;
+      }
+      std::vector<cv::Point2f> from, to;
+      for (const auto &[queryRow, referenceRow] : matches[size_t(reference)]) {
+        from.push_back(index->points[size_t(reference)][size_t(referenceRow)]);
+        to.push_back(query->points[size_t(queryRow)]);
+      }
+      verified[rank] = reference;
+      inliers[rank] = verifiedHomography(
+        from, to, index->sizes[size_t(reference)], index->scales[size_t(reference)], query->scale,
+        homographies + 9 * rank);
+    }
+    return PM_OK;
+  });
+}
+
+pm_status pm_keypoints_match(
+  const pm_keypoints *reference, const pm_keypoints *query, float ratio, int *inliers, double homography[9]) {
+  return guarded([&] {
+    *inliers = 0;
+    std::fill(homography, homography + 9, 0.0);
+    if (reference->descriptors.rows < 2 || query->descriptors.rows < 2) {
+      return PM_OK;
+    }
+    cv::BFMatcher matcher(cv::NORM_HAMMING);
+    std::vector<std::vector<cv::DMatch>> matches;
+    matcher.knnMatch(query->descriptors, reference->descriptors, matches, 2);
+    std::vector<cv::Point2f> from, to;
+    for (const auto &pair : matches) {
+      if (pair.size() == 2 && pair[0].distance < ratio * pair[1].distance) {
+        from.push_back(reference->points[size_t(pair[0].trainIdx)]);
+        to.push_back(query->points[size_t(pair[0].queryIdx)]);
+      }
+    }
+    *inliers = verifiedHomography(from, to, reference->size, reference->scale, query->scale, homography);
+    return PM_OK;
+  });
+}
+
+}  // extern "C"
