@@ -22,8 +22,11 @@ public struct TemplateEngine: Sendable {
   /// contrast stretched, ``lineHeight`` high. (Binarising drops a seven-segment display's ghost
   /// segments, but cost real wheels more than it gained displays: 80.9% against 85.3% per digit.)
   public static func prepare(_ image: VisionImage) throws(VisionError) -> VisionImage {
-    try image.preparedForDigits(height: lineHeight, border: 4)
+    try image.preparedForDigits(height: lineHeight, border: border)
   }
+
+  /// The white border ``prepare(_:)`` adds.
+  static let border = 4
 
   /// The digit cells of a crop (in the crop's pixels) and their features. Cells are found on the
   /// whole prepared crop, then each is cut from the original and prepared on its own, so that
@@ -31,17 +34,18 @@ public struct TemplateEngine: Sendable {
   public static func cells(of image: VisionImage, expected: Int) throws(VisionError) -> [(box: Rect, features: [Float])]
   {
     let prepared = try prepare(image)
-    let scale = Double(image.height) / Double(prepared.height - 8)
+    let scale = Double(image.height) / Double(prepared.height - 2 * border)
     return try prepared.digitCells(expected: expected).map {
       (cell) throws(VisionError) -> (box: Rect, features: [Float]) in
       let box = Rect(
-        x: Int32((Double(cell.x - 4) * scale).rounded()), y: Int32((Double(cell.y - 4) * scale).rounded()),
+        x: Int32((Double(cell.x - Int32(border)) * scale).rounded()),
+        y: Int32((Double(cell.y - Int32(border)) * scale).rounded()),
         width: Int32(max(1, (Double(cell.width) * scale).rounded())),
         height: Int32(max(1, (Double(cell.height) * scale).rounded())))
-      let single = try prepare(
-        try image.cropped(x: Int(box.x), y: Int(box.y), width: Int(box.width), height: Int(box.height)))
+      let single = try prepare(try image.cropped(box))
       let inner =
-        try single.digitCells(expected: 1).first ?? CellBox(x: 0, y: 0, width: single.width, height: single.height)
+        try single.digitCells(expected: 1).first
+        ?? Rect(x: 0, y: 0, width: Int32(single.width), height: Int32(single.height))
       return (box, try single.cellFeatures(inner))
     }
   }

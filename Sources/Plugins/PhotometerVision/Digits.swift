@@ -1,19 +1,5 @@
 import CPhotometerVision
-
-/// A rectangle in a prepared image.
-public struct CellBox: Hashable, Sendable {
-  public var x: Int
-  public var y: Int
-  public var width: Int
-  public var height: Int
-
-  public init(x: Int, y: Int, width: Int, height: Int) {
-    self.x = x
-    self.y = y
-    self.width = width
-    self.height = height
-  }
-}
+import PhotometerProtocol
 
 extension VisionImage {
   /// Grey, dark digits on light, contrast stretched, `height` pixels high with a white `border`;
@@ -26,18 +12,17 @@ extension VisionImage {
     return VisionImage(result!)
   }
 
-  /// The digit cells of a prepared image, left to right: `expected` even cells over the ink when
-  /// the count is known, else one per group of connected components.
-  public func digitCells(expected: Int) throws(VisionError) -> [CellBox] {
+  /// The digit cells of a prepared image, left to right: one per group of connected components on
+  /// the text line, or `expected` even cells over the window when the groups are not that many.
+  public func digitCells(expected: Int) throws(VisionError) -> [Rect] {
     var capacity = max(expected, 32)
     while true {
       var rects = [Int32](repeating: 0, count: 4 * capacity)
       var count: Int32 = 0
       try check(pm_digit_cells(pointer, Int32(expected), &rects, Int32(capacity), &count))
       if Int(count) <= capacity {
-        return (0..<Int(count)).map { (index: Int) -> CellBox in
-          let box = rects[(4 * index)..<(4 * index + 4)].map(Int.init)
-          return CellBox(x: box[0], y: box[1], width: box[2], height: box[3])
+        return (0..<Int(count)).map { index in
+          Rect(x: rects[4 * index], y: rects[4 * index + 1], width: rects[4 * index + 2], height: rects[4 * index + 3])
         }
       }
       capacity = Int(count)
@@ -45,11 +30,10 @@ extension VisionImage {
   }
 
   /// The feature vector of one cell (unit length, ``CellFeatures/dimensions`` floats).
-  public func cellFeatures(_ cell: CellBox) throws(VisionError) -> [Float] {
+  public func cellFeatures(_ cell: Rect) throws(VisionError) -> [Float] {
     var status = PM_OK
     let features = [Float](unsafeUninitializedCapacity: CellFeatures.dimensions) { buffer, count in
-      status = pm_cell_features(
-        pointer, Int32(cell.x), Int32(cell.y), Int32(cell.width), Int32(cell.height), buffer.baseAddress)
+      status = pm_cell_features(pointer, cell.x, cell.y, cell.width, cell.height, buffer.baseAddress)
       count = CellFeatures.dimensions
     }
     try check(status)
