@@ -10,7 +10,7 @@ extension HostServer {
   /// crop, vote per character, check the value against the meter's history and settings, and
   /// store it when asked. Frames of a stream also say whether the value has converged.
   func read(_ request: ReadRequest) async throws(ErrorReply) -> ReadResult {
-    var meter = try await meterForReading(request)
+    let (meter, identified) = try await meterForReading(request)
     let photo: VisionImage
     do {
       photo = try VisionImage(decoding: request.image.data)
@@ -18,7 +18,7 @@ extension HostServer {
       throw ErrorReply(.badImage, "the photo does not decode: \(error)")
     }
     var flags: [String] = []
-    let crop = try await digitWindow(of: photo, request: request, meter: &meter, flags: &flags)
+    let crop = try await digitWindow(of: photo, request: request, meter: meter, identified: identified, flags: &flags)
     flags += Self.qualityFlags(crop)
     let cropPNG: [UInt8]
     do {
@@ -56,16 +56,16 @@ extension HostServer {
   }
 
   /// The meter the request names; or, to save a reading of an unnamed meter, the one identified
-  /// in the photo.
-  private func meterForReading(_ request: ReadRequest) async throws(ErrorReply) -> Meter? {
+  /// in the photo, with that identification.
+  private func meterForReading(_ request: ReadRequest) async throws(ErrorReply) -> (Meter?, IdentifyResult?) {
     if !request.meter.isEmpty {
       do {
-        return try await store.meter(named: request.meter)
+        return (try await store.meter(named: request.meter), nil)
       } catch {
         throw ErrorReply(error)
       }
     }
-    guard request.save else { return nil }
+    guard request.save else { return (nil, nil) }
     let identified = try await plugins.identify(
       try await withStoredReferences(IdentifyRequest(image: request.image, references: [])))
     guard !identified.meter.isEmpty else {
@@ -73,37 +73,30 @@ extension HostServer {
         .notFound, "cannot save: the photo is of no registered meter (\(identified.summary)); name one with --meter")
     }
     do {
-      return try await store.meter(named: identified.meter)
+      return (try await store.meter(named: identified.meter), identified)
     } catch {
       throw ErrorReply(error)
     }
   }
 
+  /// - Parameter identified: the photo's identification among all meters, when the meter came
+  ///   from it; its homography is reused rather than identifying again.
   private func digitWindow(
-    of photo: VisionImage, request: ReadRequest, meter: inout Meter?, flags: inout [String]
+    of photo: VisionImage, request: ReadRequest, meter: Meter?, identified: IdentifyResult?, flags: inout [String]
   ) async throws(ErrorReply) -> VisionImage {
     if let roi = request.roi {
       return try cut { () throws(VisionError) in try photo.cropped(roi) }
     }
-    guard let current = meter, let roi = current.roi else {
+    guard let meter, let roi = meter.roi else {
       return photo
     }
     // Where is the meter's digit window in this photo? Its reference's ROI, through the
     // homography the identify plugins find between reference and photo.
-    let references: [Reference]
-    do {
-      references = try await store.references().filter { $0.meter == current.name }
-    } catch {
-      throw ErrorReply(error)
-    }
-    if !references.isEmpty,
-      let identified = try? await plugins.identify(IdentifyRequest(image: request.image, references: references)),
-      identified.homography.count == 9
-    {
+    if let homography = try await homography(of: meter, in: request.image, identified: identified) {
       let corners = [
         (roi.x, roi.y), (roi.x + roi.width, roi.y), (roi.x + roi.width, roi.y + roi.height),
         (roi.x, roi.y + roi.height),
-      ].map { project((Double($0.0), Double($0.1)), through: identified.homography) }
+      ].map { project((Double($0.0), Double($0.1)), through: homography) }
       return try cut { () throws(VisionError) in
         try photo.straightened(
           corners.map { (Float($0.x), Float($0.y)) }, width: Int(roi.width), height: Int(roi.height))
@@ -111,6 +104,27 @@ extension HostServer {
     }
     flags.append("meter-not-located")
     return try cut { () throws(VisionError) in try photo.cropped(roi) }
+  }
+
+  /// The homography from `meter`'s reference photo to `image`: from the identification already
+  /// made when it named this meter, else from identifying among this meter's references alone.
+  private func homography(of meter: Meter, in image: Image, identified: IdentifyResult?) async throws(ErrorReply)
+    -> [Double]?
+  {
+    if let identified, identified.meter == meter.name {
+      return identified.homography.count == 9 ? identified.homography : nil
+    }
+    let references: [Reference]
+    do {
+      references = try await store.references(of: meter.name)
+    } catch {
+      throw ErrorReply(error)
+    }
+    guard !references.isEmpty,
+      let located = try? await plugins.identify(IdentifyRequest(image: image, references: references)),
+      located.homography.count == 9
+    else { return nil }
+    return located.homography
   }
 
   private func cut(_ body: () throws(VisionError) -> VisionImage) throws(ErrorReply) -> VisionImage {

@@ -39,15 +39,17 @@ extension MeterStore {
     try await read { db in try Self.meter(try Self.row(named: name, db: db), db: db, includePhotos: includePhotos) }
   }
 
-  /// Every meter's reference photos, for identification.
-  public func references() async throws(StoreError) -> [Reference] {
+  /// Every meter's reference photos, or only those of the meter `name`, for identification.
+  public func references(of name: String? = nil) async throws(StoreError) -> [Reference] {
     try await read { db in
-      let names = Dictionary(uniqueKeysWithValues: try MeterRow.fetchAll(db).map { ($0.id!, $0) })
-      return try ReferencePhotoRow.order(Column("meterId"), Column("id")).fetchAll(db).compactMap { photo in
-        guard let meter = names[photo.meterId] else { return nil }
-        return Reference(
-          meter: meter.name, image: Image(data: [UInt8](photo.data)), sha256: photo.sha256, roi: Self.region(meter))
-      }
+      let meters = try name.map { [try Self.row(named: $0, db: db)] } ?? MeterRow.fetchAll(db)
+      let names = Dictionary(uniqueKeysWithValues: meters.map { ($0.id!, $0) })
+      return try ReferencePhotoRow.filter(names.keys.contains(Column("meterId")))
+        .order(Column("meterId"), Column("id")).fetchAll(db).compactMap { photo in
+          guard let meter = names[photo.meterId] else { return nil }
+          return Reference(
+            meter: meter.name, image: Image(data: [UInt8](photo.data)), sha256: photo.sha256, roi: Self.region(meter))
+        }
     }
   }
 
