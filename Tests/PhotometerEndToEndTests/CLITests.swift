@@ -24,16 +24,16 @@ import Testing
     water = try writeTemporaryFile("water.png", TestImages.png(2))
   }
 
-  func run(_ arguments: [String]) throws -> CommandOutput {
-    try runCommand(photometer, arguments + ["--plugins", plugins, "--db", database])
+  func run(_ arguments: [String]) async throws -> CommandOutput {
+    try await runCommand(photometer, arguments + ["--plugins", plugins, "--db", database])
   }
 
   func jsonLines(_ output: CommandOutput) throws -> [[String: Any]] {
     try output.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
   }
 
-  @Test func readsImagesAsJSONLinesInInputOrder() throws {
-    let output = try run(["read", gas, water, "--json"])
+  @Test func readsImagesAsJSONLinesInInputOrder() async throws {
+    let output = try await run(["read", gas, water, "--json"])
     #expect(output.status == 0, "\(output.standardError)")
     let lines = try jsonLines(output)
     #expect(lines.map { $0["image"] as? String } == [gas, water])
@@ -46,15 +46,15 @@ import Testing
     #expect(output.lines.first?.hasPrefix(#"{"image":"#) == true)
   }
 
-  @Test func readsImagesAsATable() throws {
-    let output = try run(["read", gas])
+  @Test func readsImagesAsATable() async throws {
+    let output = try await run(["read", gas])
     #expect(output.status == 0)
     #expect(output.lines.first?.hasPrefix("IMAGE") == true)
     #expect(output.lines.last?.contains("04711") == true)
   }
 
-  @Test func identifiesAmongReferences() throws {
-    let output = try run([
+  @Test func identifiesAmongReferences() async throws {
+    let output = try await run([
       "identify", water, gas, "--reference", "gas=\(gas)", "--reference", "water=\(water)", "--json",
     ])
     #expect(output.status == 0, "\(output.standardError)")
@@ -65,8 +65,8 @@ import Testing
     #expect(plugins.first?["meter"] as? String == "water")
   }
 
-  @Test func listsPlugins() throws {
-    let output = try run(["plugins", "--json"])
+  @Test func listsPlugins() async throws {
+    let output = try await run(["plugins", "--json"])
     #expect(output.status == 0)
     let lines = try jsonLines(output)
     #expect(lines.map { $0["plugin"] as? String } == ["reader", "shadow"])
@@ -75,14 +75,14 @@ import Testing
     #expect(lines.map { $0["mode"] as? String } == ["vote", "shadow"])
   }
 
-  @Test func pings() throws {
-    let output = try run(["ping", "--count", "3", "--json"])
+  @Test func pings() async throws {
+    let output = try await run(["ping", "--count", "3", "--json"])
     #expect(output.status == 0)
     #expect(try jsonLines(output).map { $0["sequence"] as? Int } == [1, 2, 3])
   }
 
-  @Test func badInputExitsWithOneAndAReason() throws {
-    let output = try run(["read", gas, "/nonexistent/photo.jpg", "--json"])
+  @Test func badInputExitsWithOneAndAReason() async throws {
+    let output = try await run(["read", gas, "/nonexistent/photo.jpg", "--json"])
     #expect(output.status == 1)
     #expect(output.standardError.contains("photometer: cannot read image /nonexistent/photo.jpg"))
     // The good image is still read, in order.
@@ -91,14 +91,14 @@ import Testing
     #expect(lines.last?["error"] as? String == "cannot read image /nonexistent/photo.jpg")
   }
 
-  @Test func aBadArgumentExitsWithOne() throws {
-    let output = try run(["read", gas, "--roi", "1,2,3"])
+  @Test func aBadArgumentExitsWithOne() async throws {
+    let output = try await run(["read", gas, "--roi", "1,2,3"])
     #expect(output.status != 0)
     #expect(output.standardError.contains("roi"))
   }
 
-  @Test func aMissingHostIsAnInternalFailure() throws {
-    let output = try run(["ping", "--host", "/nonexistent/photometer-host"])
+  @Test func aMissingHostIsAnInternalFailure() async throws {
+    let output = try await run(["ping", "--host", "/nonexistent/photometer-host"])
     #expect(output.status == 2)
     #expect(output.standardError.contains("cannot start /nonexistent/photometer-host"))
   }

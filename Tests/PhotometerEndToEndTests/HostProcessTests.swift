@@ -77,8 +77,8 @@ import Testing
     await client.close()
   }
 
-  @Test func refusesABadConfigurationWithAReason() throws {
-    let output = try runCommand(
+  @Test func refusesABadConfigurationWithAReason() async throws {
+    let output = try await runCommand(
       Products.executable("photometer-host"),
       [
         "--db", temporaryDatabasePath(), "--plugins",

@@ -35,9 +35,9 @@ import Testing
     #expect(try await client.shutdown() == .exited(code: 0))
   }
 
-  @Test func thePythonClientShakesHandsAndPings() throws {
+  @Test func thePythonClientShakesHandsAndPings() async throws {
     let plugins = try writePluginsFile(#"{"plugins": []}"#)
-    let output = try runCommand(
+    let output = try await runCommand(
       "/usr/bin/env",
       [
         "python3", "\(Self.examples)/client.py", Products.executable("photometer-host"), "--plugins", plugins, "--db",

@@ -10,56 +10,56 @@ import Testing
   let database = temporaryDatabasePath()
   let plugins = "\(Products.repository)/plugins.json"
 
-  func run(_ arguments: [String]) throws -> CommandOutput {
-    try runCommand(photometer, arguments + ["--plugins", plugins, "--db", database])
+  func run(_ arguments: [String]) async throws -> CommandOutput {
+    try await runCommand(photometer, arguments + ["--plugins", plugins, "--db", database])
   }
 
   func json(_ output: CommandOutput) throws -> [[String: Any]] {
     try output.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
   }
 
-  @Test func identifiesReadsAndSavesARenderedMeter() throws {
-    let folder = try Rendered.household(meters: 3, queries: 1, unknown: 1, seed: 7)
-    for row in try Rendered.rows(folder.appendingPathComponent("meters.csv")) {
-      let added = try run([
+  @Test func identifiesReadsAndSavesARenderedMeter() async throws {
+    let folder = try await Rendered.household(meters: 3, queries: 1, unknown: 1, seed: 7)
+    for row in try await Rendered.rows(folder.appendingPathComponent("meters.csv")) {
+      let added = try await run([
         "meter", "add", row[0], "--kind", "water", "--reference", folder.appendingPathComponent(row[1]).path,
         "--roi", row[2...5].joined(separator: ","), "--digits", row[6], "--counts-up", "false",
       ])
       #expect(added.status == 0, "\(added.standardError)")
     }
-    let queries = try Rendered.rows(folder.appendingPathComponent("queries.csv"))
+    let queries = try await Rendered.rows(folder.appendingPathComponent("queries.csv"))
     let paths = queries.map { folder.appendingPathComponent($0[0]).path }
-    let identified = try json(try run(["identify", "--json"] + paths))
+    let identified = try json(try await run(["identify", "--json"] + paths))
     #expect(identified.map { $0["meter"] as? String } == queries.map { $0[1].isEmpty ? nil : $0[1] })
     #expect((identified.first?["outline"] as? [[Double]])?.count == 4)
     #expect((identified.first?["colour"] as? String)?.hasPrefix("#") == true)
 
-    let read = try run(["read", "--meter", queries[0][1], "--save", "--json", paths[0]])
+    let read = try await run(["read", "--meter", queries[0][1], "--save", "--json", paths[0]])
     #expect(read.status == 0, "\(read.standardError)")
     let result = try #require(try json(read).first)
     let value = try #require(result["value"] as? String)
-    #expect(value.count == Int(try Rendered.rows(folder.appendingPathComponent("meters.csv"))[0][6]))
+    #expect(value.count == Int(try await Rendered.rows(folder.appendingPathComponent("meters.csv"))[0][6]))
     #expect((result["engines"] as? [[String: Any]])?.compactMap { $0["engine"] as? String } == ["digits", "tesseract"])
     #expect(result["reading_id"] is Double)
-    let history = try json(try run(["readings", queries[0][1], "--json"]))
+    let history = try json(try await run(["readings", queries[0][1], "--json"]))
     #expect(history.map { $0["value"] as? String } == [value])
   }
 
-  @Test func badImagesGetAClearErrorAndThePluginsSurvive() throws {
+  @Test func badImagesGetAClearErrorAndThePluginsSurvive() async throws {
     let empty = try writeTemporaryFile("empty.png", [])
     let text = try writeTemporaryFile("text.jpg", Array("not a photo".utf8))
     let tiny = try writeTemporaryFile("tiny.png", TestImages.png(width: 1, height: 1))
-    let output = try run(["read", "--json", empty, text, tiny])
+    let output = try await run(["read", "--json", empty, text, tiny])
     #expect(output.status == 1)
     let lines = try json(output)
     #expect((lines[0]["error"] as? String)?.contains("the image is empty") == true)
     #expect((lines[1]["error"] as? String)?.contains("not a JPEG, PNG") == true)
     #expect((lines[2]["flags"] as? [String])?.contains("too-small") == true)
     // A 1 x 1 photo is of no registered meter (there are none), never a crash.
-    let identify = try json(try run(["identify", "--json", tiny]))
+    let identify = try json(try await run(["identify", "--json", tiny]))
     #expect(identify.first?["meter"] is NSNull)
     #expect((identify.first?["error"] as? String)?.contains("no meters are registered") == true)
-    let statuses = try json(try run(["plugins", "--json"]))
+    let statuses = try json(try await run(["plugins", "--json"]))
     #expect(statuses.allSatisfy { ($0["restarts"] as? Double ?? 0) == 0 })
   }
 }

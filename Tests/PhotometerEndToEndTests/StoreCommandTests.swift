@@ -18,41 +18,42 @@ import Testing
     )
   }
 
-  func run(_ arguments: [String]) throws -> CommandOutput {
-    try runCommand(Products.executable("photometer"), arguments + ["--db", database, "--plugins", plugins])
+  func run(_ arguments: [String]) async throws -> CommandOutput {
+    try await runCommand(Products.executable("photometer"), arguments + ["--db", database, "--plugins", plugins])
   }
 
-  @Test func registersAMeterStoresReadingsAndListsThem() throws {
+  @Test func registersAMeterStoresReadingsAndListsThem() async throws {
     #expect(
-      try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas", "--digits", "8", "--decimals", "3"]).status
+      try await run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas", "--digits", "8", "--decimals", "3"])
+        .status
         == 0)
-    #expect(try run(["reading", "add", "Gas", "01234.567", "--at", "2026-11-01T08:00:00Z"]).status == 0)
-    #expect(try run(["reading", "add", "gas", "01240.1", "--at", "2026-11-10T08:00:00Z"]).status == 0)
-    let listed = try run(["readings", "Gas", "--unit", "L", "--json"])
+    #expect(try await run(["reading", "add", "Gas", "01234.567", "--at", "2026-11-01T08:00:00Z"]).status == 0)
+    #expect(try await run(["reading", "add", "gas", "01240.1", "--at", "2026-11-10T08:00:00Z"]).status == 0)
+    let listed = try await run(["readings", "Gas", "--unit", "L", "--json"])
     #expect(listed.status == 0)
     let lines = try listed.lines.map {
       try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
     }
     #expect(lines.map { $0["value"] as? String } == ["1234567", "1240100"])
     #expect(lines.map { $0["as_read"] as? String } == ["01234.567", "01240.1"])
-    let csv = try run(["readings", "Gas", "--csv"])
+    let csv = try await run(["readings", "Gas", "--csv"])
     #expect(csv.lines.first == "id,meter,taken_at,value,unit,as_read,read_unit,source,confidence,verified")
     #expect(csv.lines.count == 3)
-    let meters = try run(["meter", "list", "--json"])
+    let meters = try await run(["meter", "list", "--json"])
     #expect(meters.lines.count == 1 && meters.lines[0].contains(#""readings":2"#))
   }
 
-  @Test func aDateAloneEndsASpanAtTheEndOfThatDay() throws {
-    #expect(try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
-    #expect(try run(["reading", "add", "Gas", "1", "--at", "2026-11-01 08:00"]).status == 0)
-    #expect(try run(["reading", "add", "Gas", "2", "--at", "2026-11-02 08:00"]).status == 0)
-    #expect(try run(["readings", "Gas", "--to", "2026-11-01", "--json"]).lines.count == 1)
-    #expect(try run(["readings", "Gas", "--from", "2026-11-02", "--json"]).lines.count == 1)
-    #expect(try run(["readings", "Gas", "--to", "2026-11-01 07:59", "--json"]).lines.isEmpty)
+  @Test func aDateAloneEndsASpanAtTheEndOfThatDay() async throws {
+    #expect(try await run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
+    #expect(try await run(["reading", "add", "Gas", "1", "--at", "2026-11-01 08:00"]).status == 0)
+    #expect(try await run(["reading", "add", "Gas", "2", "--at", "2026-11-02 08:00"]).status == 0)
+    #expect(try await run(["readings", "Gas", "--to", "2026-11-01", "--json"]).lines.count == 1)
+    #expect(try await run(["readings", "Gas", "--from", "2026-11-02", "--json"]).lines.count == 1)
+    #expect(try await run(["readings", "Gas", "--to", "2026-11-01 07:59", "--json"]).lines.isEmpty)
   }
 
-  @Test func badInputIsRefusedWithAReasonAndChangesNothing() throws {
-    #expect(try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
+  @Test func badInputIsRefusedWithAReasonAndChangesNothing() async throws {
+    #expect(try await run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
     let cases: [([String], String)] = [
       (["meter", "add", "GAS", "--reference", photo], "already exists"),
       (["meter", "add", "Water", "--reference", "/nonexistent.png"], "cannot read image"),
@@ -64,30 +65,30 @@ import Testing
       (["reading", "delete", "42"], "no reading has the id 42"),
     ]
     for (arguments, reason) in cases {
-      let output = try run(arguments)
+      let output = try await run(arguments)
       #expect(output.status == 1, "\(arguments)")
       #expect(output.standardError.contains(reason), "\(arguments): \(output.standardError)")
     }
     let bad = try writeTemporaryFile("bad.png", Array("not an image".utf8))
-    let refused = try run(["meter", "add", "Water", "--reference", bad])
+    let refused = try await run(["meter", "add", "Water", "--reference", bad])
     #expect(refused.status == 1 && refused.standardError.contains("not a JPEG, PNG"))
-    #expect(try run(["readings", "Gas", "--json"]).lines.isEmpty)
-    #expect(try run(["meter", "list", "--json"]).lines.count == 1)
+    #expect(try await run(["readings", "Gas", "--json"]).lines.isEmpty)
+    #expect(try await run(["meter", "list", "--json"]).lines.count == 1)
   }
 
-  @Test func removesAMeterWithReadingsOnlyWhenTold() throws {
-    #expect(try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
-    #expect(try run(["reading", "add", "Gas", "1"]).status == 0)
-    let refused = try run(["meter", "remove", "Gas"])
+  @Test func removesAMeterWithReadingsOnlyWhenTold() async throws {
+    #expect(try await run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
+    #expect(try await run(["reading", "add", "Gas", "1"]).status == 0)
+    let refused = try await run(["meter", "remove", "Gas"])
     #expect(refused.status == 1 && refused.standardError.contains("--with-readings"))
-    #expect(try run(["meter", "remove", "Gas", "--with-readings"]).standardOutput.contains("1 reading(s)"))
+    #expect(try await run(["meter", "remove", "Gas", "--with-readings"]).standardOutput.contains("1 reading(s)"))
   }
 
-  @Test func identifiesAPhotoAmongTheRegisteredMeters() throws {
-    #expect(try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
+  @Test func identifiesAPhotoAmongTheRegisteredMeters() async throws {
+    #expect(try await run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
     let other = try writeTemporaryFile("water.png", TestImages.png(8))
-    #expect(try run(["meter", "add", "Water", "--reference", other, "--kind", "water"]).status == 0)
-    let output = try run(["identify", photo, "--json"])
+    #expect(try await run(["meter", "add", "Water", "--reference", other, "--kind", "water"]).status == 0)
+    let output = try await run(["identify", photo, "--json"])
     #expect(output.status == 0)
     #expect(output.lines.first?.contains(#""meter":"Gas""#) == true)
   }
@@ -129,7 +130,7 @@ import Testing
     #expect(acknowledged.values.isSubset(of: values))
     #expect(stored.count == values.count)
     try await reopened.shutdown()
-    let check = try runCommand(
+    let check = try await runCommand(
       "/usr/bin/env",
       [
         "python3", "-c",
@@ -198,46 +199,46 @@ final class AcknowledgedValues: Sendable {
     plugins = try writePluginsFile(#"{"plugins": []}"#)
   }
 
-  func run(_ arguments: [String], database: String? = nil) throws -> CommandOutput {
-    try runCommand(
+  func run(_ arguments: [String], database: String? = nil) async throws -> CommandOutput {
+    try await runCommand(
       Products.executable("photometer"), arguments + ["--db", database ?? self.database, "--plugins", plugins])
   }
 
-  func addReadings() throws {
+  func addReadings() async throws {
     let photo = try writeTemporaryFile("gas.png", TestImages.png(3))
-    #expect(try run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
+    #expect(try await run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
     for (day, value) in [("01", "100"), ("03", "110"), ("08", "135")] {
-      #expect(try run(["reading", "add", "Gas", value, "--at", "2026-11-\(day)T12:00:00Z"]).status == 0)
+      #expect(try await run(["reading", "add", "Gas", value, "--at", "2026-11-\(day)T12:00:00Z"]).status == 0)
     }
   }
 
-  @Test func statsSumUpConsumption() throws {
-    try addReadings()
-    let output = try run(["stats", "Gas", "--by", "month", "--json"])
+  @Test func statsSumUpConsumption() async throws {
+    try await addReadings()
+    let output = try await run(["stats", "Gas", "--by", "month", "--json"])
     #expect(output.status == 0, "\(output.standardError)")
     let line = try #require(output.lines.first)
     #expect(line.contains(#""consumption":35"#))
-    #expect(try run(["stats", "Gas", "--by", "fortnight"]).status != 0)
+    #expect(try await run(["stats", "Gas", "--by", "fortnight"]).status != 0)
   }
 
-  @Test func chartsAreSVGFiles() throws {
-    try addReadings()
+  @Test func chartsAreSVGFiles() async throws {
+    try await addReadings()
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString).svg").path
-    #expect(try run(["chart", "Gas", "-o", file]).status == 0)
+    #expect(try await run(["chart", "Gas", "-o", file]).status == 0)
     let svg = try String(contentsOfFile: file, encoding: .utf8)
     #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"))
   }
 
-  @Test func exportAndImportRoundTripExactly() throws {
-    try addReadings()
-    let exported = try run(["export"])
+  @Test func exportAndImportRoundTripExactly() async throws {
+    try await addReadings()
+    let exported = try await run(["export"])
     #expect(exported.status == 0)
     let file = try writeTemporaryFile("export.csv", Array(exported.standardOutput.utf8))
     let other = temporaryDatabasePath()
-    let imported = try run(["import", file], database: other)
+    let imported = try await run(["import", file], database: other)
     #expect(imported.standardOutput.contains("Imported 1 meter(s) and 3 reading(s)"))
-    #expect(try run(["export"], database: other).standardOutput == exported.standardOutput)
-    let again = try run(["import", file], database: other)
+    #expect(try await run(["export"], database: other).standardOutput == exported.standardOutput)
+    let again = try await run(["import", file], database: other)
     #expect(again.status == 1 && again.standardError.contains("already exists"))
   }
 }

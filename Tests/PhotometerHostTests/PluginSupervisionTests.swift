@@ -175,7 +175,7 @@ import Testing
   }
 
   @Test func aProgramWithTheRightChecksumStarts() async throws {
-    let checksum = try runCommand("/usr/bin/sha256sum", [Products.executable("photometer-testplugin")])
+    let checksum = try await runCommand("/usr/bin/sha256sum", [Products.executable("photometer-testplugin")])
     var pinned = testPlugin("pinned", options: ["text": "1"])
     pinned.sha256 = try #require(checksum.standardOutput.split(separator: " ").first).uppercased()
     let plugins = makePluginSet([pinned])

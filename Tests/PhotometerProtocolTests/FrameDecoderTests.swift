@@ -90,7 +90,12 @@ import Testing
   }
 
   @Test func decodesALargeFrameFedInPieces() throws {
-    let payload = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0) }
+    let payload = [UInt8](unsafeUninitializedCapacity: 3 << 20) { buffer, count in
+      for index in buffer.indices {
+        buffer[index] = UInt8(truncatingIfNeeded: index)
+      }
+      count = buffer.count
+    }
     let bytes = Varint.encode(UInt64(payload.count)) + payload
     let chunks = stride(from: 0, to: bytes.count, by: 65_536).map { Array(bytes[$0..<min($0 + 65_536, bytes.count)]) }
     #expect(try decodeAll(chunks, maxFrameSize: 4 << 20) == [payload])

@@ -29,7 +29,7 @@ import Testing
   @Test func throwsAnErrorReply() async throws {
     let (channel, peer) = makeChannel()
     let reply = Task { try await channel.request(.listPlugins) }
-    let request = await peer.envelopes(count: 1)[0]
+    let request = try #require(await peer.envelopes(count: 1).first)
     peer.send(Envelope(requestID: request.requestID, message: .error(ErrorReply(.busy, "later"))))
     await #expect(throws: ErrorReply(.busy, "later")) { try await reply.value }
   }
@@ -63,7 +63,7 @@ import Testing
     }
     #expect(clock.now - start < .seconds(5))
     // The longer request is unaffected and still gets its answer.
-    let first = await peer.envelopes(count: 1)[0]
+    let first = try #require(await peer.envelopes(count: 1).first)
     peer.send(Envelope(requestID: first.requestID, message: .pong(payload: [1])))
     #expect(try await slow.value == .pong(payload: [1]))
     #expect(channel.pendingCount == 0)

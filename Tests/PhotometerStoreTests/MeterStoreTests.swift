@@ -51,7 +51,7 @@ import Testing
     _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "1", takenAt: 1, crop: [1, 2, 3]))
     let sql =
       "SELECT typeof(data) || ' ' || length(data) FROM referencePhoto UNION ALL SELECT typeof(crop) || ' ' || length(crop) FROM reading"
-    let output = try runCommand(
+    let output = try await runCommand(
       "/usr/bin/env",
       [
         "python3", "-c", "import sqlite3,sys; [print(r[0]) for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])]",

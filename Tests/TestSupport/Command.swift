@@ -12,8 +12,17 @@ public struct CommandOutput: Sendable {
   }
 }
 
-/// Runs `executable` with `arguments` to its end and captures both outputs.
-public func runCommand(_ executable: String, _ arguments: [String], directory: String? = nil) throws -> CommandOutput {
+/// Runs `executable` with `arguments` to its end and captures both outputs, waiting on a thread
+/// of its own (see ``onOwnThread(_:)``).
+public func runCommand(_ executable: String, _ arguments: [String], directory: String? = nil) async throws
+  -> CommandOutput
+{
+  try await onOwnThread { try runCommandBlocking(executable, arguments, directory: directory) }
+}
+
+private func runCommandBlocking(_ executable: String, _ arguments: [String], directory: String?) throws
+  -> CommandOutput
+{
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments

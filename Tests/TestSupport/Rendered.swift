@@ -5,9 +5,9 @@ import Foundation
 public enum Rendered {
   /// A household: `meters.csv`, `queries.csv`, `references/`, `queries/`.
   public static func household(meters: Int, queries: Int, unknown: Int, set: String = "varied", seed: Int = 5)
-    throws -> URL
+    async throws -> URL
   {
-    try generate(
+    try await generate(
       "make-households.py",
       [
         "--set", set, "--meters", "\(meters)", "--queries", "\(queries)", "--unknown", "\(unknown)", "--seed",
@@ -16,8 +16,8 @@ public enum Rendered {
   }
 
   /// Digit windows of `kind` (sevenseg, wheels, real) with `labels.csv` (file,text,accept).
-  public static func digits(_ kind: String, count: Int, seed: Int, extra: [String] = []) throws -> URL {
-    try generate("make-digits.py", ["--kind", kind, "--count", "\(count)", "--seed", "\(seed)"] + extra)
+  public static func digits(_ kind: String, count: Int, seed: Int, extra: [String] = []) async throws -> URL {
+    try await generate("make-digits.py", ["--kind", kind, "--count", "\(count)", "--seed", "\(seed)"] + extra)
   }
 
   /// Rows of a CSV file the generators wrote, header dropped.
@@ -27,9 +27,9 @@ public enum Rendered {
     }
   }
 
-  private static func generate(_ tool: String, _ arguments: [String]) throws -> URL {
+  private static func generate(_ tool: String, _ arguments: [String]) async throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString)")
-    let output = try runCommand("\(Products.repository)/Tools/\(tool)", [folder.path] + arguments)
+    let output = try await runCommand("\(Products.repository)/Tools/\(tool)", [folder.path] + arguments)
     guard output.status == 0 else {
       throw GeneratorFailed(description: "\(tool) failed: \(output.standardError)")
     }

@@ -2,16 +2,20 @@
 public enum TestImages {
   /// A `width` x `height` RGB PNG whose pixels derive from `seed`.
   public static func png(_ seed: Int = 0, width: UInt32 = 64, height: UInt32 = 48) -> [UInt8] {
-    var raw: [UInt8] = []
-    raw.reserveCapacity(Int(height) * (1 + 3 * Int(width)))
-    for y in 0..<Int(height) {
-      raw.append(0)  // no filter
-      for x in 0..<Int(width) {
-        raw += [
-          UInt8(truncatingIfNeeded: x &* 7 &+ seed &* 31), UInt8(truncatingIfNeeded: y &* 5 &+ seed &* 17),
-          UInt8(truncatingIfNeeded: (x ^ y) &+ seed),
-        ]
+    // Tests run unoptimised: one buffer written in place, not an array literal per pixel.
+    let rowBytes = 1 + 3 * Int(width)
+    let raw = [UInt8](unsafeUninitializedCapacity: Int(height) * rowBytes) { buffer, count in
+      for y in 0..<Int(height) {
+        var at = y * rowBytes
+        buffer[at] = 0  // no filter
+        for x in 0..<Int(width) {
+          buffer[at + 1] = UInt8(truncatingIfNeeded: x &* 7 &+ seed &* 31)
+          buffer[at + 2] = UInt8(truncatingIfNeeded: y &* 5 &+ seed &* 17)
+          buffer[at + 3] = UInt8(truncatingIfNeeded: (x ^ y) &+ seed)
+          at += 3
+        }
       }
+      count = Int(height) * rowBytes
     }
     let header = bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0]
     return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlibStored(raw))
@@ -41,23 +45,33 @@ public enum TestImages {
       out += data[offset..<(offset + length)]
       offset += length
     } while offset < data.count
-    var a: UInt32 = 1, b: UInt32 = 0
-    for byte in data {
-      a = (a + UInt32(byte)) % 65_521
-      b = (b + a) % 65_521
+    var a: UInt32 = 1
+    var b: UInt32 = 0
+    data.withUnsafeBufferPointer { bytes in
+      for byte in bytes {
+        a = (a + UInt32(byte)) % 65_521
+        b = (b + a) % 65_521
+      }
     }
     return out + bigEndian(b << 16 | a)
   }
 
-  private static func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-      crc ^= UInt32(byte)
-      for _ in 0..<8 {
-        crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1
-      }
+  private static let crcTable: [UInt32] = (0..<256).map { index in
+    var crc = UInt32(index)
+    for _ in 0..<8 {
+      crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1
     }
-    return ~crc
+    return crc
+  }
+
+  private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    crcTable.withUnsafeBufferPointer { table in
+      var crc: UInt32 = 0xFFFF_FFFF
+      for byte in bytes {
+        crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+      }
+      return ~crc
+    }
   }
 
   private static func bigEndian(_ value: UInt32) -> [UInt8] {
