@@ -61,6 +61,25 @@ import Testing
     #expect(await host.finish() == 0)
   }
 
+  @Test func aCanaryTakesOnlyItsShareOfTheRequests() async throws {
+    let host = HostHarness(plugins: [
+      testPlugin("stable", options: ["text": "00123"]),
+      testPlugin("canary", mode: .shadow, options: ["text": "00124"], share: 0.25),
+    ])
+    try await host.handshake()
+    var served: [Bool] = []
+    for _ in 0..<8 {
+      guard case .readResult(let result) = try await host.client.request(.read(ReadRequest(image: image))) else {
+        Issue.record("expected a ReadResult")
+        return
+      }
+      #expect(result.value == "00123")
+      served.append(result.engines.contains { $0.plugin == "canary" })
+    }
+    #expect(served == [false, false, false, true, false, false, false, true])
+    #expect(await host.finish() == 0)
+  }
+
   @Test func identifiesAmongTheGivenReferences() async throws {
     let host = HostHarness(plugins: [testPlugin("a"), testPlugin("b")])
     try await host.handshake()

@@ -30,7 +30,8 @@ import Testing
       """
       {"plugins": [{
         "name": "ocr", "command": ["bin/ocr", "--fast"], "env": {"A": "1"}, "roles": ["read", "identify"],
-        "enabled": false, "mode": "shadow", "weight": 2.5, "timeout_ms": 1500, "options": {"lang": "eng"}
+        "enabled": false, "mode": "shadow", "weight": 2.5, "timeout_ms": 1500, "options": {"lang": "eng"},
+        "share": 0.1
       }]}
       """)
     #expect(plugins.count == 1)
@@ -44,6 +45,7 @@ import Testing
     #expect(plugin.weight == 2.5)
     #expect(plugin.timeout == .milliseconds(1500))
     #expect(plugin.options == ["lang": "eng"])
+    #expect(plugin.share == 0.1)
     #expect(plugin.directory == folder.path)
   }
 
@@ -53,6 +55,7 @@ import Testing
     #expect(plugin.mode == .vote)
     #expect(plugin.weight == 1)
     #expect(plugin.timeout == .seconds(30))
+    #expect(plugin.share == 1)
   }
 
   @Test func findsABareProgramNameOnThePath() throws {
@@ -77,6 +80,9 @@ import Testing
     #expect(
       error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "timeout_ms": 0}]}"#).contains(
         "plugin 'a': timeout_ms"))
+    #expect(
+      error(#"{"plugins": [{"name": "a", "command": ["x"], "roles": ["read"], "share": 1.5}]}"#).contains(
+        "plugin 'a': share must be a number from 0 to 1"))
     #expect(error(#"{"plugins": [{"name": "a b", "command": ["x"], "roles": ["read"]}]}"#).contains("name must be"))
     #expect(error(#"{"plugins": [{"name": "a", "command": ["x"]}]}"#).contains("missing field 'roles' at plugins.[0]"))
     #expect(

@@ -126,7 +126,8 @@ public func testPlugin(
   timeout: Duration = .seconds(10),
   instances: Int = 1,
   maxQueued: Int = 64,
-  options: [String: String] = [:]
+  options: [String: String] = [:],
+  share: Double = 1
 ) -> PluginConfiguration {
   PluginConfiguration(
     name: name,
@@ -137,6 +138,7 @@ public func testPlugin(
     timeout: timeout,
     options: options,
     instances: instances,
-    maxQueued: maxQueued
+    maxQueued: maxQueued,
+    share: share
   )
 }

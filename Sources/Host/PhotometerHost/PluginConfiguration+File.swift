@@ -26,6 +26,7 @@ extension PluginConfiguration {
     var options: [String: String]?
     var instances: Int?
     var max_queued: Int?
+    var share: Double?
     var sha256: String?
   }
 
@@ -106,6 +107,10 @@ extension PluginConfiguration {
     guard maxQueued >= 0 else {
       throw error("max_queued must be 0 or more")
     }
+    let share = entry.share ?? 1
+    guard share.isFinite, (0...1).contains(share) else {
+      throw error("share must be a number from 0 to 1")
+    }
     if let sha256 = entry.sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
       throw error("sha256 must be 64 hexadecimal digits")
     }
@@ -121,6 +126,7 @@ extension PluginConfiguration {
       options: entry.options ?? [:],
       instances: instances,
       maxQueued: maxQueued,
+      share: share,
       sha256: entry.sha256,
       directory: folder
     )

@@ -31,6 +31,9 @@ public struct PluginConfiguration: Hashable, Sendable {
   public var instances: Int
   /// How many requests may wait for a free instance before more are refused as busy.
   public var maxQueued: Int
+  /// The share of requests it takes, 0 to 1: below 1 it sits out the others (a canary roll-out
+  /// of a new engine sees only part of the traffic).
+  public var share: Double
   /// The SHA-256 (hex) the program must have; a program that differs is not started.
   public var sha256: String?
   /// The folder the plugin runs in: the configuration file's folder.
@@ -48,6 +51,7 @@ public struct PluginConfiguration: Hashable, Sendable {
     options: [String: String] = [:],
     instances: Int = 1,
     maxQueued: Int = 64,
+    share: Double = 1,
     sha256: String? = nil,
     directory: String = FileManager.default.currentDirectoryPath
   ) {
@@ -62,6 +66,7 @@ public struct PluginConfiguration: Hashable, Sendable {
     self.options = options
     self.instances = instances
     self.maxQueued = maxQueued
+    self.share = share
     self.sha256 = sha256
     self.directory = directory
   }

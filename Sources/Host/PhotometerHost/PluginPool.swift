@@ -26,6 +26,8 @@ public actor PluginPool {
   private var errors: UInt64 = 0
   private var timeouts: UInt64 = 0
   private var latencies = LatencyWindow()
+  /// Requests offered to the plugin, taken or not, for ``takesShare()``.
+  private var offered: UInt64 = 0
 
   public init(configuration: PluginConfiguration, hostHello: Hello, policy: RestartPolicy = .standard, logger: Logger) {
     self.configuration = configuration
@@ -44,6 +46,17 @@ public actor PluginPool {
         group.addTask { await instance.start() }
       }
     }
+  }
+
+  /// Whether the plugin takes the next request, spreading its ``PluginConfiguration/share`` evenly:
+  /// with 0.25 it takes the 4th, 8th, 12th... request, exactly a quarter of any run of them.
+  public func takesShare() -> Bool {
+    let share = configuration.share
+    guard share < 1 else {
+      return true
+    }
+    offered += 1
+    return (Double(offered) * share).rounded(.down) > (Double(offered - 1) * share).rounded(.down)
   }
 
   /// Sends `message` to the first free instance, waiting in line for one if all are busy.

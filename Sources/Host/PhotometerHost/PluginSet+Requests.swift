@@ -81,7 +81,9 @@ extension PluginSet {
     extract: (Message) -> Value?
   ) throws(ErrorReply) -> [PluginAnswer<Value>] {
     guard !calls.isEmpty else {
-      throw ErrorReply(.noPlugins, "no enabled plugin has the role '\(role)'; add one to plugins.json")
+      throw ErrorReply(
+        .noPlugins,
+        "no enabled plugin has the role '\(role)' (or takes a share of this request); add one to plugins.json")
     }
     return calls.map { configuration, call in
       PluginAnswer(

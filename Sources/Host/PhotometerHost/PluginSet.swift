@@ -116,11 +116,17 @@ public final class PluginSet: Sendable {
     await fanOut(role: role) { await $0.call(message) }
   }
 
-  /// Runs `conversation` with every enabled plugin with `role`, at once.
+  /// Runs `conversation` with every enabled plugin with `role` that takes its share of this
+  /// request (see ``PluginConfiguration/share``), at once.
   func fanOut(
     role: Role, _ conversation: @escaping @Sendable (PluginPool) async -> PluginCall
   ) async -> [(PluginConfiguration, PluginCall)] {
-    let targets = pools.filter { $0.configuration.enabled && $0.configuration.roles.contains(role) }
+    var targets: [PluginPool] = []
+    for pool in pools where pool.configuration.enabled && pool.configuration.roles.contains(role) {
+      if await pool.takesShare() {
+        targets.append(pool)
+      }
+    }
     return await withTaskGroup(of: (Int, PluginCall).self) { group in
       for (index, pool) in targets.enumerated() {
         group.addTask { (index, await conversation(pool)) }
