@@ -61,6 +61,11 @@ let package = Package(
       path: "Sources/Host/PhotometerVoting"
     ),
     .target(
+      name: "PhotometerScoring",
+      dependencies: ["PhotometerProtocol"],
+      path: "Sources/Host/PhotometerScoring"
+    ),
+    .target(
       name: "PhotometerHost",
       dependencies: [
         "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerImages", "PhotometerStore",
@@ -85,7 +90,7 @@ let package = Package(
     .executableTarget(
       name: "PhotometerCLI",
       dependencies: [
-        "PhotometerClient", "ChildProcess",
+        "PhotometerClient", "PhotometerScoring", "ChildProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -107,6 +112,7 @@ let package = Package(
       name: "ReadBenchmark",
       dependencies: [
         "DigitTemplates", "TesseractEngine", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
+        "PhotometerScoring",
       ],
       path: "Sources/Host/Benchmarks/ReadBenchmark"
     ),
@@ -216,6 +222,10 @@ let package = Package(
     .testTarget(
       name: "PhotometerVotingTests",
       dependencies: ["PhotometerVoting"]
+    ),
+    .testTarget(
+      name: "PhotometerScoringTests",
+      dependencies: ["PhotometerScoring", "PhotometerProtocol"]
     ),
     .testTarget(
       name: "PhotometerHostTests",

@@ -65,6 +65,41 @@ import Testing
     #expect(plugins.first?["meter"] as? String == "water")
   }
 
+  @Test func comparesEnginesOnConfirmedReadings() async throws {
+    #expect(try await run(["meter", "add", "Gas", "--kind", "gas", "--reference", gas]).status == 0)
+    var ids: [Int] = []
+    for _ in 0..<3 {
+      let read = try await run(["read", "--meter", "Gas", "--save", "--json", gas])
+      #expect(read.status == 0, "\(read.standardError)")
+      ids.append(try #require(try jsonLines(read).first?["reading_id"] as? Int))
+    }
+    #expect(try await run(["ab"]).lines.first?.hasPrefix("No confirmed OCR readings") == true)
+    // The voting reader was right twice; the third time the shadow engine was.
+    #expect(try await run(["reading", "confirm", "\(ids[0])"]).status == 0)
+    #expect(try await run(["reading", "confirm", "\(ids[1])"]).status == 0)
+    #expect(try await run(["reading", "confirm", "\(ids[2])", "--value", "04712"]).status == 0)
+
+    let output = try await run(["ab", "--json"])
+    #expect(output.status == 0, "\(output.standardError)")
+    let lines = try jsonLines(output)
+    let rows = Dictionary(
+      uniqueKeysWithValues: lines.compactMap { line in (line["engine"] as? String).map { ($0, line) } })
+    #expect(rows["reader"]?["readings"] as? Int == 3)
+    #expect(rows["reader"]?["exact"] as? Int == 2)
+    #expect(rows["shadow"]?["exact"] as? Int == 1)
+    #expect(rows["shadow"]?["voted"] as? Bool == false)
+    #expect(rows["shadow"]?["disagreed_with_vote"] as? Int == 3)
+    #expect(rows["vote"]?["exact"] as? Int == 2)
+    let pair = try #require(lines.first { ($0["compare"] as? [String]) == ["reader", "shadow"] })
+    #expect(pair["only_first_right"] as? Int == 2)
+    #expect(pair["only_second_right"] as? Int == 1)
+    #expect(pair["significant"] as? Bool == false)
+
+    let table = try await run(["ab", "--meter", "Gas"])
+    #expect(table.lines.first == "3 confirmed OCR readings")
+    #expect(table.standardOutput.contains("reader vs shadow: no significant difference yet"))
+  }
+
   @Test func listsPlugins() async throws {
     let output = try await run(["plugins", "--json"])
     #expect(output.status == 0)

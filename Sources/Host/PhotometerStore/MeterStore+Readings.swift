@@ -24,7 +24,8 @@ extension MeterStore {
       var row = ReadingRow(
         id: nil, meterId: meter.id!, valueText: text, value: numeric, unit: unit, takenAtMs: takenAt,
         recordedAtMs: now, source: request.source.rawValue, confidence: request.confidence,
-        crop: request.crop.isEmpty ? nil : Data(request.crop), verified: false)
+        crop: request.crop.isEmpty ? nil : Data(request.crop), verified: false,
+        votedValueText: request.source == .ocr ? text : nil)
       try row.insert(db)
       for answer in request.engines {
         var engine = EngineAnswerRow(
@@ -101,10 +102,12 @@ extension MeterStore {
           ?? .failure(ErrorReply(.pluginFailed, engine.error ?? "no answer", plugin: engine.engine)),
         milliseconds: engine.milliseconds, voted: engine.voted)
     }
-    return StoredReading(
+    var reading = StoredReading(
       id: row.id!, meter: meter.name, value: row.valueText, numeric: row.value, unit: row.unit,
       takenAt: row.takenAtMs, recordedAt: row.recordedAtMs, source: ReadingSource(rawValue: row.source) ?? .manual,
       confidence: row.confidence, verified: row.verified, crop: row.crop.map { [UInt8]($0) } ?? [], engines: engines)
+    reading.votedValue = row.votedValueText ?? ""
+    return reading
   }
 
   /// Checks a value against the meter's range, or else its kind's physical range.

@@ -11,8 +11,11 @@ extension MeterStore {
   static let transferHeader = [
     "record", "meter", "kind", "unit", "created_at", "roi", "digits", "decimals", "counts_up", "max_rate_per_hour",
     "range", "notes", "photos", "value", "taken_at", "recorded_at", "source", "confidence", "verified", "crop",
-    "engines",
+    "engines", "voted_value",
   ]
+
+  /// The header of exports from before `voted_value`, still read.
+  static let transferHeaderV1 = Array(transferHeader.dropLast())
 
   /// The whole store as CSV, with how many meters and readings it holds.
   public func exportCSV() async throws(StoreError) -> (csv: String, meters: Int, readings: Int) {
@@ -40,7 +43,7 @@ extension MeterStore {
   /// Loads an export into this store, which must have none of its meters; all or nothing.
   public func importCSV(_ text: String) async throws(StoreError) -> (meters: Int, readings: Int) {
     let records = try CSV.parse(text)
-    guard records.first == Self.transferHeader else {
+    guard let header = records.first, header == Self.transferHeader || header == Self.transferHeaderV1 else {
       throw .invalid("the CSV does not start with Photometer's export header")
     }
     return try await write { db in
@@ -48,10 +51,10 @@ extension MeterStore {
       var readings = 0
       for (index, fields) in records.dropFirst().enumerated() {
         let line = index + 2
-        guard fields.count == Self.transferHeader.count else {
-          throw StoreError.invalid("CSV line \(line) has \(fields.count) fields, not \(Self.transferHeader.count)")
+        guard fields.count == header.count else {
+          throw StoreError.invalid("CSV line \(line) has \(fields.count) fields, not \(header.count)")
         }
-        let record = Dictionary(uniqueKeysWithValues: zip(Self.transferHeader, fields))
+        let record = Dictionary(uniqueKeysWithValues: zip(header, fields))
         switch record["record"] {
         case "meter":
           let (id, name) = try Self.importMeter(record, line: line, db: db)
@@ -80,7 +83,7 @@ extension MeterStore {
       "meter", meter.name, meter.kind, meter.unit, "\(meter.createdAtMs)", roi.map(String.init).joined(separator: " "),
       "\(meter.digits)", "\(meter.decimals)", "\(meter.countsUp)", meter.maxRatePerHour.map { "\($0)" } ?? "",
       range.map { "\($0)" }.joined(separator: " "), meter.notes,
-      photos.map { $0.data.base64EncodedString() }.joined(separator: " "), "", "", "", "", "", "", "", "",
+      photos.map { $0.data.base64EncodedString() }.joined(separator: " "), "", "", "", "", "", "", "", "", "",
     ]
   }
 
@@ -88,7 +91,7 @@ extension MeterStore {
     [
       "reading", meter, "", reading.unit, "", "", "", "", "", "", "", "", "", reading.valueText, "\(reading.takenAtMs)",
       "\(reading.recordedAtMs)", reading.source, reading.confidence.map { "\($0)" } ?? "", "\(reading.verified)",
-      reading.crop.map { $0.base64EncodedString() } ?? "", try engineJSON(engines),
+      reading.crop.map { $0.base64EncodedString() } ?? "", try engineJSON(engines), reading.votedValueText ?? "",
     ]
   }
 
@@ -156,7 +159,10 @@ extension MeterStore {
       recordedAtMs: try integer(record["recorded_at"], field: "recorded_at", line: line), source: source.rawValue,
       confidence: Double(record["confidence", default: ""]),
       crop: record["crop"].flatMap { Data(base64Encoded: $0) }.flatMap { $0.isEmpty ? nil : $0 },
-      verified: record["verified"] == "true")
+      verified: record["verified"] == "true",
+      // Exports from before v2 lack it; an uncorrected OCR reading's value is still its vote.
+      votedValueText: record["voted_value"].map { $0.isEmpty ? nil : $0 }
+        ?? (source == .ocr ? text : nil))
     try row.insert(db)
     let engines = record["engines", default: ""]
     guard !engines.isEmpty else { return }

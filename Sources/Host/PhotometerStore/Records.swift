@@ -61,6 +61,8 @@ struct ReadingRow: Codable, FetchableRecord, MutablePersistableRecord {
   /// `Data` for a BLOB, as in ``ReferencePhotoRow/data``.
   var crop: Data?
   var verified: Bool
+  /// For OCR readings, the voted value as first stored (``valueText`` may be corrected later).
+  var votedValueText: String?
 
   mutating func didInsert(_ inserted: InsertionSuccess) {
     id = inserted.rowID
@@ -145,6 +147,13 @@ enum Schema {
         table.column("voted", .boolean).notNull()
         table.column("error", .text)
       }
+    }
+    migrator.registerMigration("v2: the voted value of OCR readings, kept through corrections") { db in
+      try db.alter(table: "reading") { table in
+        table.add(column: "votedValueText", .text)
+      }
+      // Readings corrected before v2 lost their voted value; the others still show it.
+      try db.execute(sql: "UPDATE reading SET votedValueText = valueText WHERE source = 'ocr'")
     }
     return migrator
   }

@@ -5913,7 +5913,7 @@ const ProtobufCMessageDescriptor photometer__v1__meter_removed__descriptor =
   (ProtobufCMessageInit) photometer__v1__meter_removed__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__stored_reading__field_descriptors[14] =
+static const ProtobufCFieldDescriptor photometer__v1__stored_reading__field_descriptors[15] =
 {
   {
     "id",
@@ -6083,6 +6083,18 @@ static const ProtobufCFieldDescriptor photometer__v1__stored_reading__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "voted_value",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, voted_value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__stored_reading__field_indices_by_name[] = {
   8,   /* field[8] = confidence */
@@ -6099,11 +6111,12 @@ static const unsigned photometer__v1__stored_reading__field_indices_by_name[] = 
   4,   /* field[4] = unit */
   2,   /* field[2] = value */
   9,   /* field[9] = verified */
+  14,   /* field[14] = voted_value */
 };
 static const ProtobufCIntRange photometer__v1__stored_reading__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 14 }
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor photometer__v1__stored_reading__descriptor =
 {
@@ -6113,7 +6126,7 @@ const ProtobufCMessageDescriptor photometer__v1__stored_reading__descriptor =
   "Photometer__V1__StoredReading",
   "photometer.v1",
   sizeof(Photometer__V1__StoredReading),
-  14,
+  15,
   photometer__v1__stored_reading__field_descriptors,
   photometer__v1__stored_reading__field_indices_by_name,
   1,  photometer__v1__stored_reading__number_ranges,

@@ -75,6 +75,7 @@ extension StoredReading {
     )
     displayValue = String(protobuf: reading.display_value)
     displayUnit = String(protobuf: reading.display_unit)
+    votedValue = String(protobuf: reading.voted_value)
   }
 
   func encode(in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__StoredReading> {
@@ -93,6 +94,7 @@ extension StoredReading {
       ($0.n_engines, $0.engines) = arena.array(engines) { $0.encode(in: arena) }
       $0.display_value = arena.string(displayValue)
       $0.display_unit = arena.string(displayUnit)
+      $0.voted_value = arena.string(votedValue)
     }
   }
 }

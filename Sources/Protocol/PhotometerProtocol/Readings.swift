@@ -32,6 +32,8 @@ public struct StoredReading: Hashable, Sendable {
   /// The value in the unit a request asked for, when that differs from ``unit``; else empty.
   public var displayValue = ""
   public var displayUnit = ""
+  /// For OCR readings: the value the vote gave, kept when the user corrects ``value``.
+  public var votedValue = ""
 
   public init(
     id: Int64,

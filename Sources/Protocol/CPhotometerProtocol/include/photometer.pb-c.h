@@ -1180,10 +1180,15 @@ struct  Photometer__V1__StoredReading
    */
   char *display_value;
   char *display_unit;
+  /*
+   * For OCR readings: the value the engines' vote gave, kept when the user corrects `value`
+   * (what `photometer ab` compares each engine's disagreement with).
+   */
+  char *voted_value;
 };
 #define PHOTOMETER__V1__STORED_READING__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__stored_reading__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED, 0, 0, {0,NULL}, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED, 0, 0, {0,NULL}, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 /*
