@@ -90,7 +90,7 @@ let package = Package(
     .executableTarget(
       name: "PhotometerCLI",
       dependencies: [
-        "PhotometerClient", "PhotometerScoring", "ChildProcess",
+        "PhotometerClient", "PhotometerScoring", "PhotometerCharts", "ChildProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],

@@ -44,3 +44,21 @@ import Testing
     #expect(low == 5 && high == 6.5 && step == 0.5)
   }
 }
+
+@Suite struct BarChartTests {
+  @Test func drawsOneBarPerSeriesAndItemWithItsValue() {
+    let chart = BarChart(
+      title: "Engines <test>", items: ["digits", "tesseract"],
+      series: [
+        .init(name: "exact", colour: "#2b6cb0", values: [0.93, 0.2]),
+        .init(name: "per digit", colour: "#68d391", values: [0.99, nil]),
+      ])
+    let svg = chart.svg
+    #expect(svg.hasPrefix("<svg"))
+    #expect(svg.contains("Engines &lt;test&gt;"))
+    #expect(svg.components(separatedBy: "height=\"14.0\"").count - 1 == 3)
+    #expect(svg.contains("93.0%"))
+    #expect(svg.contains("20.0%"))
+    #expect(svg.contains("99.0%"))
+  }
+}

@@ -100,6 +100,34 @@ import Testing
     #expect(table.standardOutput.contains("reader vs shadow: no significant difference yet"))
   }
 
+  @Test func benchesTheEnginesOnALabelledFolder() async throws {
+    let folder = URL(
+      fileURLWithPath: try writeTemporaryFile(
+        "labels.csv", Array("file,text\na.png,04711\nb.png,04711\nc.png,04712\n".utf8))
+    )
+    .deletingLastPathComponent()
+    for (index, name) in ["a.png", "b.png", "c.png"].enumerated() {
+      try Data(TestImages.png(index)).write(to: folder.appendingPathComponent(name))
+    }
+    let chart = folder.appendingPathComponent("bench.svg").path
+    let output = try await run(["bench", folder.path, "--json", "--svg", chart])
+    #expect(output.status == 0, "\(output.standardError)")
+    let rows = try jsonLines(output)
+    #expect(rows.map { $0["engine"] as? String } == ["reader", "shadow", "vote"])
+    #expect(rows.map { $0["exact"] as? Int } == [2, 1, 2])
+    #expect(rows.allSatisfy { $0["images"] as? Int == 3 })
+    #expect(rows[1]["voted"] as? Bool == false)
+    #expect(try String(contentsOfFile: chart, encoding: .utf8).contains("<svg"))
+
+    let table = try await run(["bench", folder.path, "--engines", "shadow"])
+    #expect(table.lines.first?.hasPrefix("3 images of") == true)
+    #expect(table.lines.dropFirst(2).map { $0.split(separator: " ").first.map(String.init) } == ["shadow", "vote"])
+
+    let missing = try await run(["bench", "/nonexistent"])
+    #expect(missing.status == 1)
+    #expect(missing.standardError.contains("labels.csv"))
+  }
+
   @Test func listsPlugins() async throws {
     let output = try await run(["plugins", "--json"])
     #expect(output.status == 0)

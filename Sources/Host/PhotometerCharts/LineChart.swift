@@ -37,7 +37,7 @@ public struct LineChart: Sendable {
     var parts = [
       ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(width)" height="\##(height)" viewBox="0 0 \##(width) \##(height)" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">"##,
       ##"<rect width="100%" height="100%" fill="#ffffff"/>"##,
-      ##"<text x="\##(left)" y="26" font-size="16" font-weight="bold" fill="#222">\##(escape(title))</text>"##,
+      ##"<text x="\##(left)" y="26" font-size="16" font-weight="bold" fill="#222">\##(escapeXML(title))</text>"##,
     ]
     guard let first = points.first, let last = points.last else {
       parts.append(
@@ -65,7 +65,7 @@ public struct LineChart: Sendable {
         ##"<line x1="\##(fmt(x(time)))" y1="\##(fmt(plot.y))" x2="\##(fmt(x(time)))" y2="\##(fmt(plot.y + plot.height))" stroke="#f0f0f0"/>"##
       )
       parts.append(
-        ##"<text x="\##(fmt(x(time)))" y="\##(fmt(plot.y + plot.height + 18))" text-anchor="middle" fill="#444">\##(escape(label))</text>"##
+        ##"<text x="\##(fmt(x(time)))" y="\##(fmt(plot.y + plot.height + 18))" text-anchor="middle" fill="#444">\##(escapeXML(label))</text>"##
       )
     }
     parts.append(
@@ -75,7 +75,7 @@ public struct LineChart: Sendable {
       ##"<line x1="\##(fmt(plot.x))" y1="\##(fmt(plot.y))" x2="\##(fmt(plot.x))" y2="\##(fmt(plot.y + plot.height))" stroke="#888"/>"##
     )
     parts.append(
-      ##"<text transform="translate(16 \##(fmt(plot.y + plot.height / 2))) rotate(-90)" text-anchor="middle" fill="#444">\##(escape(unit))</text>"##
+      ##"<text transform="translate(16 \##(fmt(plot.y + plot.height / 2))) rotate(-90)" text-anchor="middle" fill="#444">\##(escapeXML(unit))</text>"##
     )
     let path = points.map { "\(fmt(x($0.time))),\(fmt(y($0.value)))" }.joined(separator: " ")
     parts.append(
@@ -141,8 +141,4 @@ public struct LineChart: Sendable {
     String(format: "%.1f", value)
   }
 
-  private func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-  }
 }

@@ -1,6 +1,7 @@
 import DigitTemplates
 import Foundation
 import PhotometerProtocol
+import PhotometerScoring
 import PhotometerVision
 import PhotometerVoting
 import TesseractEngine
@@ -22,15 +23,10 @@ struct Evaluation {
   }
 
   func run(_ directory: String) throws -> [String] {
-    let base = URL(fileURLWithPath: directory)
-    let rows = try String(contentsOf: base.appendingPathComponent("labels.csv"), encoding: .utf8)
-      .split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",").map(String.init) }
     var scores: [String: Score] = [:]
     var repairs = RepairTally()
-    for row in rows where row.count >= 2 {
-      let path = base.appendingPathComponent(row[0]).path
-      let truth = row[1]
-      let accepted = row.count > 2 ? row[2].split(separator: "|").map(String.init) : truth.map { String($0) }
+    for labelled in try LabelledSet.load(directory) {
+      let (path, truth, accepted) = (labelled.path, labelled.text, labelled.accepted)
       let image = try VisionImage(decoding: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
       var started = ContinuousClock.now
       let fromTemplates = try templates.read(image, expected: truth.count)
@@ -46,7 +42,7 @@ struct Evaluation {
       scores["digits", default: Score()].add(accepted, fromTemplates.text, fromTemplates.confidence, templateTime)
       if showErrors && !zip(vote.value, accepted).allSatisfy({ $1.contains($0) }) {
         print(
-          "  \(row[0]) truth \(truth): digits \(fromTemplates.text) (\(fromTemplates.confidence)), "
+          "  \(URL(fileURLWithPath: path).lastPathComponent) truth \(truth): digits \(fromTemplates.text) (\(fromTemplates.confidence)), "
             + "tesseract \(fromTesseract.text), vote \(vote.value)")
       }
       scores["tesseract", default: Score()].add(
@@ -60,7 +56,7 @@ struct Evaluation {
         scores["tesseract-cli", default: Score()].add(accepted, text, 1, milliseconds(since: started))
       }
     }
-    let name = base.lastPathComponent
+    let name = URL(fileURLWithPath: directory).lastPathComponent
     return ["digits", "tesseract", "tesseract-cli", "vote"].compactMap { engine in
       scores[engine].map { $0.line(set: name, engine: engine) }
     } + [repairs.line(set: name)]

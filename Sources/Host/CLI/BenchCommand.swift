@@ -1,0 +1,198 @@
+import ArgumentParser
+import Foundation
+import PhotometerCharts
+import PhotometerClient
+import PhotometerProtocol
+import PhotometerScoring
+
+/// `photometer bench DIR`: every read engine and their vote on a labelled folder of images, in the
+/// table people compare OCR engines with.
+struct BenchCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bench",
+    abstract: "Compare the read engines on a folder of labelled images.",
+    discussion: """
+      DIR holds images and a labels.csv with the header file,text (and optionally accept, per \
+      digit the digits that count as right, |-separated; Tools/make-digits.py writes such \
+      folders). Every read plugin of the configuration reads every image, one image at a time, \
+      with the label's digit count as the expected count; the vote is the host's. Per engine: \
+      exact-match rate with its 95% interval, per-digit accuracy, accuracy of the accepted values \
+      when the least confident 10% are rejected, median and p95 ms per image (the vote's: the whole \
+      request as the client saw it) and the plugin's peak memory (its processes' VmHWM).
+      """)
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: "A folder with images and labels.csv.") var directory: String
+  @Option(help: "Show only these engines (comma-separated plugin names); the vote is always shown.")
+  var engines: String?
+  @Option(help: "Also write the table as an SVG bar chart to this file.") var svg: String?
+  @Flag(help: "One JSON object per engine, one per line.") var json = false
+
+  func run() async throws {
+    try await reportingFailures {
+      let images: [LabelledImage]
+      do {
+        images = try LabelledSet.load(directory)
+      } catch {
+        throw CommandFailure.badInput("\(error)")
+      }
+      guard !images.isEmpty else {
+        throw CommandFailure.badInput("\(directory)/labels.csv lists no images")
+      }
+      let client = try await global.connect()
+      var tally = Tally()
+      do {
+        await runInOrder(images, width: 1) { labelled in
+          await Self.read(labelled, client: client)
+        } emit: { outcome in
+          tally.add(outcome)
+        }
+        tally.peakMemory = Self.peakMemory(try await client.call(.listPlugins, \.pluginList))
+        await client.close()
+      } catch {
+        await client.close()
+        throw error
+      }
+      if let failure = tally.failures.first, tally.failures.count == images.count {
+        throw CommandFailure.badInput("no image could be read; the first failure: \(failure)")
+      }
+      let shown = engines.map { Set($0.split(separator: ",").map(String.init)) }
+      let rows = tally.rows.filter { shown?.contains($0.engine) ?? true || $0.engine == EngineComparison.vote }
+      json ? printJSON(rows) : printReport(rows, tally: tally)
+      if let svg {
+        try writeChart(rows, to: svg)
+      }
+    }
+  }
+
+  /// One image's outcome: the host's result, or why the request failed.
+  struct Outcome: Sendable {
+    var image: LabelledImage
+    var result: ReadResult?
+    var failure: String?
+    var milliseconds: Double
+  }
+
+  private static func read(_ labelled: LabelledImage, client: HostClient) async -> Outcome {
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      let request = ReadRequest(
+        image: Image(data: try loadImage(labelled.path), name: labelled.path), digits: UInt32(labelled.text.count))
+      let result = try await client.read(request)
+      return Outcome(image: labelled, result: result, milliseconds: milliseconds(clock.now - start))
+    } catch {
+      return Outcome(image: labelled, failure: "\(error)", milliseconds: milliseconds(clock.now - start))
+    }
+  }
+
+  /// Each plugin's peak resident memory in MiB: the largest VmHWM among its processes.
+  private static func peakMemory(_ plugins: [PluginStatus]) -> [String: Double] {
+    var peaks: [String: Double] = [:]
+    for plugin in plugins {
+      for pid in plugin.pids {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { continue }
+        peaks[plugin.name] = max(peaks[plugin.name] ?? 0, kilobytes / 1024)
+      }
+    }
+    return peaks
+  }
+
+  /// The engines' scores, in the order they first answered, then the vote.
+  struct Tally {
+    struct Row {
+      var engine: String
+      var voted: Bool
+      var score = EngineScore()
+    }
+
+    var rows: [Row] = []
+    var failures: [String] = []
+    var peakMemory: [String: Double] = [:]
+
+    mutating func add(_ outcome: Outcome) {
+      let accepted = outcome.image.accepted
+      guard let result = outcome.result else {
+        failures.append("\(outcome.image.path): \(outcome.failure ?? "no result")")
+        return
+      }
+      for answer in result.engines {
+        let index = row(answer.plugin, voted: answer.voted)
+        rows[index].score.add(
+          accepted: accepted, answer: answer.value.map { $0.text.filter(\.isNumber) },
+          confidence: answer.value?.confidence ?? 0, milliseconds: answer.milliseconds,
+          vote: result.value.filter(\.isNumber))
+      }
+      let vote = row(EngineComparison.vote, voted: true)
+      rows[vote].score.add(
+        accepted: accepted, answer: result.value.isEmpty ? nil : result.value.filter(\.isNumber),
+        confidence: result.confidence, milliseconds: outcome.milliseconds)
+      // The vote stays last.
+      rows.append(rows.remove(at: vote))
+    }
+
+    private mutating func row(_ engine: String, voted: Bool) -> Int {
+      if let index = rows.firstIndex(where: { $0.engine == engine }) {
+        return index
+      }
+      rows.append(Row(engine: engine, voted: voted))
+      return rows.count - 1
+    }
+  }
+
+  private func printReport(_ rows: [Tally.Row], tally: Tally) {
+    let count = rows.last?.score.count ?? 0
+    print("\(count) images of \(directory)" + (tally.failures.isEmpty ? "" : ", \(tally.failures.count) failed"))
+    printTable(
+      header: [
+        "ENGINE", "ROLE", "IMAGES", "EXACT (95% CI)", "PER DIGIT", "ACCEPTED@90%", "P50 MS", "P95 MS", "PEAK MIB",
+      ],
+      rows: rows.map { row in
+        let score = row.score
+        return [
+          row.engine, row.engine == EngineComparison.vote ? "-" : row.voted ? "vote" : "shadow", "\(score.count)",
+          score.exactRate.formatted, score.digitAccuracy.percent, score.acceptedAccuracy().percent,
+          String(format: "%.1f", score.latency(0.5)), String(format: "%.1f", score.latency(0.95)),
+          tally.peakMemory[row.engine].map { String(format: "%.0f", $0) } ?? "-",
+        ]
+      })
+    for failure in tally.failures.prefix(5) {
+      FileHandle.standardError.write(Data("failed: \(failure)\n".utf8))
+    }
+  }
+
+  private func printJSON(_ rows: [Tally.Row]) {
+    for row in rows {
+      let score = row.score
+      let interval = score.exactRate.interval
+      print(
+        JSONValue.object([
+          ("engine", .string(row.engine)), ("voted", .bool(row.voted)), ("images", .number(score.count)),
+          ("exact", .number(score.exact)), ("exact_rate", .number(score.exactRate.rate)),
+          ("exact_rate_low", .number(interval.lowerBound)), ("exact_rate_high", .number(interval.upperBound)),
+          ("digit_accuracy", .number(score.digitAccuracy.rate)),
+          ("accepted_accuracy", .number(score.acceptedAccuracy().rate)), ("cer", .number(score.characterErrorRate)),
+          ("p50_ms", .number(score.latency(0.5))), ("p95_ms", .number(score.latency(0.95))),
+        ]).rendered)
+    }
+  }
+
+  private func writeChart(_ rows: [Tally.Row], to path: String) throws {
+    let chart = BarChart(
+      title: "Read engines on \(URL(fileURLWithPath: directory).lastPathComponent)",
+      items: rows.map(\.engine),
+      series: [
+        .init(name: "exact", colour: "#2b6cb0", values: rows.map { $0.score.exactRate.rate }),
+        .init(name: "per digit", colour: "#68d391", values: rows.map { $0.score.digitAccuracy.rate }),
+        .init(name: "accepted@90%", colour: "#ed8936", values: rows.map { $0.score.acceptedAccuracy().rate }),
+      ])
+    do {
+      try Data(chart.svg.utf8).write(to: URL(fileURLWithPath: path))
+    } catch {
+      throw CommandFailure.badInput("cannot write \(path): \(error.localizedDescription)")
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// One labelled image of a folder whose truths are in `labels.csv`: a header line, then
+/// `file,text` and optionally `accept`, per digit the digits a reader may rightly give there,
+/// `|`-separated (`0|7|34|1`: the third wheel is caught between 3 and 4, and both count). The
+/// project's generator Tools/make-digits.py writes such folders.
+public struct LabelledImage: Sendable, Equatable {
+  /// The image's path.
+  public var path: String
+  /// The true value.
+  public var text: String
+  /// Per digit of `text`, the characters that count as right.
+  public var accepted: [String]
+}
+
+public enum LabelledSet {
+  public struct Invalid: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// The images listed in `directory`/labels.csv, in file order.
+  public static func load(_ directory: String) throws -> [LabelledImage] {
+    let base = URL(fileURLWithPath: directory)
+    let file = base.appendingPathComponent("labels.csv")
+    let text: String
+    do {
+      text = try String(contentsOf: file, encoding: .utf8)
+    } catch {
+      throw Invalid(description: "\(file.path) cannot be read: \(error.localizedDescription)")
+    }
+    let lines = text.split(whereSeparator: \.isNewline)
+    guard let header = lines.first, header.split(separator: ",").prefix(2) == ["file", "text"] else {
+      throw Invalid(description: "\(file.path) must start with the header file,text[,accept]")
+    }
+    return try lines.dropFirst().enumerated().map { index, line in
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      guard fields.count >= 2, !fields[0].isEmpty, !fields[1].isEmpty else {
+        throw Invalid(description: "\(file.path) line \(index + 2): expected file,text")
+      }
+      let accepted =
+        fields.count > 2 && !fields[2].isEmpty
+        ? fields[2].split(separator: "|").map(String.init) : fields[1].map { String($0) }
+      guard accepted.count == fields[1].count else {
+        throw Invalid(
+          description: "\(file.path) line \(index + 2): accept has \(accepted.count) digits, text \(fields[1].count)")
+      }
+      return LabelledImage(path: base.appendingPathComponent(fields[0]).path, text: fields[1], accepted: accepted)
+    }
+  }
+}

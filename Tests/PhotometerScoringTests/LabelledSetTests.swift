@@ -1,0 +1,30 @@
+import Foundation
+import PhotometerScoring
+import Testing
+
+@Suite struct LabelledSetTests {
+  func folder(_ labels: String) throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("labels-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    try Data(labels.utf8).write(to: url.appendingPathComponent("labels.csv"))
+    return url.path
+  }
+
+  @Test func readsTruthsAndAcceptedDigits() throws {
+    let directory = try folder("file,text,accept\na.png,0731,0|7|34|1\nb.png,42,\n")
+    let images = try LabelledSet.load(directory)
+    #expect(images.map(\.text) == ["0731", "42"])
+    #expect(images[0].accepted == ["0", "7", "34", "1"])
+    #expect(images[1].accepted == ["4", "2"])
+    #expect(images[0].path == "\(directory)/a.png")
+  }
+
+  @Test func namesTheLineAtFault() throws {
+    #expect(throws: LabelledSet.Invalid.self) { try LabelledSet.load(try folder("name,value\na.png,1\n")) }
+    let error = #expect(throws: LabelledSet.Invalid.self) {
+      try LabelledSet.load(try folder("file,text,accept\na.png,12,1\n"))
+    }
+    #expect(error?.description.contains("line 2") == true)
+    #expect(throws: LabelledSet.Invalid.self) { try LabelledSet.load("/nonexistent") }
+  }
+}
