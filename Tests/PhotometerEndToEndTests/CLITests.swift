@@ -128,6 +128,37 @@ import Testing
     #expect(missing.standardError.contains("labels.csv"))
   }
 
+  @Test func replaysARecordingAgainstOtherPlugins() async throws {
+    let recording = URL(fileURLWithPath: temporaryDatabasePath()).deletingLastPathComponent().appendingPathComponent(
+      "traffic.rec"
+    ).path
+    try FileManager.default.createDirectory(
+      atPath: URL(fileURLWithPath: recording).deletingLastPathComponent().path, withIntermediateDirectories: true)
+    #expect(try await run(["read", gas, water, "--record", recording]).status == 0)
+    #expect(try await run(["ping", "--record", recording]).status == 0)
+
+    let same = try await run(["replay", recording])
+    #expect(same.status == 0, "\(same.standardError)")
+    #expect(same.lines == ["Replayed 2 requests: 0 answered differently, 2 the same; 3 other requests skipped"])  // two Hellos and a Ping
+
+    let upgraded = try writePluginsFile(
+      #"{"plugins": [{"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "04713"}}]}"#
+    )
+    let output = try await runCommand(
+      photometer, ["replay", recording, "--json", "--plugins", upgraded, "--db", database])
+    #expect(output.status == 0, "\(output.standardError)")
+    let lines = try jsonLines(output)
+    #expect(lines.map { $0["image"] as? String } == [gas, water])
+    #expect(lines.allSatisfy { $0["differs"] as? Bool == true })
+    #expect(
+      lines.first?["changes"] as? [String] == [
+        "value 04711 -> 04713", "reader 04711 -> 04713", "shadow (gone) was 04712",
+      ])
+
+    let broken = try writeTemporaryFile("broken.rec", [5, 1, 2])
+    #expect(try await run(["replay", broken]).status == 1)
+  }
+
   @Test func listsPlugins() async throws {
     let output = try await run(["plugins", "--json"])
     #expect(output.status == 0)

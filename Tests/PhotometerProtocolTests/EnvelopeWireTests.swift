@@ -222,4 +222,21 @@ import Testing
     #expect(
       host.refusal(ofPeer: Hello(version: ProtocolVersion(major: 1, minor: 9), name: "c", softwareVersion: "1")) == nil)
   }
+
+  @Test func recordedEntriesReadBackFrameByFrame() throws {
+    let entries = [
+      Recorded(
+        direction: .request, at: 1_763_800_000_000, envelope: Envelope(requestID: 7, message: .ping(payload: [1]))),
+      Recorded(
+        direction: .reply, at: 1_763_800_000_001, envelope: Envelope(requestID: 7, message: .pong(payload: [1]))),
+    ]
+    var decoder = FrameDecoder()
+    decoder.append(entries.flatMap { $0.framed() })
+    var decoded: [Recorded] = []
+    while let frame = try decoder.nextFrame() {
+      decoded.append(try Recorded(serialized: frame))
+    }
+    #expect(decoded == entries)
+    #expect(throws: WireError.self) { try Recorded(serialized: [0xFF, 0xFF]) }
+  }
 }

@@ -22,11 +22,15 @@ struct GlobalOptions: ParsableArguments {
   @Option(help: "The host's log level on standard error: trace, debug, info, notice, warning, error.")
   var logLevel: String = "warning"
 
+  @Option(help: "Have the host append every request and reply to this file (see `photometer replay`).")
+  var record: String?
+
   /// Starts the host and shakes hands; failures end the command with status 2.
   func connect() async throws -> HostClient {
     var arguments = ["--log-level", logLevel]
     if let db { arguments += ["--db", db] }
     if let plugins { arguments += ["--plugins", absolute(plugins)] }
+    if let record { arguments += ["--record", absolute(record)] }
     let executable = host.map(absolute) ?? "\(ChildProcess.executableFolder)/photometer-host"
     do {
       return try await HostClient.launch(executable: executable, arguments: arguments) { line in

@@ -14,7 +14,7 @@ struct Photometer: AsyncParsableCommand {
     subcommands: [
       MeterCommand.self, ReadingCommand.self, ReadingsCommand.self, StatsCommand.self, ChartCommand.self,
       ExportCommand.self, ImportCommand.self, ReadCommand.self, IdentifyCommand.self, PluginsCommand.self,
-      ABCommand.self, BenchCommand.self, PingCommand.self,
+      ABCommand.self, BenchCommand.self, ReplayCommand.self, PingCommand.self,
     ]
   )
 }

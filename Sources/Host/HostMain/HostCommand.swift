@@ -28,6 +28,9 @@ struct HostCommand: AsyncParsableCommand {
   @Option(help: "The largest frame accepted from the client, in bytes.")
   var maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize
 
+  @Option(help: "Append every request and reply to this file, for `photometer replay`.")
+  var record: String?
+
   func validate() throws {
     guard maxFrameSize > 0 else {
       throw ValidationError("--max-frame-size must be over 0")
@@ -66,7 +69,15 @@ struct HostCommand: AsyncParsableCommand {
       logger.error("\(error)")
       throw ExitCode(1)
     }
-    let server = HostServer(plugins: pluginSet, store: store, logger: logger, maxFrameSize: maxFrameSize)
+    let recorder: Recorder?
+    do {
+      recorder = try record.map { (path) throws(Recorder.OpenError) in try Recorder(path: path) }
+    } catch {
+      logger.error("\(error)")
+      throw ExitCode(1)
+    }
+    let server = HostServer(
+      plugins: pluginSet, store: store, logger: logger, maxFrameSize: maxFrameSize, recorder: recorder)
     logger.info("host started", metadata: ["pid": "\(getpid())", "plugins": "\(configurations.count)", "db": "\(db)"])
     let status = await server.run(input: 0, output: protocolOutput)
     hangUp.cancel()

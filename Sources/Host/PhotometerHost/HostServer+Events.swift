@@ -16,6 +16,7 @@ extension HostServer {
     }
     switch event {
     case .envelope(let envelope):
+      record(.request, envelope)
       handle(envelope, replies: replies)
     case .undecodable(let frame, let bytes):
       logger.error(
@@ -141,7 +142,15 @@ extension HostServer {
   }
 
   func reply(_ id: UInt64, _ message: Message, replies: ReplyWriter) {
-    replies.send(Envelope(requestID: id, message: message))
+    let envelope = Envelope(requestID: id, message: message)
+    record(.reply, envelope)
+    replies.send(envelope)
+  }
+
+  private func record(_ direction: Recorded.Direction, _ envelope: Envelope) {
+    recorder?.record(direction, envelope) { reason in
+      logger.error("could not record an envelope", metadata: ["reason": "\(reason)"])
+    }
   }
 
   /// Ends the conversation once the requests in flight are answered; answers `Shutdown` with

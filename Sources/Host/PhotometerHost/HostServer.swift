@@ -31,6 +31,8 @@ public final class HostServer: Sendable {
   let state = Mutex(State())
   /// Live frames of displays, by stream name.
   let streams = Mutex(StreamConvergence())
+  /// Where requests and replies are recorded, when they are.
+  let recorder: Recorder?
 
   struct State {
     var handshakeDone = false
@@ -40,19 +42,23 @@ public final class HostServer: Sendable {
     var finished: CheckedContinuation<Int32, Never>?
   }
 
-  /// - Parameter store: where meters and readings are kept.
+  /// - Parameters:
+  ///   - store: where meters and readings are kept.
+  ///   - recorder: where to record every request and reply, if anywhere.
   public init(
     plugins: PluginSet,
     store: MeterStore,
     logger: Logger,
     maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
-    imageLimits: ImageLimits = .standard
+    imageLimits: ImageLimits = .standard,
+    recorder: Recorder? = nil
   ) {
     self.plugins = plugins
     self.store = store
     self.logger = logger
     self.maxFrameSize = maxFrameSize
     self.imageLimits = imageLimits
+    self.recorder = recorder
   }
 
   /// The host's `Hello`.

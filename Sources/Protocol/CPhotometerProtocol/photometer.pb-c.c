@@ -2500,6 +2500,51 @@ void   photometer__v1__chart__free_unpacked
   assert(message->base.descriptor == &photometer__v1__chart__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   photometer__v1__recorded__init
+                     (Photometer__V1__Recorded         *message)
+{
+  static const Photometer__V1__Recorded init_value = PHOTOMETER__V1__RECORDED__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__recorded__get_packed_size
+                     (const Photometer__V1__Recorded *message)
+{
+  assert(message->base.descriptor == &photometer__v1__recorded__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__recorded__pack
+                     (const Photometer__V1__Recorded *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__recorded__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__recorded__pack_to_buffer
+                     (const Photometer__V1__Recorded *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__recorded__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__Recorded *
+       photometer__v1__recorded__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__Recorded *)
+     protobuf_c_message_unpack (&photometer__v1__recorded__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__recorded__free_unpacked
+                     (Photometer__V1__Recorded *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__recorded__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptors[40] =
 {
   {
@@ -7187,6 +7232,100 @@ const ProtobufCMessageDescriptor photometer__v1__chart__descriptor =
   photometer__v1__chart__field_indices_by_name,
   1,  photometer__v1__chart__number_ranges,
   (ProtobufCMessageInit) photometer__v1__chart__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCEnumValue photometer__v1__recorded__direction__enum_values_by_number[3] =
+{
+  { "DIRECTION_UNSPECIFIED", "PHOTOMETER__V1__RECORDED__DIRECTION__DIRECTION_UNSPECIFIED", 0 },
+  { "DIRECTION_REQUEST", "PHOTOMETER__V1__RECORDED__DIRECTION__DIRECTION_REQUEST", 1 },
+  { "DIRECTION_REPLY", "PHOTOMETER__V1__RECORDED__DIRECTION__DIRECTION_REPLY", 2 },
+};
+static const ProtobufCIntRange photometer__v1__recorded__direction__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex photometer__v1__recorded__direction__enum_values_by_name[3] =
+{
+  { "DIRECTION_REPLY", 2 },
+  { "DIRECTION_REQUEST", 1 },
+  { "DIRECTION_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor photometer__v1__recorded__direction__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "photometer.v1.Recorded.Direction",
+  "Direction",
+  "Photometer__V1__Recorded__Direction",
+  "photometer.v1",
+  3,
+  photometer__v1__recorded__direction__enum_values_by_number,
+  3,
+  photometer__v1__recorded__direction__enum_values_by_name,
+  1,
+  photometer__v1__recorded__direction__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__recorded__field_descriptors[3] =
+{
+  {
+    "direction",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Recorded, direction),
+    &photometer__v1__recorded__direction__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "at_ms",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Recorded, at_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "envelope",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Recorded, envelope),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__recorded__field_indices_by_name[] = {
+  1,   /* field[1] = at_ms */
+  0,   /* field[0] = direction */
+  2,   /* field[2] = envelope */
+};
+static const ProtobufCIntRange photometer__v1__recorded__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor photometer__v1__recorded__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.Recorded",
+  "Recorded",
+  "Photometer__V1__Recorded",
+  "photometer.v1",
+  sizeof(Photometer__V1__Recorded),
+  3,
+  photometer__v1__recorded__field_descriptors,
+  photometer__v1__recorded__field_indices_by_name,
+  1,  photometer__v1__recorded__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__recorded__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue photometer__v1__role__enum_values_by_number[3] =

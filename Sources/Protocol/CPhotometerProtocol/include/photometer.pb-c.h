@@ -73,10 +73,24 @@ typedef struct Photometer__V1__ImportData Photometer__V1__ImportData;
 typedef struct Photometer__V1__ImportedData Photometer__V1__ImportedData;
 typedef struct Photometer__V1__RenderChart Photometer__V1__RenderChart;
 typedef struct Photometer__V1__Chart Photometer__V1__Chart;
+typedef struct Photometer__V1__Recorded Photometer__V1__Recorded;
 
 
 /* --- enums --- */
 
+typedef enum _Photometer__V1__Recorded__Direction {
+  PHOTOMETER__V1__RECORDED__DIRECTION__DIRECTION_UNSPECIFIED = 0,
+  /*
+   * From the client to the host.
+   */
+  PHOTOMETER__V1__RECORDED__DIRECTION__DIRECTION_REQUEST = 1,
+  /*
+   * From the host to the client; plugins' answers are inside (`ReadResult.engines`,
+   * `IdentifyResult.plugins`).
+   */
+  PHOTOMETER__V1__RECORDED__DIRECTION__DIRECTION_REPLY = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__RECORDED__DIRECTION)
+} Photometer__V1__Recorded__Direction;
 /*
  * What a recognizer can do.
  */
@@ -1443,6 +1457,29 @@ struct  Photometer__V1__Chart
     , (char *)protobuf_c_empty_string }
 
 
+/*
+ * Recordings (`photometer-host --record FILE`, `photometer replay FILE`) are not on the wire: a
+ * file of frames, each a `Recorded` preceded by its length as a varint, in the order the host saw
+ * them.
+ */
+struct  Photometer__V1__Recorded
+{
+  ProtobufCMessage base;
+  Photometer__V1__Recorded__Direction direction;
+  /*
+   * Unix time in milliseconds.
+   */
+  int64_t at_ms;
+  /*
+   * One serialized `Envelope`.
+   */
+  ProtobufCBinaryData envelope;
+};
+#define PHOTOMETER__V1__RECORDED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__recorded__descriptor) \
+    , PHOTOMETER__V1__RECORDED__DIRECTION__DIRECTION_UNSPECIFIED, 0, {0,NULL} }
+
+
 /* Photometer__V1__Envelope methods */
 void   photometer__v1__envelope__init
                      (Photometer__V1__Envelope         *message);
@@ -2497,6 +2534,25 @@ Photometer__V1__Chart *
 void   photometer__v1__chart__free_unpacked
                      (Photometer__V1__Chart *message,
                       ProtobufCAllocator *allocator);
+/* Photometer__V1__Recorded methods */
+void   photometer__v1__recorded__init
+                     (Photometer__V1__Recorded         *message);
+size_t photometer__v1__recorded__get_packed_size
+                     (const Photometer__V1__Recorded   *message);
+size_t photometer__v1__recorded__pack
+                     (const Photometer__V1__Recorded   *message,
+                      uint8_t             *out);
+size_t photometer__v1__recorded__pack_to_buffer
+                     (const Photometer__V1__Recorded   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__Recorded *
+       photometer__v1__recorded__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__recorded__free_unpacked
+                     (Photometer__V1__Recorded *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Photometer__V1__Envelope_Closure)
@@ -2673,6 +2729,9 @@ typedef void (*Photometer__V1__RenderChart_Closure)
 typedef void (*Photometer__V1__Chart_Closure)
                  (const Photometer__V1__Chart *message,
                   void *closure_data);
+typedef void (*Photometer__V1__Recorded_Closure)
+                 (const Photometer__V1__Recorded *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -2742,6 +2801,8 @@ extern const ProtobufCMessageDescriptor photometer__v1__import_data__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__imported_data__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__render_chart__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__chart__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__recorded__descriptor;
+extern const ProtobufCEnumDescriptor    photometer__v1__recorded__direction__descriptor;
 
 PROTOBUF_C__END_DECLS
 
