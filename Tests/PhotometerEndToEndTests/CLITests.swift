@@ -139,7 +139,8 @@ import Testing
 
     let same = try await run(["replay", recording])
     #expect(same.status == 0, "\(same.standardError)")
-    #expect(same.lines == ["Replayed 2 requests: 0 answered differently, 2 the same; 3 other requests skipped"])  // two Hellos and a Ping
+    // Skipped: the two commands' Hello and the Ping.
+    #expect(same.lines == ["Replayed 2 requests: 0 answered differently, 2 the same; 3 other requests skipped"])
 
     let upgraded = try writePluginsFile(
       #"{"plugins": [{"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "04713"}}]}"#
