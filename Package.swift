@@ -15,6 +15,7 @@ let package = Package(
     .executable(name: "photometer-benchmark-protocol", targets: ["ProtocolBenchmark"]),
     .executable(name: "photometer-benchmark-identify", targets: ["IdentifyBenchmark"]),
     .executable(name: "photometer-benchmark-read", targets: ["ReadBenchmark"]),
+    .executable(name: "photometer-benchmark-batch", targets: ["BatchBenchmark"]),
     .library(name: "PhotometerProtocol", targets: ["PhotometerProtocol"]),
     .library(name: "PluginKit", targets: ["PluginKit"]),
   ],
@@ -102,6 +103,11 @@ let package = Package(
         "PhotometerProtocol", "PhotometerHost", "ChildProcess", .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/Benchmarks/ProtocolBenchmark"
+    ),
+    .executableTarget(
+      name: "BatchBenchmark",
+      dependencies: ["PhotometerClient", "PhotometerProtocol", "PhotometerScoring", "ChildProcess"],
+      path: "Sources/Host/Benchmarks/BatchBenchmark"
     ),
     .executableTarget(
       name: "IdentifyBenchmark",

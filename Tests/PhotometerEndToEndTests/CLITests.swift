@@ -128,6 +128,27 @@ import Testing
     #expect(missing.standardError.contains("labels.csv"))
   }
 
+  @Test func benchesTheIdentifyPluginsOnAHousehold() async throws {
+    let folder = URL(
+      fileURLWithPath: try writeTemporaryFile("meters.csv", Array("name,reference\nGas,a.png\nWater,b.png\n".utf8))
+    ).deletingLastPathComponent()
+    try Data("file,meter\na.png,Gas\nb.png,Water\nc.png,\n".utf8).write(
+      to: folder.appendingPathComponent("queries.csv"))
+    for (index, name) in ["a.png", "b.png", "c.png"].enumerated() {
+      try Data(TestImages.png(index)).write(to: folder.appendingPathComponent(name))
+    }
+    let output = try await run(["bench", "--identify", folder.path, "--json"])
+    #expect(output.status == 0, "\(output.standardError)")
+    let rows = try jsonLines(output)
+    #expect(rows.map { $0["plugin"] as? String } == ["reader", "vote"])
+    #expect(rows.map { $0["top1"] as? Double } == [1, 1])
+    #expect(rows.map { $0["known"] as? Int } == [2, 2])
+    #expect(rows.last?["unknown"] as? Int == 1)
+    #expect(rows.last?["rejected"] as? Double == 1)
+    // The user's database is not touched: the meters went to a temporary one.
+    #expect(try await run(["meter", "list", "--json"]).lines.isEmpty)
+  }
+
   @Test func replaysARecordingAgainstOtherPlugins() async throws {
     let recording = URL(fileURLWithPath: temporaryDatabasePath()).deletingLastPathComponent().appendingPathComponent(
       "traffic.rec"

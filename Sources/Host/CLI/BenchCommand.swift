@@ -10,7 +10,7 @@ import PhotometerScoring
 struct BenchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bench",
-    abstract: "Compare the read engines on a folder of labelled images.",
+    abstract: "Compare the read engines (or, with --identify, the identify plugins) on labelled images.",
     discussion: """
       DIR holds images and a labels.csv with the header file,text (and optionally accept, per \
       digit the digits that count as right, |-separated; Tools/make-digits.py writes such \
@@ -19,6 +19,12 @@ struct BenchCommand: AsyncParsableCommand {
       exact-match rate with its 95% interval, per-digit accuracy, accuracy of the accepted values \
       when the least confident 10% are rejected, median and p95 ms per image (the vote's: the whole \
       request as the client saw it) and the plugin's peak memory (its processes' VmHWM).
+
+      With --identify, DIR is a household (Tools/make-households.py): meters.csv \
+      (name,reference,roi_x,roi_y,roi_width,roi_height,digits) and queries.csv (file,meter; meter \
+      empty for a meter never registered). The meters are registered in a temporary database and \
+      every query identified: per plugin, top-1 accuracy on known meters; for the vote also the \
+      share of unknown meters rejected.
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -26,10 +32,15 @@ struct BenchCommand: AsyncParsableCommand {
   @Option(help: "Show only these engines (comma-separated plugin names); the vote is always shown.")
   var engines: String?
   @Option(help: "Also write the table as an SVG bar chart to this file.") var svg: String?
+  @Flag(help: "DIR is a household of meters and queries: compare the identify plugins.") var identify = false
   @Flag(help: "One JSON object per engine, one per line.") var json = false
 
   func run() async throws {
     try await reportingFailures {
+      if identify {
+        try await benchIdentify()
+        return
+      }
       let images: [LabelledImage]
       do {
         images = try LabelledSet.load(directory)
@@ -87,7 +98,7 @@ struct BenchCommand: AsyncParsableCommand {
   }
 
   /// Each plugin's peak resident memory in MiB: the largest VmHWM among its processes.
-  private static func peakMemory(_ plugins: [PluginStatus]) -> [String: Double] {
+  static func peakMemory(_ plugins: [PluginStatus]) -> [String: Double] {
     var peaks: [String: Double] = [:]
     for plugin in plugins {
       for pid in plugin.pids {
@@ -181,14 +192,17 @@ struct BenchCommand: AsyncParsableCommand {
   }
 
   private func writeChart(_ rows: [Tally.Row], to path: String) throws {
-    let chart = BarChart(
-      title: "Read engines on \(URL(fileURLWithPath: directory).lastPathComponent)",
-      items: rows.map(\.engine),
+    try writeChart(
+      title: "Read engines on \(URL(fileURLWithPath: directory).lastPathComponent)", items: rows.map(\.engine),
       series: [
         .init(name: "exact", colour: "#2b6cb0", values: rows.map { $0.score.exactRate.rate }),
         .init(name: "per digit", colour: "#68d391", values: rows.map { $0.score.digitAccuracy.rate }),
         .init(name: "accepted@90%", colour: "#ed8936", values: rows.map { $0.score.acceptedAccuracy().rate }),
-      ])
+      ], to: path)
+  }
+
+  func writeChart(title: String, items: [String], series: [BarChart.Series], to path: String) throws {
+    let chart = BarChart(title: title, items: items, series: series)
     do {
       try Data(chart.svg.utf8).write(to: URL(fileURLWithPath: path))
     } catch {
