@@ -62,4 +62,34 @@ import Testing
     let statuses = try json(try await run(["plugins", "--json"]))
     #expect(statuses.allSatisfy { ($0["restarts"] as? Double ?? 0) == 0 })
   }
+
+  /// Every recognizer gets every hostile image (Tools/make-hostile-images.py), to read and to
+  /// identify among registered meters: each gets an answer or a clear error, no plugin fails.
+  @Test func hostileImagesGetAnAnswerOrAClearErrorFromEveryPlugin() async throws {
+    let folder = try await Rendered.hostileImages()
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    let paths = names.map { folder.appendingPathComponent($0).path }
+    #expect(names.count == 12)
+    #expect(try await run(["meter", "add", "Gas", "--reference", "\(folder.path)/grey.png"]).status == 0)
+    let refused = [
+      "bomb.png": "over the 12000 px a side", "empty.png": "the image is empty", "text.jpg": "not a JPEG, PNG",
+    ]
+    for command in ["read", "identify"] {
+      let lines = try json(try await run([command, "--json"] + paths))
+      #expect(lines.count == names.count)
+      for (name, line) in zip(names, lines) {
+        if let reason = refused[name] {
+          #expect((line["error"] as? String)?.contains(reason) == true, "\(command) \(name): \(line)")
+          continue
+        }
+        #expect(line["error"] == nil, "\(command) \(name): \(line)")
+        // A plugin that crashed, hung or threw would show here as an error in its answer.
+        let answers = (line["engines"] ?? line["plugins"]) as? [[String: Any]] ?? []
+        #expect(!answers.isEmpty, "\(command) \(name)")
+        for answer in answers {
+          #expect(answer["error"] == nil, "\(command) \(name): \(answer)")
+        }
+      }
+    }
+  }
 }

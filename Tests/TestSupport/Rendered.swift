@@ -20,6 +20,11 @@ public enum Rendered {
     try await generate("make-digits.py", ["--kind", kind, "--count", "\(count)", "--seed", "\(seed)"] + extra)
   }
 
+  /// Images that try to break an image pipeline (Tools/make-hostile-images.py).
+  public static func hostileImages() async throws -> URL {
+    try await generate("make-hostile-images.py", [])
+  }
+
   /// Rows of a CSV file the generators wrote, header dropped.
   public static func rows(_ url: URL) throws -> [[String]] {
     try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst().map {

@@ -10,6 +10,9 @@
 
 using namespace pm;
 
+// The smallest side ORB is given: twice its 15-pixel edge threshold and a pixel.
+static constexpr int kMinimumKeypointSide = 31;
+
 namespace {
 
 constexpr int hashTables = 10, maxBucket = 150;
@@ -124,7 +127,11 @@ pm_status pm_keypoints_detect(const pm_image *image, int max_features, pm_keypoi
     auto orb = cv::ORB::create(max_features, 1.2f, 8, 15, 0, 2, cv::ORB::HARRIS_SCORE, 15);
     std::vector<cv::KeyPoint> keypoints;
     auto result = std::make_unique<pm_keypoints>();
-    orb->detectAndCompute(grey(image->mat), cv::noArray(), keypoints, result->descriptors);
+    // ORB's pyramid cannot shrink an image this small (OpenCV asserts in resize), and it would
+    // find no keypoint within the 15-pixel border anyway: such a photo has no features.
+    if (std::min(image->mat.cols, image->mat.rows) >= kMinimumKeypointSide) {
+      orb->detectAndCompute(grey(image->mat), cv::noArray(), keypoints, result->descriptors);
+    }
     cv::KeyPoint::convert(keypoints, result->points);
     result->scale = image->scale;
     result->size = image->mat.size();
