@@ -84,7 +84,7 @@ extension ErrorReply {
       case .meterNotFound, .readingNotFound: .notFound
       case .duplicateMeter, .meterHasReadings, .invalid: .invalidRequest
       case .badImage: .badImage
-      case .database: .storeFailed
+      case .database, .readOnly, .diskFull: .storeFailed
       }
     self.init(code, error.description)
   }

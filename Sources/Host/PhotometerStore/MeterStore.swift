@@ -13,27 +13,62 @@ public final class MeterStore: Sendable {
   /// How far in the future a reading's time may be (clocks differ a little).
   public static let futureTolerance: Int64 = 5 * 60 * 1000
 
-  let database: DatabasePool
+  let database: any DatabaseWriter
+  /// Whether the file could only be opened for reading (it lies on a read-only file system).
+  public let isReadOnly: Bool
 
   /// Opens (creating it and its folder if needed) the database at `path` and migrates it.
+  ///
+  /// A database on a read-only file system is opened for reading only: queries work and every
+  /// change fails with ``StoreError/readOnly``.
   public init(path: String) throws(StoreError) {
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(Self.busyTimeout)
+    configuration.foreignKeysEnabled = true
     do {
       try FileManager.default.createDirectory(
         at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-      var configuration = Configuration()
-      configuration.busyMode = .timeout(Self.busyTimeout)
-      configuration.foreignKeysEnabled = true
-      database = try DatabasePool(path: path, configuration: configuration)
-      try Schema.migrator.migrate(database)
+      let pool = try DatabasePool(path: path, configuration: configuration)
+      try Schema.migrator.migrate(pool)
+      (database, isReadOnly) = (pool, false)
     } catch {
-      throw .database("cannot open \(path): \(error)")
+      guard Self.onReadOnlyFileSystem(path) else {
+        throw .database("cannot open \(path): \(error)")
+      }
+      // WAL needs its -shm file, which cannot be made here; nothing can change the file on a
+      // read-only file system, so SQLite may read it as immutable.
+      configuration.readonly = true
+      do {
+        let queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
+        let current = try queue.read { db in
+          try !Schema.migrator.hasBeenSuperseded(db) && Schema.migrator.hasCompletedMigrations(db)
+        }
+        guard current else {
+          throw StoreError.database(
+            "\(path) is read-only and of another schema version; open it where it can be migrated")
+        }
+        (database, isReadOnly) = (queue, true)
+      } catch let error as StoreError {
+        throw error
+      } catch {
+        throw .database("cannot open \(path) (on a read-only file system): \(error)")
+      }
     }
+  }
+
+  /// Whether the file system holding `path` is mounted read-only.
+  private static func onReadOnlyFileSystem(_ path: String) -> Bool {
+    var info = statvfs()
+    return statvfs(path, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
   }
 
   /// Runs a write transaction on GRDB's writer queue, not on the caller's thread, so that a slow
   /// disk or a busy file does not hold a cooperative thread; database failures become
   /// ``StoreError``. A cancelled task's transaction is rolled back.
   func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+    guard !isReadOnly else {
+      throw .readOnly
+    }
     do {
       return try await database.write(body)
     } catch {
@@ -53,7 +88,11 @@ public final class MeterStore: Sendable {
     if let error = error as? StoreError {
       return error
     }
-    return .database("\(error)")
+    switch (error as? DatabaseError)?.resultCode {
+    case .SQLITE_READONLY?: return .readOnly
+    case .SQLITE_FULL?: return .diskFull
+    default: return .database("\(error)")
+    }
   }
 
   /// The whole file's `PRAGMA integrity_check`: "ok" when sound.

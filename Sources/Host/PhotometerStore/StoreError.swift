@@ -14,6 +14,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case badImage(String)
   /// The database failed (disk full, read-only file, corrupt file).
   case database(String)
+  /// The database lies on a read-only file system: it can be read, not changed.
+  case readOnly
+  /// The disk (or the database's size limit) is full; the change was rolled back.
+  case diskFull
 
   public var description: String {
     switch self {
@@ -24,6 +28,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "meter '\(name)' has \(count) reading(s); remove them too with --with-readings, or keep the meter"
     case .invalid(let reason), .badImage(let reason): reason
     case .database(let reason): "the database failed: \(reason)"
+    case .readOnly: "the database is on a read-only file system: it can be read, not changed"
+    case .diskFull: "the disk is full: the change was not stored; free some space and try again"
     }
   }
 }
