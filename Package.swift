@@ -16,6 +16,7 @@ let package = Package(
     .executable(name: "photometer-benchmark-identify", targets: ["IdentifyBenchmark"]),
     .executable(name: "photometer-benchmark-read", targets: ["ReadBenchmark"]),
     .executable(name: "photometer-benchmark-batch", targets: ["BatchBenchmark"]),
+    .executable(name: "photometer-benchmark-load", targets: ["LoadBenchmark"]),
     .library(name: "PhotometerProtocol", targets: ["PhotometerProtocol"]),
     .library(name: "PluginKit", targets: ["PluginKit"]),
   ],
@@ -108,6 +109,11 @@ let package = Package(
       name: "BatchBenchmark",
       dependencies: ["PhotometerClient", "PhotometerProtocol", "PhotometerScoring", "ChildProcess"],
       path: "Sources/Host/Benchmarks/BatchBenchmark"
+    ),
+    .executableTarget(
+      name: "LoadBenchmark",
+      dependencies: ["PhotometerClient", "PhotometerProtocol", "PhotometerScoring", "ChildProcess"],
+      path: "Sources/Host/Benchmarks/LoadBenchmark"
     ),
     .executableTarget(
       name: "IdentifyBenchmark",
