@@ -89,6 +89,20 @@ struct LoadTest {
       for (number, client) in clients.enumerated() {
         group.addTask { try await work(client, number: number, until: deadline, tally: tally) }
       }
+      // The memory's course, once a minute: a leak climbs, a warm-up levels off.
+      group.addTask {
+        var minute = 0
+        while ContinuousClock.now + .seconds(60) < deadline {
+          try await Task.sleep(for: .seconds(60))
+          minute += 1
+          let memory = processes.map(\.resident)
+          let line = String(
+            format: "  minute %d: hosts %.0f MiB, plugins %.0f MiB, %d operations\n", minute,
+            memory.map(\.host).reduce(0, +), memory.map(\.plugins).reduce(0, +),
+            tally.state.withLock { $0.identifies + $0.reads + $0.adds + $0.lists })
+          FileHandle.standardOutput.write(Data(line.utf8))
+        }
+      }
       try await group.waitForAll()
     }
     let endMemory = processes.map(\.resident)
