@@ -98,6 +98,25 @@ import Testing
     #expect(await host.finish() == 0)
   }
 
+  @Test func manyReferencesReachAPluginInBatches() async throws {
+    // 130 references are sent 48 at a time: four calls, each well within the plugin's timeout.
+    let host = HostHarness(plugins: [testPlugin("a", roles: [.identify])])
+    try await host.handshake()
+    let references = (0..<130).map {
+      Reference(meter: "m\($0)", image: Image(data: TestImages.png($0 + 100)), sha256: "")
+    }
+    let query = Image(data: TestImages.png(177))
+    let reply = try await host.client.request(.identify(IdentifyRequest(image: query, references: references)))
+    guard case .identifyResult(let result) = reply else {
+      Issue.record("expected an IdentifyResult, got \(reply.kind)")
+      return
+    }
+    #expect(result.meter == "m77")
+    let status = await host.plugins.statuses().first
+    #expect(status?.requests == 4)
+    #expect(await host.finish() == 0)
+  }
+
   @Test func oneFailingPluginDoesNotStopTheVote() async throws {
     let host = HostHarness(plugins: [
       testPlugin("good", options: ["text": "42"]),

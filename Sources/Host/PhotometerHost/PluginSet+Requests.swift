@@ -37,8 +37,14 @@ extension PluginSet {
       outline: best?.outline ?? [], homography: best?.homography ?? [], colour: best?.colour ?? "")
   }
 
+  /// How many reference images one identify call carries at most. A plugin learns each (a
+  /// keypoint plugin takes about 20 ms a photo), and every call must fit the plugin's timeout: the
+  /// first identify after registering 1,000 meters would not, in one call.
+  static let referencesPerCall = 48
+
   /// One identify plugin's conversation: the request with bare references, then again with the
-  /// images it asks for, a few times at most (a pool may route each call to another instance).
+  /// images it asks for, ``referencesPerCall`` at a time, until it lacks none or stops making
+  /// progress (a pool may route each call to another instance).
   private static func identify(_ request: IdentifyRequest, with pool: PluginPool) async -> PluginCall {
     var bare = request
     bare.references = request.references.map { reference in
@@ -48,14 +54,19 @@ extension PluginSet {
     }
     var call = await pool.call(.identify(bare))
     var milliseconds = call.milliseconds
-    for _ in 0..<3 {
-      guard case .success(.pluginCandidates(let answer)) = call.outcome, !answer.missingReferences.isEmpty else {
+    var lacking = request.references.count + 1
+    let rounds = request.references.count / referencesPerCall + 3
+    for _ in 0..<rounds {
+      guard case .success(.pluginCandidates(let answer)) = call.outcome, !answer.missingReferences.isEmpty,
+        answer.missingReferences.count < lacking
+      else {
         break
       }
-      let missing = Set(answer.missingReferences)
+      lacking = answer.missingReferences.count
+      let batch = Set(answer.missingReferences.prefix(referencesPerCall))
       var asked = bare
       asked.references = zip(bare.references, request.references).map { bare, full in
-        missing.contains(bare.sha256) ? full : bare
+        batch.contains(bare.sha256) ? full : bare
       }
       call = await pool.call(.identify(asked))
       milliseconds += call.milliseconds
