@@ -187,6 +187,16 @@ import Testing
       try await store.readings(ListReadingsRequest(meter: "Gas", from: 2_000, to: 3_000)).map(\.value) == ["2", "0"])
   }
 
+  @Test func findsTheLatestReadingAlone() async throws {
+    _ = try await addGas()
+    #expect(try await store.latestReading(of: "Gas") == nil)
+    for (index, time) in [3_000, 1_000, 4_000, 2_000].enumerated() {
+      _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(time)))
+    }
+    #expect(try await store.latestReading(of: "gas")?.value == "2")
+    #expect(await error { _ = try await store.latestReading(of: "Water") } == .meterNotFound("Water"))
+  }
+
   @Test func editsAMeter() async throws {
     _ = try await addGas()
     let more = Image(data: TestImages.png(2, width: 640, height: 480))

@@ -194,7 +194,7 @@ extension HostServer {
   func checkPlausibility(_ result: inout ReadResult, meter: Meter) async throws(ErrorReply) {
     let previous: StoredReading?
     do {
-      previous = try await store.readings(ListReadingsRequest(meter: meter.name)).last
+      previous = try await store.latestReading(of: meter.name)
     } catch {
       throw ErrorReply(error)
     }

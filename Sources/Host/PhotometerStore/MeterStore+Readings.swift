@@ -91,6 +91,19 @@ extension MeterStore {
     }
   }
 
+  /// A meter's latest reading (by the time it was taken), fetched alone: what plausibility checks
+  /// compare a new value with. Listing the whole history for it made every read load every stored
+  /// crop, so reads grew slower and the host bigger with each reading saved.
+  public func latestReading(of meter: String) async throws(StoreError) -> StoredReading? {
+    try await read { db in
+      let meterRow = try Self.row(named: meter, db: db)
+      return try ReadingRow.filter(Column("meterId") == meterRow.id)
+        .order(Column("takenAtMs").desc, Column("id").desc)
+        .fetchOne(db)
+        .map { try Self.reading($0, meter: meterRow, db: db) }
+    }
+  }
+
   // MARK: Helpers
 
   static func reading(_ row: ReadingRow, meter: MeterRow, db: Database) throws -> StoredReading {

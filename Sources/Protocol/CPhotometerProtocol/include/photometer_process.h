@@ -9,8 +9,9 @@
 void photometer_line_buffer_stdout(void);
 
 /// Asks the C allocator to keep up to `bytes` of freed memory for reuse instead of returning it to
-/// the system at once, and to serve blocks under `bytes` from the heap rather than fresh mappings.
-/// Does nothing where the allocator has no such settings (it is glibc's `mallopt`).
-void photometer_keep_freed_memory(size_t bytes);
+/// the system at once, and to serve blocks under `bytes` from the heap rather than fresh mappings;
+/// with at most `arenas` arenas, each of which keeps that much. Does nothing where the allocator
+/// has no such settings (it is glibc's `mallopt`).
+void photometer_keep_freed_memory(size_t bytes, int arenas);
 
 #endif
