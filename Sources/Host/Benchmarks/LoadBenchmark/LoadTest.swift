@@ -13,6 +13,8 @@ struct LoadTest {
     var clients: Int
     var pings: Int
     var plugins: String
+    /// Every how many steps a client lists a meter's readings (with their crops); 0: never.
+    var listEvery: Int
   }
 
   let settings: Settings
@@ -157,7 +159,7 @@ struct LoadTest {
           $0.adds += 1
           $0.acknowledged.append(added.id)
         }
-        if step % 10 == 0 {
+        if settings.listEvery > 0 && step % settings.listEvery == 0 {
           _ = try await client.call(.listReadings(ListReadingsRequest(meter: query.meter)), \.readingList)
           tally.state.withLock { $0.lists += 1 }
         }

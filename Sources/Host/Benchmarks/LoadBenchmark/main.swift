@@ -4,7 +4,7 @@
 // hosts and plugins must have stayed flat. Then 100,000 small requests through one host.
 //
 //   swift build -c release && .build/release/photometer-benchmark-load HOUSEHOLD-DIR \
-//     [--minutes 10] [--clients 8] [--pings 100000] [--plugins plugins.json]
+//     [--minutes 10] [--clients 8] [--pings 100000] [--plugins plugins.json] [--list-every 10]
 //
 // HOUSEHOLD-DIR comes from Tools/make-households.py (its first 10 meters are registered).
 import Foundation
@@ -23,7 +23,8 @@ let settings = LoadTest.Settings(
   minutes: option("--minutes").flatMap(Double.init) ?? 10,
   clients: option("--clients").flatMap(Int.init) ?? 8,
   pings: option("--pings").flatMap(Int.init) ?? 100_000,
-  plugins: option("--plugins") ?? "plugins.json")
+  plugins: option("--plugins") ?? "plugins.json",
+  listEvery: option("--list-every").flatMap(Int.init) ?? 10)
 do {
   let passed = try await LoadTest(settings).run()
   exit(passed ? 0 : 1)
