@@ -4,37 +4,6 @@ import PhotometerProtocol
 import PhotometerScoring
 
 extension BenchCommand {
-  /// A household folder (Tools/make-households.py): `meters.csv` (name, reference, ROI, digits)
-  /// and `queries.csv` (file, meter; meter empty for one never registered).
-  struct Household {
-    var meters: [(name: String, reference: String, roi: Rect?, digits: Int)] = []
-    var queries: [(path: String, meter: String)] = []
-
-    init(_ directory: String) throws(CommandFailure) {
-      let base = URL(fileURLWithPath: directory)
-      for row in try Self.rows(base.appendingPathComponent("meters.csv"), header: "name,reference") {
-        guard row.count >= 2 else { throw CommandFailure.badInput("meters.csv: expected name,reference,...") }
-        let numbers = row.dropFirst(2).compactMap { Int32($0) }
-        let roi = numbers.count >= 4 ? Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) : nil
-        meters.append((row[0], base.appendingPathComponent(row[1]).path, roi, numbers.count >= 5 ? Int(numbers[4]) : 0))
-      }
-      for row in try Self.rows(base.appendingPathComponent("queries.csv"), header: "file,meter") {
-        queries.append((base.appendingPathComponent(row[0]).path, row.count > 1 ? row[1] : ""))
-      }
-    }
-
-    private static func rows(_ file: URL, header: String) throws(CommandFailure) -> [[String]] {
-      guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-        throw CommandFailure.badInput("\(file.path) cannot be read")
-      }
-      let lines = text.split(whereSeparator: \.isNewline)
-      guard lines.first?.hasPrefix(header) == true else {
-        throw CommandFailure.badInput("\(file.path) must start with the header \(header)")
-      }
-      return lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-    }
-  }
-
   /// One identify plugin (or the vote) over the household's queries.
   struct IdentifyRow {
     var plugin: String
@@ -49,7 +18,12 @@ extension BenchCommand {
   /// Registers the household's meters in a fresh database, identifies every query and scores the
   /// plugins and the vote.
   func benchIdentify() async throws {
-    let household = try Household(directory)
+    let household: HouseholdSet
+    do {
+      household = try HouseholdSet(directory)
+    } catch {
+      throw CommandFailure.badInput(error.description)
+    }
     guard !household.meters.isEmpty, !household.queries.isEmpty else {
       throw CommandFailure.badInput("\(directory) has no meters or no queries")
     }

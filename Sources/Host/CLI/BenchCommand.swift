@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcess
 import Foundation
 import PhotometerCharts
 import PhotometerClient
@@ -102,11 +103,7 @@ struct BenchCommand: AsyncParsableCommand {
     var peaks: [String: Double] = [:]
     for plugin in plugins {
       for pid in plugin.pids {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-          let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
-        else { continue }
-        peaks[plugin.name] = max(peaks[plugin.name] ?? 0, kilobytes / 1024)
+        peaks[plugin.name] = max(peaks[plugin.name] ?? 0, ProcessStats.read(pid).peakMiB)
       }
     }
     return peaks

@@ -59,9 +59,7 @@ struct BatchRun {
         launch()
       }
     }
-    let seconds =
-      Double((clock.now - start).components.attoseconds) / 1e18
-      + Double((clock.now - start).components.seconds)
+    let seconds = (clock.now - start).milliseconds / 1000
     let busy = all.map { ProcessStats.read($0) }
     await client.close()
 
@@ -88,35 +86,5 @@ struct BatchRun {
     return String(
       format: "%-10d %-11.1f %-11.2f %-21@ %@", instances, requestsPerSecond, coresBusy,
       String(format: "%.0f %.0f", host.idle, host.peak), pluginText)
-  }
-}
-
-/// CPU time and memory of a process, from /proc.
-struct ProcessStats {
-  var cpuSeconds = 0.0
-  var residentMiB = 0.0
-  var peakMiB = 0.0
-
-  static func read(_ pid: Int32) -> ProcessStats {
-    var stats = ProcessStats()
-    if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let end = stat.lastIndex(of: ")")
-    {
-      // After "pid (name) ": state is field 3; utime and stime are fields 14 and 15.
-      let fields = stat[stat.index(after: end)...].split(separator: " ")
-      let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-      if fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) {
-        stats.cpuSeconds = (user + system) / ticks
-      }
-    }
-    if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) {
-      for line in status.split(separator: "\n") {
-        let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard parts.count >= 2, let kilobytes = Double(parts[1]) else { continue }
-        if parts[0] == "VmRSS:" { stats.residentMiB = kilobytes / 1024 }
-        if parts[0] == "VmHWM:" { stats.peakMiB = kilobytes / 1024 }
-      }
-    }
-    return stats
   }
 }

@@ -19,34 +19,18 @@ struct LoadTest {
 
   let settings: Settings
   let database: String
-  let meters: [(name: String, reference: String, roi: Rect?, digits: Int)]
-  let queries: [(path: String, meter: String)]
+  let meters: [HouseholdSet.Meter]
+  let queries: [HouseholdSet.Query]
 
   init(_ settings: Settings) throws {
     self.settings = settings
     database = FileManager.default.temporaryDirectory.appendingPathComponent("load-\(UUID().uuidString).sqlite").path
-    let base = URL(fileURLWithPath: settings.household)
-    let meterRows = try Self.rows(base.appendingPathComponent("meters.csv")).prefix(10)
-    meters = meterRows.map { row in
-      let numbers = row.dropFirst(2).compactMap { Int32($0) }
-      return (
-        row[0], base.appendingPathComponent(row[1]).path,
-        numbers.count >= 4 ? Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) : nil,
-        numbers.count >= 5 ? Int(numbers[4]) : 0
-      )
-    }
+    let household = try HouseholdSet(settings.household)
+    meters = Array(household.meters.prefix(10))
     let names = Set(meters.map(\.name))
-    queries = try Self.rows(base.appendingPathComponent("queries.csv")).filter { names.contains($0[1]) }.map {
-      (base.appendingPathComponent($0[0]).path, $0[1])
-    }
+    queries = household.queries.filter { names.contains($0.meter) }
     guard !meters.isEmpty, !queries.isEmpty else {
       throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no meters or queries"])
-    }
-  }
-
-  private static func rows(_ url: URL) throws -> [[String]] {
-    try String(contentsOf: url, encoding: .utf8).split(whereSeparator: \.isNewline).dropFirst().map {
-      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     }
   }
 
@@ -190,7 +174,7 @@ struct LoadTest {
   private func pingRun() async throws -> Bool {
     let client = try await launch()
     let pid = client.process.pid
-    let startRSS = Processes.residentMiB(pid)
+    let startRSS = ProcessStats.read(pid).residentMiB
     let clock = ContinuousClock()
     let start = clock.now
     // Each task gives its round trip in ms, or nil when the ping failed.
@@ -203,8 +187,7 @@ struct LoadTest {
         group.addTask {
           let began = clock.now
           guard (try? await client.ping()) != nil else { return nil }
-          let elapsed = clock.now - began
-          return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+          return (clock.now - began).milliseconds
         }
       }
       for _ in 0..<16 { launchOne() }
@@ -216,9 +199,8 @@ struct LoadTest {
     }
     let all = results.compactMap { $0 }
     let failed = results.count - all.count
-    let elapsed = clock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let endRSS = Processes.residentMiB(pid)
+    let seconds = (clock.now - start).milliseconds / 1000
+    let endRSS = ProcessStats.read(pid).residentMiB
     await client.close()
     print(
       String(
@@ -259,15 +241,7 @@ struct Processes {
 
   /// Resident memory in MiB: the host's, and its plugins' together.
   var resident: (host: Double, plugins: Double) {
-    (Self.residentMiB(host), plugins.map(Self.residentMiB).reduce(0, +))
-  }
-
-  static func residentMiB(_ pid: Int32) -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-      let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Double($0) })
-    else { return 0 }
-    return kilobytes / 1024
+    (ProcessStats.read(host).residentMiB, plugins.map { ProcessStats.read($0).residentMiB }.reduce(0, +))
   }
 
   /// Whether `pid` is still one of Photometer's processes (not reaped, or reused by another).
