@@ -9,18 +9,16 @@ import Testing
 @Suite struct RoguePluginTests {
   let image = Image(data: TestImages.png(1))
 
-  /// The `python3` on the PATH, the one Tools/setup gave Python's protobuf package.
-  static let python =
-    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-    .map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/python3"
-
-  func host(_ mode: String, timeout: Duration = .seconds(10)) -> HostHarness {
-    HostHarness(plugins: [
-      testPlugin("good", roles: [.read], options: ["text": "04711"]),
-      PluginConfiguration(
-        name: "rogue", command: [Self.python, "\(Products.repository)/Tests/Fixtures/rogue_plugin.py", mode],
-        roles: [.read], timeout: timeout),
-    ])
+  func host(_ mode: String, timeout: Duration = .seconds(10)) throws -> HostHarness {
+    // A bare `python3` is found on the PATH as plugins.json does it: the one Tools/setup gave
+    // Python's protobuf package.
+    let rogue = try PluginConfiguration.load(
+      contentsOf: try writePluginsFile(
+        """
+        {"plugins": [{"name": "rogue", "roles": ["read"], "timeout_ms": \(Int(timeout.milliseconds)),
+          "command": ["python3", "\(Products.repository)/Tests/Fixtures/rogue_plugin.py", "\(mode)"]}]}
+        """), programFolder: "/nonexistent")
+    return HostHarness(plugins: [testPlugin("good", roles: [.read], options: ["text": "04711"])] + rogue)
   }
 
   func read(_ host: HostHarness) async throws -> ReadResult {
@@ -36,7 +34,7 @@ import Testing
   }
 
   @Test func anAnswerSentTwiceCountsOnceAndTheNextRequestGetsItsOwn() async throws {
-    let host = host("twice")
+    let host = try host("twice")
     try await host.handshake()
     let first = try await read(host)
     let second = try await read(host)
@@ -48,7 +46,7 @@ import Testing
   }
 
   @Test func anAnswerWithAnotherRequestIDIsIgnoredAndTheRequestTimesOut() async throws {
-    let host = host("wrong-id", timeout: .milliseconds(700))
+    let host = try host("wrong-id", timeout: .milliseconds(700))
     try await host.handshake()
     let result = try await read(host)
     #expect(result.value == "04711")
@@ -61,7 +59,7 @@ import Testing
   }
 
   @Test func anAnswerOfTheWrongKindIsThePluginsFailure() async throws {
-    let host = host("wrong-kind")
+    let host = try host("wrong-kind")
     try await host.handshake()
     let result = try await read(host)
     #expect(result.value == "04711")
