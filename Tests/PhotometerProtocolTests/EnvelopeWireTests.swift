@@ -80,7 +80,7 @@ import Testing
     .addReading(AddReadingRequest(meter: "Gas", value: "5")),
     .confirmReading(id: 7, value: "01234.568"),
     .deleteReading(id: 7),
-    .listReadings(ListReadingsRequest(meter: "Gas", from: 1, to: 2, unit: "L")),
+    .listReadings(ListReadingsRequest(meter: "Gas", from: 1, to: 2, unit: "L", withCrops: true, limit: 20)),
     .meterInfo(meter),
     .meterList([meter, Meter(name: "Sugar", kind: .glucose)]),
     .meterRemoved(name: "Gas", readingsRemoved: 12),

@@ -103,6 +103,22 @@ import Testing
     #expect(inLitres.map(\.value) == ["01234.567"])
   }
 
+  @Test func listsCropsOnlyWhenAskedAndTheLatestReadingsWithALimit() async throws {
+    _ = try await addGas()
+    for index in 1...5 {
+      _ = try await store.addReading(
+        AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(index), crop: [UInt8(index)]))
+    }
+    let plain = try await store.readings(ListReadingsRequest(meter: "Gas"))
+    #expect(plain.map(\.value) == ["1", "2", "3", "4", "5"])
+    #expect(plain.allSatisfy { $0.crop.isEmpty })
+    let latest = try await store.readings(ListReadingsRequest(meter: "Gas", withCrops: true, limit: 2))
+    #expect(latest.map(\.value) == ["4", "5"])
+    #expect(latest.map(\.crop) == [[4], [5]])
+    let window = try await store.readings(ListReadingsRequest(meter: "Gas", to: 3, limit: 2))
+    #expect(window.map(\.value) == ["2", "3"])
+  }
+
   @Test func convertsGlucoseAndTemperature() async throws {
     _ = try await store.addMeter(Meter(name: "Sugar", kind: .glucose), references: [photo])
     _ = try await store.addReading(AddReadingRequest(meter: "Sugar", value: "100", takenAt: 1))

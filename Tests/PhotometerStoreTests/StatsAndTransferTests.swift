@@ -103,7 +103,7 @@ import Testing
     let imported = try await copy.importCSV(first.csv)
     #expect(imported.meters == 2 && imported.readings == 4)
     #expect(try await copy.exportCSV().csv == first.csv)
-    let readings = try await copy.readings(ListReadingsRequest(meter: "Gas"))
+    let readings = try await copy.readings(ListReadingsRequest(meter: "Gas", withCrops: true))
     #expect(readings.last?.engines.map(\.plugin) == ["ocr", "templ"])
     #expect(readings.last?.crop == [1, 2, 3])
     #expect(readings.last?.source == .corrected && readings.last?.verified == true)

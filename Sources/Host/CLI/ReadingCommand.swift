@@ -71,15 +71,18 @@ struct ReadingsCommand: AsyncParsableCommand {
   @OptionGroup var span: MeterSpan
   @Flag(help: "One JSON object per reading, one per line.") var json = false
   @Flag(help: "CSV with a header line.") var csv = false
+  @Option(help: "Only the latest N readings (still oldest first).") var last: Int?
 
   func validate() throws {
     guard !(json && csv) else { throw ValidationError("--json and --csv exclude each other") }
+    if let last, last < 1 { throw ValidationError("--last must be at least 1") }
   }
 
   func run() async throws {
     try await reportingFailures {
       let window = span.request()
-      let request = ListReadingsRequest(meter: window.meter, from: window.from, to: window.to, unit: window.unit)
+      let request = ListReadingsRequest(
+        meter: window.meter, from: window.from, to: window.to, unit: window.unit, limit: last)
       let readings = try await global.request(.listReadings(request), \.readingList)
       if json {
         readings.forEach { print($0.json.rendered) }

@@ -79,7 +79,18 @@ extension MeterStore {
       var query = ReadingRow.filter(Column("meterId") == meter.id)
       if let from = request.from { query = query.filter(Column("takenAtMs") >= from) }
       if let to = request.to { query = query.filter(Column("takenAtMs") <= to) }
-      return try query.order(Column("takenAtMs"), Column("id")).fetchAll(db).map { row in
+      if !request.withCrops {
+        // The crop BLOBs are not even read from the file.
+        query = query.select(ReadingRow.columnsWithoutCrop)
+      }
+      var rows: [ReadingRow]
+      if let limit = request.limit, limit > 0 {
+        rows = try query.order(Column("takenAtMs").desc, Column("id").desc).limit(limit).fetchAll(db)
+        rows.reverse()
+      } else {
+        rows = try query.order(Column("takenAtMs"), Column("id")).fetchAll(db)
+      }
+      return try rows.map { row in
         var reading = try Self.reading(row, meter: meter, db: db)
         if let unit, unit != row.unit {
           reading.displayValue = Units.convert(

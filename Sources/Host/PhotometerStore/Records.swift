@@ -64,6 +64,12 @@ struct ReadingRow: Codable, FetchableRecord, MutablePersistableRecord {
   /// For OCR readings, the voted value as first stored (``valueText`` may be corrected later).
   var votedValueText: String?
 
+  /// Every column but `crop` (which then decodes as `nil`), for lists that do not show crops.
+  static let columnsWithoutCrop: [Column] = [
+    Column("id"), Column("meterId"), Column("valueText"), Column("value"), Column("unit"), Column("takenAtMs"),
+    Column("recordedAtMs"), Column("source"), Column("confidence"), Column("verified"), Column("votedValueText"),
+  ]
+
   mutating func didInsert(_ inserted: InsertionSuccess) {
     id = inserted.rowID
   }

@@ -6409,7 +6409,7 @@ const ProtobufCMessageDescriptor photometer__v1__delete_reading__descriptor =
   (ProtobufCMessageInit) photometer__v1__delete_reading__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__list_readings__field_descriptors[4] =
+static const ProtobufCFieldDescriptor photometer__v1__list_readings__field_descriptors[6] =
 {
   {
     "meter",
@@ -6459,17 +6459,43 @@ static const ProtobufCFieldDescriptor photometer__v1__list_readings__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "with_crops",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ListReadings, with_crops),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limit",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ListReadings, limit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__list_readings__field_indices_by_name[] = {
   1,   /* field[1] = from_ms */
+  5,   /* field[5] = limit */
   0,   /* field[0] = meter */
   2,   /* field[2] = to_ms */
   3,   /* field[3] = unit */
+  4,   /* field[4] = with_crops */
 };
 static const ProtobufCIntRange photometer__v1__list_readings__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor photometer__v1__list_readings__descriptor =
 {
@@ -6479,7 +6505,7 @@ const ProtobufCMessageDescriptor photometer__v1__list_readings__descriptor =
   "Photometer__V1__ListReadings",
   "photometer.v1",
   sizeof(Photometer__V1__ListReadings),
-  4,
+  6,
   photometer__v1__list_readings__field_descriptors,
   photometer__v1__list_readings__field_indices_by_name,
   1,  photometer__v1__list_readings__number_ranges,

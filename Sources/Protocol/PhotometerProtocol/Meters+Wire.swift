@@ -173,7 +173,8 @@ extension Message {
       return .listReadings(
         ListReadingsRequest(
           meter: String(protobuf: request.meter), from: request.from_ms != 0 ? request.from_ms : nil,
-          to: request.to_ms != 0 ? request.to_ms : nil, unit: String(protobuf: request.unit)))
+          to: request.to_ms != 0 ? request.to_ms : nil, unit: String(protobuf: request.unit),
+          withCrops: request.with_crops != 0, limit: request.limit != 0 ? Int(request.limit) : nil))
     case PHOTOMETER__V1__ENVELOPE__BODY_METER_INFO:
       guard let meter = envelope.meter_info.pointee.meter else { throw .invalid("MeterInfo has no meter") }
       return .meterInfo(try Meter(meter.pointee))
@@ -251,6 +252,8 @@ extension Message {
         $0.from_ms = request.from ?? 0
         $0.to_ms = request.to ?? 0
         $0.unit = arena.string(request.unit)
+        $0.with_crops = request.withCrops ? 1 : 0
+        $0.limit = request.limit.map { UInt32(clamping: $0) } ?? 0
       }
     case .meterInfo(let meter):
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_METER_INFO

@@ -108,11 +108,21 @@ public struct ListReadingsRequest: Hashable, Sendable {
   public var from: Int64?
   public var to: Int64?
   public var unit: String
+  /// Whether each reading carries its crop. Off by default: a history of crops can be many
+  /// megabytes, and most lists (charts, tables, A/B scores) do not show them.
+  public var withCrops: Bool
+  /// At most this many readings, the latest ones (still oldest first); `nil`: all.
+  public var limit: Int?
 
-  public init(meter: String, from: Int64? = nil, to: Int64? = nil, unit: String = "") {
+  public init(
+    meter: String, from: Int64? = nil, to: Int64? = nil, unit: String = "", withCrops: Bool = false,
+    limit: Int? = nil
+  ) {
     self.meter = meter
     self.from = from
     self.to = to
     self.unit = unit
+    self.withCrops = withCrops
+    self.limit = limit
   }
 }

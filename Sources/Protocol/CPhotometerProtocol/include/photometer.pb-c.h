@@ -1269,10 +1269,18 @@ struct  Photometer__V1__ListReadings
   int64_t from_ms;
   int64_t to_ms;
   char *unit;
+  /*
+   * Each reading's `crop` is sent only when asked for: a history of crops can be many megabytes.
+   */
+  protobuf_c_boolean with_crops;
+  /*
+   * At most this many readings, the latest ones (still oldest first); 0: all.
+   */
+  uint32_t limit;
 };
 #define PHOTOMETER__V1__LIST_READINGS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__list_readings__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, 0, 0 }
 
 
 struct  Photometer__V1__ReadingInfo
