@@ -30,7 +30,9 @@ struct Household {
   /// unknown varied meters rejected instead of 94%.)
   let weights = ["histogram": 1.0, "keypoints": 2.0]
 
-  func run(verbose: Bool) throws {
+  /// - Parameter features: where to append, per query, each matcher's best candidates as one
+  ///   JSON line (what Tools/calibrate-identify fits the confidences on).
+  func run(verbose: Bool, features: FileHandle? = nil) throws {
     let settings = KeypointMatcher.Settings()
     var seed = HistogramMatcher(mode: .seed)
     var robust = HistogramMatcher(mode: .robust)
@@ -78,6 +80,14 @@ struct Household {
       tallies["vote", default: Tally()].add(
         query, answer: vote.meter, accepted: !vote.meter.isEmpty,
         ms: robustTime + keypointTime)
+      if let features {
+        let line: [String: Any] = [
+          "set": directory.lastPathComponent, "references": references.count, "truth": query.meter,
+          "histogram": robustRanking.prefix(5).map { [$0.meter, $0.score, $0.confidence] },
+          "keypoints": keypointRanking.prefix(5).map { [$0.meter, $0.score, $0.confidence] },
+        ]
+        features.write(try JSONSerialization.data(withJSONObject: line, options: .sortedKeys) + Data("\n".utf8))
+      }
       if verbose {
         let top = robustRanking.first
         let kp = keypointRanking.first
