@@ -9,6 +9,9 @@ wheels:   mechanical counters in DejaVu faces, light digits on dark wheels, the 
 real:     strips of 5 to 8 real digit photos from ../shared/data/meterdigits side by side; `--part`
           chooses the held-out part (test: file-name hash % 5 == 0) or the rest (train). The label
           of a digit caught between two is the nearer one (x.5 and up reads as x+1).
+          With `--meter`, every strip is of one meter: one settled photo per digit (x.0), chosen by
+          the seed and reused in every strip, each strip with its own light and noise (the
+          learning test: a meter's own digits, read again and again).
 
 OUT/labels.csv holds file,text,accept: text is the digits (the meter's settings place a decimal
 point); accept lists, per digit and separated by |, the digits a reader may rightly give (both
@@ -101,6 +104,17 @@ def real(rng, folders, digits):
     return text, image, "|".join(accept)
 
 
+def meter_strip(rng, faces, digits):
+    """A strip of one meter: its own photo of each digit, under this photo's light and noise."""
+    text = "".join(str(rng.randrange(10)) for _ in range(digits))
+    image = Image.new("RGB", (20 * digits, 32))
+    for index, character in enumerate(text):
+        image.paste(Image.open(faces[int(character)]).convert("RGB").resize((20, 32)), (20 * index, 0))
+    pixels = np.asarray(image).astype(np.float32) * rng.uniform(0.8, 1.15) + rng.uniform(-12, 12)
+    pixels = pixels + np.random.default_rng(rng.randint(0, 2**31)).normal(0, rng.uniform(1, 5), pixels.shape)
+    return text, Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8))
+
+
 def degrade(image, rng):
     """Another camera, another light."""
     angle = rng.uniform(-4, 4)
@@ -133,6 +147,7 @@ def main():
     parser.add_argument("--meterdigits", default=os.path.join(os.path.dirname(__file__), "../../shared/data/meterdigits"))
     parser.add_argument("--part", choices=["test", "train"], default="test")
     parser.add_argument("--digits", type=int, help="digits per real strip (default: 5 to 8)")
+    parser.add_argument("--meter", action="store_true", help="real strips of one meter (see above)")
     arguments = parser.parse_args()
     rng = random.Random(arguments.seed)
     os.makedirs(arguments.out, exist_ok=True)
@@ -146,6 +161,8 @@ def main():
                 held_out = fnv1a(name) % 5 == 0
                 if held_out == (arguments.part == "test"):
                     folders.append((label, os.path.join(folder, name)))
+    faces = [rng.choice([path for label, path in folders if label == f"{digit}.0"]) for digit in range(10)] \
+        if arguments.meter else []
     with open(os.path.join(arguments.out, "labels.csv"), "w", newline="") as labels_file:
         labels = csv.writer(labels_file, lineterminator="\n")
         labels.writerow(["file", "text", "accept"])
@@ -158,7 +175,10 @@ def main():
                 text, image = wheels(rng)
                 data = degrade(image, rng)
             else:
-                text, image, accept = real(rng, folders, arguments.digits or rng.randint(5, 8))
+                if arguments.meter:
+                    text, image = meter_strip(rng, faces, arguments.digits or 6)
+                else:
+                    text, image, accept = real(rng, folders, arguments.digits or rng.randint(5, 8))
                 buffer = io.BytesIO()
                 image.save(buffer, "PNG")
                 data = buffer.getvalue()

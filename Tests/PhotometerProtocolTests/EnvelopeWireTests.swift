@@ -32,7 +32,8 @@ import Testing
     .read(
       ReadRequest(
         image: image, roi: Rect(x: 10, y: 20, width: 30, height: 40), meter: "gas", digits: 8, decimals: 3,
-        options: ["k": "v"])),
+        options: ["k": "v"],
+        examples: [Example(key: "7:0123", value: "0123"), Example(key: "9:0124", value: "0124", crop: [1, 2])])),
     .read(ReadRequest(image: Image(data: []))),
     .identify(
       IdentifyRequest(
@@ -65,6 +66,7 @@ import Testing
         reason: "")
     ]),
     .engineReading(reading),
+    .engineReading(EngineReading(text: "12", confidence: 0.5, missingExamples: ["7:0123", "9:0124"])),
     .pluginCandidates(PluginCandidates([candidate], missingReferences: ["ab12"])),
     .addMeter(AddMeterRequest(meter: meter, references: [image, image])),
     .getMeter(name: "Gas", includePhotos: true),

@@ -213,6 +213,26 @@ import Testing
     #expect(await error { _ = try await store.latestReading(of: "Water") } == .meterNotFound("Water"))
   }
 
+  @Test func examplesAreTheLatestConfirmedReadingsWithACrop() async throws {
+    _ = try await addGas()
+    var ids: [Int64] = []
+    for index in 1...4 {
+      let crop: [UInt8] = index == 2 ? [] : [UInt8(index)]
+      ids.append(
+        try await store.addReading(
+          AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(index), source: .ocr, crop: crop)
+        ).id)
+    }
+    #expect(try await store.examples(of: "Gas", limit: 10).isEmpty)
+    _ = try await store.confirmReading(id: ids[0], value: nil)
+    _ = try await store.confirmReading(id: ids[1], value: nil)  // no crop: teaches nothing
+    _ = try await store.confirmReading(id: ids[3], value: "7")
+    let bare = try await store.examples(of: "Gas", limit: 10)
+    #expect(bare == [Example(key: "\(ids[3]):7", value: "7"), Example(key: "\(ids[0]):1", value: "1")])
+    let full = try await store.examples(of: "gas", limit: 1, crops: true)
+    #expect(full == [Example(key: "\(ids[3]):7", value: "7", crop: [4])])
+  }
+
   @Test func editsAMeter() async throws {
     _ = try await addGas()
     let more = Image(data: TestImages.png(2, width: 640, height: 480))

@@ -26,6 +26,12 @@ struct BenchCommand: AsyncParsableCommand {
       empty for a meter never registered). The meters are registered in a temporary database and \
       every query identified: per plugin, top-1 accuracy on known meters; for the vote also the \
       share of unknown meters rejected.
+
+      With --learn N, DIR's images are of one meter (e.g. Tools/make-digits.py --kind real \
+      --meter): it is registered in a temporary database, the images after the first N are read \
+      as that meter, then the first N are read, saved and corrected to their labels (what a user \
+      confirming readings does), and the images after the first N are read again: two tables, \
+      before and after learning from N confirmed readings.
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -35,6 +41,13 @@ struct BenchCommand: AsyncParsableCommand {
   @Option(help: "Also write the table as an SVG bar chart to this file.") var svg: String?
   @Flag(help: "DIR is a household of meters and queries: compare the identify plugins.") var identify = false
   @Flag(help: "One JSON object per engine, one per line.") var json = false
+  @Option(help: "DIR is one meter: score the engines before and after learning from its first N images.")
+  var learn: Int?
+
+  func validate() throws {
+    if let learn, learn < 1 { throw ValidationError("--learn must be at least 1") }
+    if learn != nil && identify { throw ValidationError("--learn and --identify exclude each other") }
+  }
 
   func run() async throws {
     try await reportingFailures {
@@ -48,32 +61,48 @@ struct BenchCommand: AsyncParsableCommand {
       } catch {
         throw CommandFailure.badInput("\(error)")
       }
-      guard !images.isEmpty else {
-        throw CommandFailure.badInput("\(directory)/labels.csv lists no images")
+      guard images.count > learn ?? 0 else {
+        throw CommandFailure.badInput("\(directory)/labels.csv lists \(images.count) images; more are needed")
+      }
+      if let learn {
+        try await benchLearning(images, examples: learn)
+        return
       }
       let client = try await global.connect()
-      var tally = Tally()
+      let tally: Tally
       do {
-        await runInOrder(images, width: 1) { labelled in
-          await Self.read(labelled, client: client)
-        } emit: { outcome in
-          tally.add(outcome)
-        }
-        tally.peakMemory = Self.peakMemory(try await client.call(.listPlugins, \.pluginList))
+        tally = try await Self.score(images, client: client)
         await client.close()
       } catch {
         await client.close()
         throw error
       }
-      if let failure = tally.failures.first, tally.failures.count == images.count {
-        throw CommandFailure.badInput("no image could be read; the first failure: \(failure)")
-      }
-      let shown = engines.map { Set($0.split(separator: ",").map(String.init)) }
-      let rows = tally.rows.filter { shown?.contains($0.engine) ?? true || $0.engine == EngineComparison.vote }
-      json ? printJSON(rows) : printReport(rows, tally: tally)
-      if let svg {
-        try writeChart(rows, to: svg)
-      }
+      try report(tally, images: images.count)
+    }
+  }
+
+  /// Reads every image, one at a time, as `meter` (or as no meter), and scores the engines.
+  static func score(_ images: [LabelledImage], meter: String = "", client: HostClient) async throws -> Tally {
+    var tally = Tally()
+    await runInOrder(images, width: 1) { labelled in
+      await Self.read(labelled, meter: meter, client: client)
+    } emit: { outcome in
+      tally.add(outcome)
+    }
+    tally.peakMemory = Self.peakMemory(try await client.call(.listPlugins, \.pluginList))
+    return tally
+  }
+
+  /// Prints the table (or JSON lines, each with `phase` when given) and writes the chart.
+  func report(_ tally: Tally, images: Int, phase: String? = nil) throws {
+    if let failure = tally.failures.first, tally.failures.count == images {
+      throw CommandFailure.badInput("no image could be read; the first failure: \(failure)")
+    }
+    let shown = engines.map { Set($0.split(separator: ",").map(String.init)) }
+    let rows = tally.rows.filter { shown?.contains($0.engine) ?? true || $0.engine == EngineComparison.vote }
+    json ? printJSON(rows, phase: phase) : printReport(rows, tally: tally)
+    if let svg {
+      try writeChart(rows, to: phase.map { svg.replacingOccurrences(of: ".svg", with: "-\($0).svg") } ?? svg)
     }
   }
 
@@ -85,12 +114,15 @@ struct BenchCommand: AsyncParsableCommand {
     var milliseconds: Double
   }
 
-  private static func read(_ labelled: LabelledImage, client: HostClient) async -> Outcome {
+  static func read(_ labelled: LabelledImage, meter: String = "", save: Bool = false, client: HostClient) async
+    -> Outcome
+  {
     let clock = ContinuousClock()
     let start = clock.now
     do {
       let request = ReadRequest(
-        image: Image(data: try loadImage(labelled.path), name: labelled.path), digits: UInt32(labelled.text.count))
+        image: Image(data: try loadImage(labelled.path), name: labelled.path), meter: meter,
+        digits: UInt32(labelled.text.count), save: save)
       let result = try await client.read(request)
       return Outcome(image: labelled, result: result, milliseconds: milliseconds(clock.now - start))
     } catch {
@@ -172,19 +204,21 @@ struct BenchCommand: AsyncParsableCommand {
     }
   }
 
-  private func printJSON(_ rows: [Tally.Row]) {
+  private func printJSON(_ rows: [Tally.Row], phase: String?) {
     for row in rows {
       let score = row.score
       let interval = score.exactRate.interval
       print(
-        JSONValue.object([
-          ("engine", .string(row.engine)), ("voted", .bool(row.voted)), ("images", .number(score.count)),
-          ("exact", .number(score.exact)), ("exact_rate", .number(score.exactRate.rate)),
-          ("exact_rate_low", .number(interval.lowerBound)), ("exact_rate_high", .number(interval.upperBound)),
-          ("digit_accuracy", .number(score.digitAccuracy.rate)),
-          ("accepted_accuracy", .number(score.acceptedAccuracy().rate)), ("cer", .number(score.characterErrorRate)),
-          ("p50_ms", .number(score.latency(0.5))), ("p95_ms", .number(score.latency(0.95))),
-        ]).rendered)
+        JSONValue.object(
+          (phase.map { [("phase", JSONValue.string($0))] } ?? []) + [
+            ("engine", .string(row.engine)), ("voted", .bool(row.voted)), ("images", .number(score.count)),
+            ("exact", .number(score.exact)), ("exact_rate", .number(score.exactRate.rate)),
+            ("exact_rate_low", .number(interval.lowerBound)), ("exact_rate_high", .number(interval.upperBound)),
+            ("digit_accuracy", .number(score.digitAccuracy.rate)),
+            ("accepted_accuracy", .number(score.acceptedAccuracy().rate)), ("cer", .number(score.characterErrorRate)),
+            ("p50_ms", .number(score.latency(0.5))), ("p95_ms", .number(score.latency(0.95))),
+          ]
+        ).rendered)
     }
   }
 

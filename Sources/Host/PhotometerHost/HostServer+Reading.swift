@@ -30,8 +30,15 @@ extension HostServer {
     let decimals = meter.map { UInt32($0.decimals) } ?? request.decimals
     let engineRequest = ReadRequest(
       image: Image(data: cropPNG, name: request.image.name), meter: meter?.name ?? "", digits: digits,
-      decimals: decimals, options: request.options)
-    var result = try await plugins.read(engineRequest, expectedDigits: Int(digits))
+      decimals: decimals, options: request.options, examples: try await examples(of: meter))
+    let store = store
+    var result = try await plugins.read(engineRequest, expectedDigits: Int(digits)) { keys in
+      // Only plugins that learn ask, and only for what they have not seen.
+      guard let meter else { return [] }
+      let wanted = Set(keys)
+      let examples = (try? await store.examples(of: meter.name, limit: Self.examplesPerRead, crops: true)) ?? []
+      return examples.filter { wanted.contains($0.key) }
+    }
     result.crop = Image(data: cropPNG, name: "crop.png")
     result.meter = meter?.name ?? ""
     if let meter, !result.value.isEmpty {
@@ -53,6 +60,20 @@ extension HostServer {
       result.readingID = try await save(result, meter: meter, photo: request.image)
     }
     return result
+  }
+
+  /// How many of a meter's latest confirmed readings go with each read, for engines that learn a
+  /// meter's own digits.
+  static let examplesPerRead = 20
+
+  /// The meter's latest confirmed readings that kept their crop, without the crops.
+  private func examples(of meter: Meter?) async throws(ErrorReply) -> [Example] {
+    guard let meter else { return [] }
+    do {
+      return try await store.examples(of: meter.name, limit: Self.examplesPerRead)
+    } catch {
+      throw ErrorReply(error)
+    }
   }
 
   /// The meter the request names; or, to save a reading of an unnamed meter, the one identified

@@ -3,8 +3,16 @@ import PhotometerVoting
 
 extension PluginSet {
   /// Every read plugin's answer to `request`, and their vote.
-  public func read(_ request: ReadRequest, expectedDigits: Int = 0) async throws(ErrorReply) -> ReadResult {
-    let answers = try await ask(.read(request), role: .read) { reply in
+  ///
+  /// The request's examples go to plugins without their crops; a plugin that learns and has not
+  /// seen one lists it as missing, and is asked again with the crops `exampleCrops` gives for
+  /// those keys.
+  public func read(
+    _ request: ReadRequest, expectedDigits: Int = 0,
+    exampleCrops: @escaping @Sendable ([String]) async -> [Example] = { _ in [] }
+  ) async throws(ErrorReply) -> ReadResult {
+    let calls = await fanOut(role: .read) { pool in await Self.read(request, with: pool, exampleCrops: exampleCrops) }
+    let answers = try answers(calls, role: .read, to: .read(request)) { reply in
       if case .engineReading(let reading) = reply { reading } else { nil }
     }
     let vote = ReadVote.decide(answers, weights: weights, expectedDigits: expectedDigits)
@@ -75,14 +83,23 @@ extension PluginSet {
     return call
   }
 
-  /// Sends `message` to every enabled plugin with `role` and takes each reply apart with
-  /// `extract`; a reply of another kind counts as that plugin failing.
-  private func ask<Value>(
-    _ message: Message,
-    role: Role,
-    extract: (Message) -> Value?
-  ) async throws(ErrorReply) -> [PluginAnswer<Value>] {
-    try answers(await fanOut(message, role: role), role: role, to: message, extract: extract)
+  /// One read plugin's conversation: the request with bare examples, then once more with the
+  /// crops of those it lacks.
+  private static func read(
+    _ request: ReadRequest, with pool: PluginPool, exampleCrops: @Sendable ([String]) async -> [Example]
+  ) async -> PluginCall {
+    var call = await pool.call(.read(request))
+    guard case .success(.engineReading(let reading)) = call.outcome, !reading.missingExamples.isEmpty else {
+      return call
+    }
+    let milliseconds = call.milliseconds
+    let full = Dictionary(
+      await exampleCrops(reading.missingExamples).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    var asked = request
+    asked.examples = request.examples.map { full[$0.key] ?? $0 }
+    call = await pool.call(.read(asked))
+    call.milliseconds += milliseconds
+    return call
   }
 
   private func answers<Value>(

@@ -115,6 +115,34 @@ extension MeterStore {
     }
   }
 
+  /// A meter's latest confirmed or corrected readings that kept their crop, newest first: what
+  /// read engines that learn a meter's own digits learn from. With `crops` false, the crops are
+  /// left empty (and not read from the file).
+  public func examples(of meter: String, limit: Int, crops: Bool = false) async throws(StoreError) -> [Example] {
+    try await read { db in
+      let meterRow = try Self.row(named: meter, db: db)
+      let rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT id, valueText, \(crops ? "crop" : "NULL") AS crop FROM reading
+          WHERE meterId = ? AND verified AND crop IS NOT NULL
+          ORDER BY takenAtMs DESC, id DESC LIMIT ?
+          """,
+        arguments: [meterRow.id, limit])
+      return rows.map { row in
+        let id: Int64 = row["id"]
+        let value: String = row["valueText"]
+        let crop: Data? = row["crop"]
+        return Example(key: Self.exampleKey(id: id, value: value), value: value, crop: crop.map { [UInt8]($0) } ?? [])
+      }
+    }
+  }
+
+  /// An example's key: the reading and its (possibly corrected) value.
+  public static func exampleKey(id: Int64, value: String) -> String {
+    "\(id):\(value)"
+  }
+
   // MARK: Helpers
 
   static func reading(_ row: ReadingRow, meter: MeterRow, db: Database) throws -> StoredReading {

@@ -57,13 +57,6 @@ public struct DigitTemplates: Sendable {
     return projected.map { $0 / norm }
   }
 
-  /// Adds a template from a cell's raw features (learning from a confirmed reading).
-  public mutating func add(label: UInt16, rawFeatures: [Float]) {
-    precondition(rawFeatures.count == CellFeatures.dimensions && label < 100)
-    labels.append(label)
-    features.append(contentsOf: project(rawFeatures))
-  }
-
   public init(contentsOf url: URL) throws {
     let data = [UInt8](try Data(contentsOf: url))
     var reader = ByteReader(data, path: url.path)

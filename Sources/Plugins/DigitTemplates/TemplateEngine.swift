@@ -51,26 +51,50 @@ public struct TemplateEngine: Sendable {
   }
 
   /// Reads the crop. With `expected` > 0 the crop is split into that many cells.
-  public func read(_ image: VisionImage, expected: Int) throws(VisionError) -> EngineReading {
+  ///
+  /// - Parameter learnt: the meter's own cells, from its confirmed readings; they are matched
+  ///   beside the templates, so a meter whose digits the templates miss is read by its own.
+  public func read(_ image: VisionImage, expected: Int, learnt: LearntCells = LearntCells()) throws(VisionError)
+    -> EngineReading
+  {
     let cells = try Self.cells(of: image, expected: expected)
     guard !cells.isEmpty else {
       return EngineReading(text: "", confidence: 0)
     }
-    let nearest = try CellFeatures.nearest(
-      templates: templates.features, queries: cells.flatMap { templates.project($0.features) },
-      dimensions: templates.components, k: Self.neighbours)
+    let queries = cells.flatMap { templates.project($0.features) }
+    var nearest = try CellFeatures.nearest(
+      templates: templates.features, queries: queries, dimensions: templates.components, k: Self.neighbours
+    ).map { $0.map { (label: templates.labels[$0.index], similarity: $0.similarity) } }
+    if !learnt.labels.isEmpty {
+      let own = try CellFeatures.nearest(
+        templates: learnt.features, queries: queries, dimensions: templates.components, k: Self.neighbours)
+      for cell in nearest.indices {
+        nearest[cell] += own[cell].map { (label: learnt.labels[$0.index], similarity: $0.similarity) }
+      }
+    }
     let symbols = zip(cells, nearest).map { cell, neighbours in symbol(neighbours, box: cell.box) }
     return EngineReading(
       text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).min() ?? 0, symbols: symbols)
   }
 
+  /// The cells of a crop whose true value is known (a confirmed reading), labelled with its
+  /// digits; `nil` when the cells found are not one per digit of `value`.
+  public func learn(_ image: VisionImage, value: String) throws(VisionError) -> LearntCells? {
+    let digits = value.compactMap(\.wholeNumberValue)
+    guard !digits.isEmpty else { return nil }
+    let cells = try Self.cells(of: image, expected: digits.count)
+    guard cells.count == digits.count else { return nil }
+    return LearntCells(
+      labels: digits.map { UInt16($0 * 10) }, features: cells.flatMap { templates.project($0.features) })
+  }
+
   /// A cell's digit: each digit scores its best neighbour's similarity; a softmax over the
   /// scores gives the confidence and the runners-up. A wheel between two digits (label x.5 and
   /// up) counts for the next digit, the usual reading convention.
-  private func symbol(_ neighbours: [(index: Int, similarity: Float)], box: Rect) -> Symbol {
+  private func symbol(_ neighbours: [(label: UInt16, similarity: Float)], box: Rect) -> Symbol {
     var best = [Float](repeating: -1, count: 10)
     for neighbour in neighbours {
-      let label = Int(templates.labels[neighbour.index])
+      let label = Int(neighbour.label)
       let digit = (label / 10 + (label % 10 >= 5 ? 1 : 0)) % 10
       best[digit] = max(best[digit], neighbour.similarity)
     }
@@ -83,5 +107,21 @@ public struct TemplateEngine: Sendable {
       alternatives: ranked.dropFirst().prefix(2).filter { weights[$0] > 0 }.map {
         Alternative(text: String($0), confidence: weights[$0] / total)
       })
+  }
+}
+
+/// Digit cells a meter's confirmed readings taught the engine, on the templates' axes: labels
+/// as in ``DigitTemplates/labels``, features `components` floats per cell, unit length.
+public struct LearntCells: Sendable {
+  public var labels: [UInt16]
+  public var features: [Float]
+
+  public init(labels: [UInt16] = [], features: [Float] = []) {
+    self.labels = labels
+    self.features = features
+  }
+
+  public static func + (lhs: LearntCells, rhs: LearntCells) -> LearntCells {
+    LearntCells(labels: lhs.labels + rhs.labels, features: lhs.features + rhs.features)
   }
 }

@@ -13,6 +13,9 @@ struct DigitsRecognizer: Recognizer {
 
   let roles: [Role] = [.read]
   private var engine: TemplateEngine?
+  /// Per meter, the cells learnt from each confirmed reading the host sent, by example key
+  /// (`nil`: the crop's cells did not match its value, so it teaches nothing).
+  private var learnt: [String: [String: LearntCells?]] = [:]
 
   mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
     do {
@@ -30,10 +33,37 @@ struct DigitsRecognizer: Recognizer {
 
   mutating func read(_ request: ReadRequest) throws(ErrorReply) -> EngineReading {
     let crop = try DigitCrop.decode(request)
+    let (own, missing) = learn(from: request)
     do {
-      return try engine!.read(crop, expected: Int(request.digits))
+      var reading = try engine!.read(crop, expected: Int(request.digits), learnt: own)
+      reading.missingExamples = missing
+      return reading
     } catch {
       throw ErrorReply(.internal, "reading failed: \(error)")
     }
+  }
+
+  /// Learns the request's examples this plugin has not seen and that came with their crop, and
+  /// forgets the meter's examples the host no longer sends (deleted, corrected or too old).
+  /// Returns the meter's cells and the keys of the examples still to be sent with their crop.
+  private mutating func learn(from request: ReadRequest) -> (LearntCells, missing: [String]) {
+    guard !request.meter.isEmpty, !request.examples.isEmpty else { return (LearntCells(), []) }
+    let known = learnt[request.meter] ?? [:]
+    var kept: [String: LearntCells?] = [:]
+    var missing: [String] = []
+    for example in request.examples {
+      if let cells = known[example.key] {
+        kept[example.key] = cells
+      } else if example.crop.isEmpty {
+        missing.append(example.key)
+      } else {
+        // A crop that does not decode or split teaches nothing; it is not asked for again.
+        kept[example.key] = (try? VisionImage(decoding: example.crop)).flatMap {
+          try? engine!.learn($0, value: example.value)
+        }
+      }
+    }
+    learnt[request.meter] = kept
+    return (kept.values.compactMap { $0 }.reduce(LearntCells(), +), missing)
   }
 }

@@ -610,6 +610,51 @@ void   photometer__v1__read_request__free_unpacked
   assert(message->base.descriptor == &photometer__v1__read_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   photometer__v1__example__init
+                     (Photometer__V1__Example         *message)
+{
+  static const Photometer__V1__Example init_value = PHOTOMETER__V1__EXAMPLE__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__example__get_packed_size
+                     (const Photometer__V1__Example *message)
+{
+  assert(message->base.descriptor == &photometer__v1__example__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__example__pack
+                     (const Photometer__V1__Example *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__example__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__example__pack_to_buffer
+                     (const Photometer__V1__Example *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__example__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__Example *
+       photometer__v1__example__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__Example *)
+     protobuf_c_message_unpack (&photometer__v1__example__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__example__free_unpacked
+                     (Photometer__V1__Example *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__example__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   photometer__v1__symbol__init
                      (Photometer__V1__Symbol         *message)
 {
@@ -3834,7 +3879,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__options_entry__de
   (ProtobufCMessageInit) photometer__v1__read_request__options_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[8] =
+static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[9] =
 {
   {
     "image",
@@ -3932,10 +3977,23 @@ static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "examples",
+    9,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__ReadRequest, n_examples),
+    offsetof(Photometer__V1__ReadRequest, examples),
+    &photometer__v1__example__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
   4,   /* field[4] = decimals */
   3,   /* field[3] = digits */
+  8,   /* field[8] = examples */
   0,   /* field[0] = image */
   2,   /* field[2] = meter */
   5,   /* field[5] = options */
@@ -3946,7 +4004,7 @@ static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
 static const ProtobufCIntRange photometer__v1__read_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
 {
@@ -3956,11 +4014,75 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
   "Photometer__V1__ReadRequest",
   "photometer.v1",
   sizeof(Photometer__V1__ReadRequest),
-  8,
+  9,
   photometer__v1__read_request__field_descriptors,
   photometer__v1__read_request__field_indices_by_name,
   1,  photometer__v1__read_request__number_ranges,
   (ProtobufCMessageInit) photometer__v1__read_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__example__field_descriptors[3] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Example, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Example, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "crop",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Example, crop),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__example__field_indices_by_name[] = {
+  2,   /* field[2] = crop */
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange photometer__v1__example__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor photometer__v1__example__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.Example",
+  "Example",
+  "Photometer__V1__Example",
+  "photometer.v1",
+  sizeof(Photometer__V1__Example),
+  3,
+  photometer__v1__example__field_descriptors,
+  photometer__v1__example__field_indices_by_name,
+  1,  photometer__v1__example__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__example__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor photometer__v1__symbol__field_descriptors[4] =
@@ -4091,7 +4213,7 @@ const ProtobufCMessageDescriptor photometer__v1__alternative__descriptor =
   (ProtobufCMessageInit) photometer__v1__alternative__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__engine_reading__field_descriptors[3] =
+static const ProtobufCFieldDescriptor photometer__v1__engine_reading__field_descriptors[4] =
 {
   {
     "text",
@@ -4129,16 +4251,29 @@ static const ProtobufCFieldDescriptor photometer__v1__engine_reading__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "missing_examples",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Photometer__V1__EngineReading, n_missing_examples),
+    offsetof(Photometer__V1__EngineReading, missing_examples),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__engine_reading__field_indices_by_name[] = {
   1,   /* field[1] = confidence */
+  3,   /* field[3] = missing_examples */
   2,   /* field[2] = symbols */
   0,   /* field[0] = text */
 };
 static const ProtobufCIntRange photometer__v1__engine_reading__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor photometer__v1__engine_reading__descriptor =
 {
@@ -4148,7 +4283,7 @@ const ProtobufCMessageDescriptor photometer__v1__engine_reading__descriptor =
   "Photometer__V1__EngineReading",
   "photometer.v1",
   sizeof(Photometer__V1__EngineReading),
-  3,
+  4,
   photometer__v1__engine_reading__field_descriptors,
   photometer__v1__engine_reading__field_indices_by_name,
   1,  photometer__v1__engine_reading__number_ranges,

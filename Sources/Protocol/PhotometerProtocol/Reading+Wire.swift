@@ -51,7 +51,12 @@ extension ReadRequest {
       decimals: request.decimals,
       options: try dictionary(request.n_options, request.options),
       save: request.save != 0,
-      stream: String(protobuf: request.stream)
+      stream: String(protobuf: request.stream),
+      examples: try repeated(request.n_examples, request.examples) { example throws(WireError) in
+        Example(
+          key: String(protobuf: example.key), value: String(protobuf: example.value),
+          crop: [UInt8](protobuf: example.crop))
+      }
     )
   }
 
@@ -65,6 +70,13 @@ extension ReadRequest {
       ($0.n_options, $0.options) = arena.map(options, photometer__v1__read_request__options_entry__init)
       $0.save = save ? 1 : 0
       $0.stream = arena.string(stream)
+      ($0.n_examples, $0.examples) = arena.array(examples) { example in
+        arena.message(photometer__v1__example__init) {
+          $0.key = arena.string(example.key)
+          $0.value = arena.string(example.value)
+          $0.crop = arena.bytes(example.crop)
+        }
+      }
     }
   }
 }
@@ -101,7 +113,8 @@ extension EngineReading {
     self.init(
       text: String(protobuf: reading.text),
       confidence: reading.confidence,
-      symbols: try repeated(reading.n_symbols, reading.symbols, Symbol.init)
+      symbols: try repeated(reading.n_symbols, reading.symbols, Symbol.init),
+      missingExamples: (0..<reading.n_missing_examples).map { String(protobuf: reading.missing_examples[$0]) }
     )
   }
 
@@ -110,6 +123,7 @@ extension EngineReading {
       $0.text = arena.string(text)
       $0.confidence = confidence
       ($0.n_symbols, $0.symbols) = arena.array(symbols) { $0.encode(in: arena) }
+      ($0.n_missing_examples, $0.missing_examples) = arena.values(missingExamples.map { Optional(arena.string($0)) })
     }
   }
 }

@@ -55,6 +55,9 @@ public struct ReadRequest: Hashable, Sendable {
   public var save: Bool
   /// Frames of one live display share a stream name; empty for a single photo.
   public var stream: String
+  /// From the host to read plugins: the meter's latest confirmed or corrected readings, for
+  /// engines that learn a meter's own digits; crops only on demand.
+  public var examples: [Example]
 
   public init(
     image: Image,
@@ -64,7 +67,8 @@ public struct ReadRequest: Hashable, Sendable {
     decimals: UInt32 = 0,
     options: [String: String] = [:],
     save: Bool = false,
-    stream: String = ""
+    stream: String = "",
+    examples: [Example] = []
   ) {
     self.image = image
     self.roi = roi
@@ -74,6 +78,23 @@ public struct ReadRequest: Hashable, Sendable {
     self.options = options
     self.save = save
     self.stream = stream
+    self.examples = examples
+  }
+}
+
+/// A reading the user confirmed or corrected: the crop that was read and its true value.
+public struct Example: Hashable, Sendable {
+  /// Names this crop and value; a corrected value makes a new key.
+  public var key: String
+  /// The true value as on the display, e.g. `01234.567`.
+  public var value: String
+  /// The crop as PNG; empty unless the plugin asked for it.
+  public var crop: [UInt8]
+
+  public init(key: String, value: String, crop: [UInt8] = []) {
+    self.key = key
+    self.value = value
+    self.crop = crop
   }
 }
 
@@ -109,11 +130,15 @@ public struct EngineReading: Hashable, Sendable {
   /// 0 to 1.
   public var confidence: Double
   public var symbols: [Symbol]
+  /// Keys of examples that came without their crop and that the plugin has not learnt: the host
+  /// asks again with those crops attached.
+  public var missingExamples: [String]
 
-  public init(text: String, confidence: Double, symbols: [Symbol] = []) {
+  public init(text: String, confidence: Double, symbols: [Symbol] = [], missingExamples: [String] = []) {
     self.text = text
     self.confidence = confidence
     self.symbols = symbols
+    self.missingExamples = missingExamples
   }
 }
 

@@ -31,6 +31,7 @@ typedef struct Photometer__V1__Rect Photometer__V1__Rect;
 typedef struct Photometer__V1__Point Photometer__V1__Point;
 typedef struct Photometer__V1__ReadRequest Photometer__V1__ReadRequest;
 typedef struct Photometer__V1__ReadRequest__OptionsEntry Photometer__V1__ReadRequest__OptionsEntry;
+typedef struct Photometer__V1__Example Photometer__V1__Example;
 typedef struct Photometer__V1__Symbol Photometer__V1__Symbol;
 typedef struct Photometer__V1__Alternative Photometer__V1__Alternative;
 typedef struct Photometer__V1__EngineReading Photometer__V1__EngineReading;
@@ -610,10 +611,40 @@ struct  Photometer__V1__ReadRequest
    * result and marks the result final once the value has converged. From clients only.
    */
   char *stream;
+  /*
+   * From the host to read plugins: the meter's latest confirmed or corrected readings, for
+   * engines that learn a meter's own digits. Crops come only on demand (`missing_examples`).
+   */
+  size_t n_examples;
+  Photometer__V1__Example **examples;
 };
 #define PHOTOMETER__V1__READ_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__read_request__descriptor) \
-    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string }
+    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL }
+
+
+/*
+ * A reading the user confirmed or corrected: the crop that was read and its true value.
+ */
+struct  Photometer__V1__Example
+{
+  ProtobufCMessage base;
+  /*
+   * Names this crop and value; a corrected value makes a new key.
+   */
+  char *key;
+  /*
+   * The true value as read on the display, e.g. "01234.567".
+   */
+  char *value;
+  /*
+   * The crop as PNG; empty unless the plugin asked for it.
+   */
+  ProtobufCBinaryData crop;
+};
+#define PHOTOMETER__V1__EXAMPLE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__example__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, {0,NULL} }
 
 
 /*
@@ -657,10 +688,16 @@ struct  Photometer__V1__EngineReading
   double confidence;
   size_t n_symbols;
   Photometer__V1__Symbol **symbols;
+  /*
+   * Keys of examples that came without their crop and that the plugin has not learnt: the host
+   * asks again with those crops attached. A plugin that learns caches what it derives.
+   */
+  size_t n_missing_examples;
+  char **missing_examples;
 };
 #define PHOTOMETER__V1__ENGINE_READING__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__engine_reading__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL }
 
 
 /*
@@ -1744,6 +1781,25 @@ Photometer__V1__ReadRequest *
 void   photometer__v1__read_request__free_unpacked
                      (Photometer__V1__ReadRequest *message,
                       ProtobufCAllocator *allocator);
+/* Photometer__V1__Example methods */
+void   photometer__v1__example__init
+                     (Photometer__V1__Example         *message);
+size_t photometer__v1__example__get_packed_size
+                     (const Photometer__V1__Example   *message);
+size_t photometer__v1__example__pack
+                     (const Photometer__V1__Example   *message,
+                      uint8_t             *out);
+size_t photometer__v1__example__pack_to_buffer
+                     (const Photometer__V1__Example   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__Example *
+       photometer__v1__example__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__example__free_unpacked
+                     (Photometer__V1__Example *message,
+                      ProtobufCAllocator *allocator);
 /* Photometer__V1__Symbol methods */
 void   photometer__v1__symbol__init
                      (Photometer__V1__Symbol         *message);
@@ -2611,6 +2667,9 @@ typedef void (*Photometer__V1__ReadRequest__OptionsEntry_Closure)
 typedef void (*Photometer__V1__ReadRequest_Closure)
                  (const Photometer__V1__ReadRequest *message,
                   void *closure_data);
+typedef void (*Photometer__V1__Example_Closure)
+                 (const Photometer__V1__Example *message,
+                  void *closure_data);
 typedef void (*Photometer__V1__Symbol_Closure)
                  (const Photometer__V1__Symbol *message,
                   void *closure_data);
@@ -2767,6 +2826,7 @@ extern const ProtobufCMessageDescriptor photometer__v1__rect__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__point__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__read_request__options_entry__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__example__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__symbol__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__alternative__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__engine_reading__descriptor;
