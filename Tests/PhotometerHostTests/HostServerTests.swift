@@ -93,7 +93,7 @@ import Testing
       return
     }
     #expect(result.meter == "water")
-    #expect(result.confidence == 1)
+    #expect(result.confidence > 0.99)  // two plugins each as sure as a belief may be
     #expect(result.plugins.count == 2)
     #expect(await host.finish() == 0)
   }

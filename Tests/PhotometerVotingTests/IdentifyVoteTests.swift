@@ -1,3 +1,4 @@
+import Foundation
 import PhotometerProtocol
 import PhotometerVoting
 import Testing
@@ -10,34 +11,46 @@ import Testing
       milliseconds: 1, voted: voted)
   }
 
-  @Test func combinesPluginsIntoOneRanking() {
+  func logit(_ p: Double) -> Double { log(p / (1 - p)) }
+  func sigmoid(_ z: Double) -> Double { 1 / (1 + exp(-z)) }
+
+  @Test func poolsThePluginsBeliefsInLogOdds() {
     let outcome = IdentifyVote.decide([
       answer("histogram", [("gas", 0.9), ("water", 0.3)]),
       answer("keypoints", [("gas", 0.7), ("power", 0.2)]),
     ])
     #expect(outcome.meter == "gas")
-    #expect(abs(outcome.confidence - 0.8) < 1e-9)
+    #expect(abs(outcome.confidence - sigmoid(logit(0.9) + logit(0.7))) < 1e-9)
+    // A meter a plugin does not rank gets the floor belief from it.
     #expect(outcome.ranking.map(\.meter) == ["gas", "water", "power"])
+    #expect(abs(outcome.ranking[1].confidence - sigmoid(logit(0.3) + logit(IdentifyVote.floor))) < 1e-9)
   }
 
-  @Test func belowTheThresholdTheMeterIsUnknownButGuessesAreListed() {
+  @Test func agreeingPluginsStrengthenEachOther() {
+    let outcome = IdentifyVote.decide([answer("a", [("gas", 0.7)]), answer("b", [("gas", 0.7)])])
+    #expect(outcome.meter == "gas")
+    #expect(outcome.confidence > 0.84)
+  }
+
+  @Test func disagreeingPluginsGiveAnUnknownMeterWithTheGuessesListed() {
     let outcome = IdentifyVote.decide([answer("a", [("gas", 0.6)]), answer("b", [("water", 0.6)])])
     #expect(outcome.meter == "")
-    #expect(outcome.ranking.count == 2)
-    #expect(outcome.confidence == 0.3)
+    #expect(Set(outcome.ranking.map(\.meter)) == ["gas", "water"])
+    #expect(outcome.confidence < 0.05)
   }
 
-  @Test func shadowPluginsAndFailuresAreHandled() {
+  @Test func shadowPluginsAndFailuresDoNotVote() {
     let failed = PluginIdentification(
       plugin: "c", version: "1", outcome: .failure(ErrorReply(.pluginFailed, "gone")), milliseconds: 1, voted: true)
     let outcome = IdentifyVote.decide([answer("a", [("gas", 1)]), answer("s", [("water", 1)], voted: false), failed])
     #expect(outcome.meter == "gas")
-    #expect(outcome.confidence == 0.5)
+    // Certainty is held at 1 - floor; the failed plugin leaves it there.
+    #expect(abs(outcome.confidence - (1 - IdentifyVote.floor)) < 1e-9)
     #expect(outcome.ranking.map(\.meter) == ["gas"])
   }
 
   @Test func weightsCount() {
-    let answers = [answer("a", [("gas", 1)]), answer("b", [("water", 1)])]
+    let answers = [answer("a", [("gas", 0.9)]), answer("b", [("water", 0.9)])]
     #expect(IdentifyVote.decide(answers, weights: ["a": 3, "b": 1]).meter == "gas")
     #expect(IdentifyVote.decide(answers, weights: ["a": 1, "b": 3]).meter == "water")
   }

@@ -1,14 +1,22 @@
+import Foundation
 import PhotometerProtocol
 
 /// Combines the identify plugins' candidates into one ranking.
 ///
-/// Each voting plugin that answered gives each of its candidates `weight x confidence`; a meter's
-/// combined confidence is its total over the weight of all voting plugins, answered or failed. The
-/// best meter is the answer when its combined confidence reaches ``threshold``; otherwise the photo
-/// is of an unknown meter and the ranking lists the best guesses.
+/// Each plugin's confidence is its calibrated belief that a meter is the one in the photo. The
+/// vote pools them in log-odds (a logarithmic opinion pool): a meter's combined log-odds are the
+/// sum, over the voting plugins that answered, of `weight x logit(belief)`, where a plugin that
+/// answered without ranking the meter believes ``floor``; a plugin that failed adds nothing. The
+/// weights (plugins.json) are fitted with Tools/calibrate-identify.py on rendered households, so
+/// the combined confidence is itself a calibrated belief. The best meter is the answer when it
+/// reaches ``threshold``; otherwise the photo is of an unknown meter and the ranking lists the best
+/// guesses.
 public enum IdentifyVote {
   /// The combined confidence a meter needs to be the answer.
   public static let threshold = 0.5
+  /// Beliefs are held within `floor ... 1 - floor`: no plugin is ever certain, and one that does
+  /// not rank a meter at all is taken to believe this much in it.
+  public static let floor = 0.01
 
   public struct Outcome: Hashable, Sendable {
     /// The identified meter, or empty for an unknown meter.
@@ -26,17 +34,16 @@ public enum IdentifyVote {
 
   /// - Parameter weights: each plugin's weight; a plugin not listed weighs 1.
   public static func decide(_ answers: [PluginIdentification], weights: [String: Double] = [:]) -> Outcome {
-    let voters = answers.filter(\.voted)
-    let totalWeight = voters.reduce(0) { $0 + (weights[$1.plugin] ?? 1) }
+    var voters: [(weight: Double, beliefs: [String: Double])] = []
     var combined: [String: Candidate] = [:]
-    for answer in voters {
+    for answer in answers where answer.voted {
       guard case .success(let candidates) = answer.outcome else {
         continue
       }
-      let weight = weights[answer.plugin] ?? 1
+      var beliefs: [String: Double] = [:]
       for candidate in candidates {
+        beliefs[candidate.meter] = max(beliefs[candidate.meter] ?? 0, candidate.confidence)
         var entry = combined[candidate.meter] ?? Candidate(meter: candidate.meter, score: 0, confidence: 0)
-        entry.score += weight * clamp(candidate.confidence)
         // Geometry and colour come from whichever plugin knows them.
         if entry.outline.isEmpty {
           entry.outline = candidate.outline
@@ -49,18 +56,25 @@ public enum IdentifyVote {
         }
         combined[candidate.meter] = entry
       }
+      voters.append((weights[answer.plugin] ?? 1, beliefs))
     }
     let ranking =
       combined.values
       .map { candidate in
         var candidate = candidate
-        candidate.confidence = totalWeight > 0 ? candidate.score / totalWeight : 0
+        candidate.score = voters.reduce(0) { $0 + $1.weight * logit($1.beliefs[candidate.meter] ?? floor) }
+        candidate.confidence = 1 / (1 + exp(-candidate.score))
         return candidate
       }
-      .sorted { ($0.confidence, $1.meter) > ($1.confidence, $0.meter) }
+      .sorted { ($0.score, $1.meter) > ($1.score, $0.meter) }
     guard let best = ranking.first, best.confidence >= threshold else {
       return Outcome(meter: "", confidence: ranking.first?.confidence ?? 0, ranking: ranking)
     }
     return Outcome(meter: best.meter, confidence: best.confidence, ranking: ranking)
+  }
+
+  private static func logit(_ belief: Double) -> Double {
+    let clamped = min(max(belief, floor), 1 - floor)
+    return log(clamped / (1 - clamped))
   }
 }

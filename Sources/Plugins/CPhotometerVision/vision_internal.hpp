@@ -30,9 +30,10 @@ struct pm_keypoints {
 
 struct pm_keypoint_index {
   cv::Mat descriptors;
-  // For each row of `descriptors`: its reference and its keypoint there.
+  // For each row of `descriptors`: its reference.
   std::vector<int> owner;
-  std::vector<int> local;
+  // Each reference's rows of `descriptors` start here (and end where the next one's start).
+  std::vector<int> firstRow;
   std::vector<std::vector<cv::Point2f>> points;
   std::vector<double> scales;
   std::vector<cv::Size> sizes;

@@ -1,3 +1,4 @@
+import Foundation
 import PhotometerProtocol
 import PhotometerVision
 
@@ -54,8 +55,7 @@ public struct HistogramMatcher: Sendable {
   }
 
   /// Robust mode: likeness is 1 - Bhattacharyya distance; a meter scores its best reference.
-  /// Confidence grows with the likeness and with the margin over the next meter (see
-  /// docs/identify.md for how the constants were measured).
+  /// Confidence from the likeness and the margin (``HistogramCalibration``).
   private static func similarity(
     _ query: ColourHistogram, _ entries: [(String, (histogram: ColourHistogram, colour: String))]
   ) -> [Candidate] {
@@ -68,8 +68,9 @@ public struct HistogramMatcher: Sendable {
     }
     let ranked = best.sorted { ($0.value.likeness, $1.key) > ($1.value.likeness, $0.key) }
     return ranked.enumerated().map { index, entry in
-      let next = index + 1 < ranked.count ? ranked[index + 1].value.likeness : 0
-      let margin = index == 0 ? entry.value.likeness - next : 0
+      // The first's margin over the second; every other's (negative) to the first.
+      let other = index == 0 ? (ranked.count > 1 ? ranked[1].value.likeness : 0) : ranked[0].value.likeness
+      let margin = entry.value.likeness - other
       return Candidate(
         meter: entry.key, score: entry.value.likeness,
         confidence: HistogramCalibration.confidence(likeness: entry.value.likeness, margin: margin),
@@ -78,19 +79,16 @@ public struct HistogramMatcher: Sendable {
   }
 }
 
-/// Turns the robust histogram's likeness and margin into a belief.
+/// Turns the robust histogram's likeness and its margin over the next meter into P(this is the
+/// meter), by logistic regression fitted like ``KeypointCalibration`` (Tools/calibrate-identify.py).
+/// Colour alone is a weak witness among look-alikes: its beliefs rarely pass 0.5, and the vote
+/// weighs it less than the keypoints.
 public enum HistogramCalibration {
-  /// Likeness at which a match starts to count, and where it is as good as it gets.
-  public static let floor = 0.80
-  public static let ceiling = 0.95
-  /// A margin over the next meter this large or larger counts fully.
-  public static let fullMargin = 0.04
-  /// Colour alone never proves a meter: its belief is capped so that it needs another voice.
-  public static let cap = 0.6
+  public static let intercept = -11.076
+  public static let perLikeness = 11.2568
+  public static let perMargin = 45.5613
 
   public static func confidence(likeness: Double, margin: Double) -> Double {
-    let strength = min(max((likeness - floor) / (ceiling - floor), 0), 1)
-    let separation = min(max(margin / fullMargin, 0), 1)
-    return cap * strength * separation
+    1 / (1 + exp(-(intercept + perLikeness * likeness + perMargin * margin)))
   }
 }

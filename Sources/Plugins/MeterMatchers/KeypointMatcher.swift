@@ -72,32 +72,28 @@ public final class KeypointMatcher: @unchecked Sendable {
     }
     var ranked = best.values.sorted { ($0.score, $1.meter) > ($1.score, $0.meter) }
     for position in ranked.indices {
-      let runnerUp = position + 1 < ranked.count ? ranked[position + 1].score : 0
+      // The first leads the second; every other trails the first.
+      let other = position == 0 ? (ranked.count > 1 ? ranked[1].score : 0) : ranked[0].score
       ranked[position].confidence = KeypointCalibration.confidence(
-        score: ranked[position].score, runnerUp: position == 0 ? runnerUp : ranked[position].score)
+        score: ranked[position].score, lead: ranked[position].score - other)
     }
     return ranked
   }
 }
 
-/// Turns the verified score (grid cells holding inliers) into a belief: it grows with the score
-/// and with the lead over the next meter. Measured on the rendered households (see
-/// docs/identify.md): a right meter scores 10 to 20 with a lead of 4 or more; an unknown meter's
-/// best scores at most 9 with a lead of 0 to 2.
+/// Turns the verified score (grid cells holding inliers) and its lead over the next meter into
+/// P(this is the meter), by logistic regression fitted with Tools/calibrate-identify.py on
+/// rendered households of other seeds than the benchmark's (varied and look-alike, 100 meters;
+/// look-alike, 1,000 meters; with unknown meters). A right meter scores 19 to 39; an unknown
+/// meter's best, from print that look-alikes share, up to 20 at 1,000 meters.
 public enum KeypointCalibration {
-  /// Scores up to this are what chance alignments of shared print reach.
-  public static let chance = 7.0
-  /// Score above chance for full strength.
-  public static let span = 6.0
-  /// Lead over the runner-up that starts to count, and the lead for full separation.
-  public static let minimumLead = 1.0
-  public static let fullLead = 4.0
+  public static let intercept = -15.597
+  public static let perScore = 0.7664
+  public static let perLead = 0.1860
 
-  /// - Parameter runnerUp: the next meter's score; a candidate that is not first passes its own
-  ///   score, so it gets no separation.
-  public static func confidence(score: Double, runnerUp: Double) -> Double {
-    let strength = min(max((score - chance) / span, 0), 1)
-    let separation = min(max((score - runnerUp - minimumLead) / (fullLead - minimumLead), 0), 1)
-    return strength * separation
+  /// - Parameter lead: the score minus the next meter's (for the first), or minus the first's
+  ///   (for every other, so negative).
+  public static func confidence(score: Double, lead: Double) -> Double {
+    1 / (1 + exp(-(intercept + perScore * score + perLead * lead)))
   }
 }
