@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """Renders labelled digit windows for training and evaluating the read engines.
 
-    Tools/make-digits.py OUT --kind sevenseg|wheels|real --count 300 --seed 1 [--meterdigits DIR --part test]
+    Tools/make-digits.py OUT --kind sevenseg|wheels|real|bloodpressure --count 300 --seed 1 [--meterdigits DIR --part test]
 
 sevenseg: LCD displays in DSEG7 faces (glucose meters, thermometers, counters) with faint ghost
           segments, glare, blur, noise, rotation and uneven light.
 wheels:   mechanical counters in DejaVu faces, light digits on dark wheels, the last ones red.
+bloodpressure: monitors' LCDs, systolic/diastolic/pulse on three lines (text "120/80/70").
 real:     strips of 5 to 8 real digit photos from ../shared/data/meterdigits side by side; `--part`
           chooses the held-out part (test: file-name hash % 5 == 0) or the rest (train). The label
           of a digit caught between two is the nearer one (x.5 and up reads as x+1).
@@ -56,6 +57,34 @@ def seven_segment(rng):
     draw.text((20 - left, 15 - top), "8" * digits, fill=ghost, font=face)
     draw.text((20 - left, 15 - top), text.rjust(digits, "!"), fill=ink, font=face)
     return text, image
+
+
+def blood_pressure(rng):
+    """A blood-pressure monitor's LCD: systolic, diastolic and pulse on three lines, right-aligned
+    in three digit places each, the lower lines smaller."""
+    systolic = rng.randint(90, 185)
+    values = [systolic, rng.randint(50, min(115, systolic - 20)), rng.randint(45, 130)]
+    face = rng.choice(SEVEN_SEGMENT_FACES)
+    sizes = [rng.randint(48, 64)]
+    sizes += [int(sizes[0] * rng.uniform(0.8, 1.0)), int(sizes[0] * rng.uniform(0.55, 0.7))]
+    background = tuple(rng.randint(150, 215) + d for d in (0, rng.randint(0, 20), rng.randint(-10, 10)))
+    ink = tuple(rng.randint(10, 60) for _ in range(3))
+    ghost = tuple(int(b * 0.88 + i * 0.12) for b, i in zip(background, ink))
+    fonts = [ImageFont.truetype(os.path.join(DSEG, face), size) for size in sizes]
+    probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    boxes = [probe.textbbox((0, 0), "888", font=font) for font in fonts]
+    width = max(right - left for left, top, right, bottom in boxes) + 40
+    gap = rng.randint(8, 20)
+    height = sum(bottom - top for left, top, right, bottom in boxes) + 2 * gap + 30
+    image = Image.new("RGB", (width, height), background)
+    draw = ImageDraw.Draw(image)
+    y = 15
+    for value, font, (left, top, right, bottom) in zip(values, fonts, boxes):
+        x = width - 20 - (right - left)
+        draw.text((x - left, y - top), "888", fill=ghost, font=font)
+        draw.text((x - left, y - top), str(value).rjust(3, "!"), fill=ink, font=font)
+        y += bottom - top + gap
+    return "/".join(str(value) for value in values), image
 
 
 def wheels(rng):
@@ -141,7 +170,7 @@ def degrade(image, rng):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out")
-    parser.add_argument("--kind", choices=["sevenseg", "wheels", "real"], required=True)
+    parser.add_argument("--kind", choices=["sevenseg", "wheels", "real", "bloodpressure"], required=True)
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--meterdigits", default=os.path.join(os.path.dirname(__file__), "../../shared/data/meterdigits"))
@@ -174,6 +203,9 @@ def main():
             elif arguments.kind == "wheels":
                 text, image = wheels(rng)
                 data = degrade(image, rng)
+            elif arguments.kind == "bloodpressure":
+                text, image = blood_pressure(rng)
+                data = degrade(image, rng)
             else:
                 if arguments.meter:
                     text, image = meter_strip(rng, faces, arguments.digits or 6)
@@ -185,7 +217,7 @@ def main():
             name = f"{arguments.kind}-{index:05d}.{'png' if arguments.kind == 'real' else 'jpg'}"
             with open(os.path.join(arguments.out, name), "wb") as output:
                 output.write(data)
-            labels.writerow([name, text, accept or "|".join(text)])
+            labels.writerow([name, text, accept or "|".join(text.replace("/", ""))])
 
 
 if __name__ == "__main__":

@@ -128,4 +128,28 @@ import Testing
     let unlearnt = try json(try await run(["read", "--json"] + paths[4...] + ["--digits", "6"]))
     #expect(zip(unlearnt, rows[4...]).filter { digitsEngine($0) == $1[1] }.count < laterRight)
   }
+
+  /// A blood-pressure monitor's display: three lines (systolic, diastolic, pulse), read line by
+  /// line and stored as one reading "120/80/70".
+  @Test func readsTheThreeFieldsOfABloodPressureMonitor() async throws {
+    let folder = try await Rendered.digits("bloodpressure", count: 8, seed: 42)
+    let rows = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    let paths = rows.map { folder.appendingPathComponent($0[0]).path }
+    let added = try await run(["meter", "add", "Arm", "--kind", "blood-pressure", "--reference", paths[0]])
+    #expect(added.status == 0, "\(added.standardError)")
+    let lines = try json(try await run(["read", "--meter", "Arm", "--json"] + paths))
+    #expect(lines.count == rows.count)
+    let values = lines.map { $0["value"] as? String ?? "" }
+    #expect(values.allSatisfy { $0.isEmpty || $0.split(separator: "/").count == 3 }, "\(values)")
+    let right = zip(values, rows).filter { $0 == $1[1] }.count
+    #expect(right >= 4, "\(values) against \(rows.map { $0[1] })")  // 26-27 of 40 measured
+    // Each engine's answer is joined the same way.
+    let digits = (lines[0]["engines"] as? [[String: Any]])?.first { $0["engine"] as? String == "digits" }
+    #expect((digits?["text"] as? String)?.split(separator: "/").count == 3)
+
+    let saved = try json(try await run(["read", "--meter", "Arm", "--save", "--json", paths[1]]))
+    #expect(saved.first?["reading_id"] is Double, "\(saved)")
+    let history = try json(try await run(["readings", "Arm", "--json"]))
+    #expect(history.map { $0["value"] as? String } == [saved.first?["value"] as? String])
+  }
 }

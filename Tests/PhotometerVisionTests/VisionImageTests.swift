@@ -1,5 +1,6 @@
 import Foundation
 import PhotometerVision
+import TestSupport
 import Testing
 
 /// A PNG of a grey gradient.
@@ -40,5 +41,28 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     let image = try VisionImage(decoding: try gradientPNG(width: 64, height: 32))
     let again = try VisionImage(decoding: try image.encoded())
     #expect(again.pixels == image.pixels)
+  }
+}
+
+@Suite struct TextLineTests {
+  /// Blood-pressure displays (Tools/make-digits.py --kind bloodpressure): three lines, top to
+  /// bottom, each holding its digits.
+  @Test func findsTheThreeLinesOfABloodPressureDisplay() async throws {
+    let folder = try await Rendered.digits("bloodpressure", count: 6, seed: 41)
+    for row in try Rendered.rows(folder.appendingPathComponent("labels.csv")) {
+      let image = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+      let lines = try image.textLines(expected: 3)
+      #expect(lines.count == 3)
+      for (upper, lower) in zip(lines, lines.dropFirst()) {
+        #expect(upper.y + upper.height <= lower.y + lower.height / 4, "\(row[0]): \(lines)")
+      }
+      #expect(lines.allSatisfy { Int($0.height) >= image.height / 8 }, "\(row[0]): \(lines)")
+    }
+  }
+
+  @Test func fallsBackToEqualBandsOnABlankImage() throws {
+    let blank = try VisionImage(pixels: [UInt8](repeating: 200, count: 90 * 30), width: 30, height: 90, channels: 1)
+    #expect(try blank.textLines(expected: 3).map(\.y) == [0, 30, 60].map { max(0, $0 - 3) })
+    #expect(throws: VisionError.self) { try blank.textLines(expected: 0) }
   }
 }

@@ -38,6 +38,16 @@ import Testing
     #expect(!thermometer.allows("868"))
   }
 
+  @Test func bloodPressureFieldsStayInTheirRanges() {
+    #expect(Plausibility.allowsBloodPressure("120/80/70"))
+    #expect(Plausibility.allowsBloodPressure("120/80"))
+    #expect(!Plausibility.allowsBloodPressure("80/120/70"))  // systolic below diastolic
+    #expect(!Plausibility.allowsBloodPressure("720/80/70"))
+    #expect(!Plausibility.allowsBloodPressure("120/80/7"))
+    #expect(!Plausibility.allowsBloodPressure("120"))
+    #expect(!Plausibility.allowsBloodPressure("120//70"))
+  }
+
   @Test func repairTakesTheLikeliestPlausibleRunnerUp() {
     let meter = Meter(name: "gas", kind: .gas, unit: "m3", digits: 4, countsUp: true)
     let rule = Plausibility(meter: meter, previous: previous(1280, at: 0), now: hour)

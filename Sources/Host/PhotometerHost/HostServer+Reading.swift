@@ -28,16 +28,23 @@ extension HostServer {
     }
     let digits = meter.map { UInt32($0.digits) } ?? request.digits
     let decimals = meter.map { UInt32($0.decimals) } ?? request.decimals
-    let engineRequest = ReadRequest(
-      image: Image(data: cropPNG, name: request.image.name), meter: meter?.name ?? "", digits: digits,
-      decimals: decimals, options: request.options, examples: try await examples(of: meter))
-    let store = store
-    var result = try await plugins.read(engineRequest, expectedDigits: Int(digits)) { keys in
-      // Only plugins that learn ask, and only for what they have not seen.
-      guard let meter else { return [] }
-      let wanted = Set(keys)
-      let examples = (try? await store.examples(of: meter.name, limit: Self.examplesPerRead, crops: true)) ?? []
-      return examples.filter { wanted.contains($0.key) }
+    var result: ReadResult
+    if let meter, meter.kind == .bloodPressure {
+      result = try await readFields(
+        crop, ranges: [Plausibility.systolic, Plausibility.diastolic, Plausibility.pulse], meter: meter,
+        options: request.options)
+    } else {
+      let engineRequest = ReadRequest(
+        image: Image(data: cropPNG, name: request.image.name), meter: meter?.name ?? "", digits: digits,
+        decimals: decimals, options: request.options, examples: try await examples(of: meter))
+      let store = store
+      result = try await plugins.read(engineRequest, expectedDigits: Int(digits)) { keys in
+        // Only plugins that learn ask, and only for what they have not seen.
+        guard let meter else { return [] }
+        let wanted = Set(keys)
+        let examples = (try? await store.examples(of: meter.name, limit: Self.examplesPerRead, crops: true)) ?? []
+        return examples.filter { wanted.contains($0.key) }
+      }
     }
     result.crop = Image(data: cropPNG, name: "crop.png")
     result.meter = meter?.name ?? ""
@@ -220,6 +227,13 @@ extension HostServer {
       throw ErrorReply(error)
     }
     let rule = Plausibility(meter: meter, previous: previous, now: Int64(Date().timeIntervalSince1970 * 1000))
+    if meter.kind == .bloodPressure {
+      // Three fields, each in its own range: no single-string repair applies.
+      if !Plausibility.allowsBloodPressure(result.value) {
+        result.flags.append("implausible")
+      }
+      return
+    }
     guard !rule.allows(result.value) else { return }
     if let repaired = rule.repair(result.digits) {
       result.unrepairedValue = result.value

@@ -25,6 +25,26 @@ public struct Plausibility: Sendable {
     }
   }
 
+  /// Physical ranges of a blood-pressure reading's fields: systolic and diastolic in mmHg,
+  /// pulse in beats a minute.
+  public static let systolic = 50.0...260
+  public static let diastolic = 30.0...160
+  public static let pulse = 30.0...220
+
+  /// Whether `systolic/diastolic[/pulse]` is a blood pressure a monitor can show: each field in
+  /// its range and the systolic above the diastolic.
+  public static func allowsBloodPressure(_ value: String) -> Bool {
+    let fields = value.split(separator: "/", omittingEmptySubsequences: false).map { Double($0) }
+    guard fields.count == 2 || fields.count == 3, let high = fields[0], let low = fields[1] else {
+      return false
+    }
+    guard systolic.contains(high), diastolic.contains(low), high > low else { return false }
+    if fields.count == 3 {
+      guard let beats = fields[2], pulse.contains(beats) else { return false }
+    }
+    return true
+  }
+
   /// Whether the digits (decimal point left out) are a value the meter can show now.
   public func allows(_ digits: String) -> Bool {
     guard meter.digits == 0 || digits.count == meter.digits, let value = number(digits) else {

@@ -165,6 +165,84 @@ pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int
   });
 }
 
+pm_status pm_text_lines(const pm_image *image, int expected, int *rects) {
+  return guarded([&] {
+    if (expected < 1 || expected > 16) {
+      return fail(PM_BAD_ARGUMENT, "1 to 16 lines may be expected");
+    }
+    const cv::Mat greyImage = grey(image->mat);
+    const int rows = greyImage.rows, columns = greyImage.cols;
+    cv::Mat ink;
+    cv::threshold(greyImage, ink, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    if (cv::countNonZero(ink) > int(ink.total() / 2)) {
+      cv::bitwise_not(ink, ink);  // ink is the minority
+    }
+    // Ink per row, ignoring the outer tenth of the columns (frames, labels at the edges), then
+    // bands of rows with more than a fifth of the median inked row's ink. Gaps of a few rows
+    // (a seven-segment digit's middle) do not end a band.
+    const cv::Mat inner = ink.colRange(columns / 10, std::max(columns / 10 + 1, columns - columns / 10));
+    std::vector<int> profile(size_t(rows), 0);
+    for (int row = 0; row < rows; ++row) {
+      profile[size_t(row)] = cv::countNonZero(inner.row(row));
+    }
+    std::vector<int> inked;
+    for (int value : profile) {
+      if (value > 0) inked.push_back(value);
+    }
+    std::vector<cv::Rect> bands;
+    if (!inked.empty()) {
+      std::nth_element(inked.begin(), inked.begin() + inked.size() / 2, inked.end());
+      const int floor = std::max(1, inked[inked.size() / 2] / 5);
+      const int bridge = std::max(1, rows / (12 * expected));
+      int start = -1, lastInked = -1;
+      for (int row = 0; row <= rows; ++row) {
+        const bool on = row < rows && profile[size_t(row)] >= floor;
+        if (on) {
+          if (start < 0) start = row;
+          lastInked = row;
+        } else if (start >= 0 && (row == rows || row - lastInked > bridge)) {
+          // Too thin to be a line of digits: a rule, a frame's edge.
+          if (lastInked - start + 1 >= rows / (6 * expected)) {
+            bands.emplace_back(0, start, columns, lastInked - start + 1);
+          }
+          start = -1;
+        }
+      }
+    }
+    if (int(bands.size()) > expected) {
+      std::vector<std::pair<long, int>> weights;
+      for (size_t band = 0; band < bands.size(); ++band) {
+        long sum = 0;
+        for (int row = bands[band].y; row < bands[band].y + bands[band].height; ++row) sum += profile[size_t(row)];
+        weights.emplace_back(-sum, int(band));
+      }
+      std::sort(weights.begin(), weights.end());
+      std::vector<cv::Rect> kept;
+      for (int index = 0; index < expected; ++index) kept.push_back(bands[size_t(weights[size_t(index)].second)]);
+      std::sort(kept.begin(), kept.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.y < b.y; });
+      bands = kept;
+    }
+    if (int(bands.size()) < expected) {
+      bands.clear();
+      for (int index = 0; index < expected; ++index) {
+        const int top = rows * index / expected, bottom = rows * (index + 1) / expected;
+        bands.emplace_back(0, top, columns, std::max(1, bottom - top));
+      }
+    }
+    // A little margin above and below each line, for the engines' own cropping.
+    for (int index = 0; index < expected; ++index) {
+      const cv::Rect band = bands[size_t(index)];
+      const int margin = std::max(1, band.height / 8);
+      const int top = std::max(0, band.y - margin), bottom = std::min(rows, band.y + band.height + margin);
+      rects[4 * index] = 0;
+      rects[4 * index + 1] = top;
+      rects[4 * index + 2] = columns;
+      rects[4 * index + 3] = bottom - top;
+    }
+    return PM_OK;
+  });
+}
+
 int pm_cell_feature_size(void) {
   return hogSize() + pixelWidth * pixelHeight;
 }

@@ -12,6 +12,16 @@ extension VisionImage {
     return VisionImage(result!)
   }
 
+  /// The `expected` lines of text, top to bottom (e.g. a blood-pressure monitor's systolic,
+  /// diastolic and pulse), full width; equal bands when fewer lines stand out.
+  public func textLines(expected: Int) throws(VisionError) -> [Rect] {
+    var rects = [Int32](repeating: 0, count: 4 * max(expected, 0))
+    try check(pm_text_lines(pointer, Int32(expected), &rects))
+    return (0..<expected).map { index in
+      Rect(x: rects[4 * index], y: rects[4 * index + 1], width: rects[4 * index + 2], height: rects[4 * index + 3])
+    }
+  }
+
   /// The digit cells of a prepared image, left to right: one per group of connected components on
   /// the text line, or `expected` even cells over the window when the groups are not that many.
   public func digitCells(expected: Int) throws(VisionError) -> [Rect] {

@@ -131,6 +131,12 @@ pm_status pm_digits_prepare(const pm_image *image, int height, int border, int b
 /// components, the window (inside the white border) is split into `expected` equal cells. `rects` holds 4 ints per cell (x, y, width, height).
 pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int capacity, int *count);
 
+/// Finds the `expected` lines of text in an image (e.g. a blood-pressure monitor's systolic,
+/// diastolic and pulse), top to bottom: bands of rows holding ink (the minority side of Otsu's
+/// threshold), the `expected` with most ink kept; when fewer are found, the image is split into
+/// `expected` equal bands. `rects` holds 4 ints per line (x, y, width, height), full width.
+pm_status pm_text_lines(const pm_image *image, int expected, int *rects);
+
 /// The length of a cell's feature vector.
 int pm_cell_feature_size(void);
 /// Features of one cell of a grey image: HOG of the cell scaled to 16 x 24 (unsigned gradients,

@@ -1,0 +1,88 @@
+import PhotometerProtocol
+import PhotometerVision
+import PhotometerVoting
+
+extension HostServer {
+  /// Reads a display with several values on lines of their own (a blood-pressure monitor:
+  /// systolic, diastolic, pulse): the crop is cut into its text lines, each line is read by every
+  /// engine and voted on its own, and the fields are joined with `/` ("120/80/70"), per engine as
+  /// well. The confidence is the weakest field's; a field without a value leaves the whole
+  /// without one.
+  ///
+  /// - Parameter ranges: each field's plausible values; a field read outside its range is read
+  ///   again as 3 and as 2 digits (a display's blank leading place and faint ghost segments
+  ///   mislead the cell count), and the likeliest answer in range is kept.
+  func readFields(
+    _ crop: VisionImage, ranges: [ClosedRange<Double>], meter: Meter, options: [String: String]
+  ) async throws(ErrorReply) -> ReadResult {
+    let count = ranges.count
+    let lines: [Rect]
+    do {
+      lines = try crop.textLines(expected: count)
+    } catch {
+      throw ErrorReply(.internal, "cannot find the display's lines: \(error)")
+    }
+    var fields: [ReadResult] = []
+    for (line, range) in zip(lines, ranges) {
+      let png: [UInt8]
+      do {
+        png = try crop.cropped(line).encoded()
+      } catch {
+        throw ErrorReply(.internal, "cannot cut a line of the display: \(error)")
+      }
+      let image = Image(data: png, name: "line.png")
+      func inRange(_ result: ReadResult) -> Bool {
+        Double(result.value).map { range.contains($0) } ?? false
+      }
+      var field = try await plugins.read(ReadRequest(image: image, meter: meter.name, options: options))
+      if !inRange(field) {
+        let digits = String(Int(range.upperBound)).count
+        for count in [digits, digits - 1] where count > 0 {
+          let again = try await plugins.read(
+            ReadRequest(image: image, meter: meter.name, digits: UInt32(count), options: options),
+            expectedDigits: count)
+          if inRange(again) && (!inRange(field) || again.confidence > field.confidence) {
+            field = again
+          }
+        }
+      }
+      fields.append(field)
+    }
+    return Self.joined(fields)
+  }
+
+  /// One result from the fields' results, in order.
+  static func joined(_ fields: [ReadResult]) -> ReadResult {
+    let complete = fields.allSatisfy { !$0.value.isEmpty }
+    var engines: [EngineAnswer] = []
+    for answer in fields.first?.engines ?? [] {
+      let parts = fields.map { field in field.engines.first { $0.plugin == answer.plugin } }
+      var joined = answer
+      joined.milliseconds = parts.reduce(0) { $0 + ($1?.milliseconds ?? 0) }
+      let readings = parts.compactMap { part -> EngineReading? in
+        guard let part, case .success(let reading) = part.outcome else { return nil }
+        return reading
+      }
+      if readings.count == parts.count {
+        joined.outcome = .success(
+          EngineReading(
+            text: readings.map(\.text).joined(separator: "/"), confidence: readings.map(\.confidence).min() ?? 0,
+            symbols: readings.flatMap(\.symbols)))
+      } else if let failure = parts.lazy.compactMap({ part -> ErrorReply? in
+        guard let part, case .failure(let error) = part.outcome else { return nil }
+        return error
+      }).first {
+        joined.outcome = .failure(failure)
+      }
+      engines.append(joined)
+    }
+    var flags: [String] = []
+    for flag in fields.flatMap(\.flags) where !flags.contains(flag) {
+      flags.append(flag)
+    }
+    return ReadResult(
+      value: complete ? fields.map(\.value).joined(separator: "/") : "",
+      confidence: complete ? fields.map(\.confidence).min() ?? 0 : 0, engines: engines, flags: flags, summary: "",
+      digits: fields.flatMap(\.digits))
+  }
+}
