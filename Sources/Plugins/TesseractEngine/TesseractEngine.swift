@@ -2,6 +2,10 @@ import CTesseract
 import PhotometerProtocol
 import PhotometerVision
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Tesseract set up for meter digits: digits and the decimal separator only, one line, no
 /// dictionaries, fed the grey, dark-on-light, upscaled and bordered crop it reads best.
 public final class TesseractEngine {
@@ -84,5 +88,21 @@ public final class TesseractEngine {
     } while TessChoiceIteratorNext(choices) != 0
     // The first choice is the symbol itself.
     return Array(result.dropFirst())
+  }
+}
+
+extension TesseractEngine {
+  /// Runs this program again with Tesseract's OpenMP held to one thread, unless
+  /// `OMP_THREAD_LIMIT` is already set; call it first thing in `main`.
+  ///
+  /// Tesseract's OpenMP threads busy-wait between its many small parallel loops: on this 2-core
+  /// machine a meter strip took 95-120 ms to read instead of 9 (photometer-benchmark-read, wheels,
+  /// same answers), and the spinning starved every other process. libgomp reads the variable only
+  /// when it is loaded, before `main`, hence the `execv` of `/proc/self/exe` with the same
+  /// arguments (same process, same pipes). Should `execv` fail, the program goes on as it is.
+  public static func runSingleThreaded() {
+    guard getenv("OMP_THREAD_LIMIT") == nil else { return }
+    setenv("OMP_THREAD_LIMIT", "1", 1)
+    execv("/proc/self/exe", CommandLine.unsafeArgv)
   }
 }

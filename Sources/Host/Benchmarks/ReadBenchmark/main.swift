@@ -5,7 +5,9 @@
 //
 //   swift build -c release && .build/release/photometer-benchmark-read SET-DIR... [--tesseract-cli] [--show-errors]
 import Foundation
+import TesseractEngine
 
+TesseractEngine.runSingleThreaded()
 let arguments = CommandLine.arguments.dropFirst()
 let sets = arguments.filter { !$0.hasPrefix("--") }
 guard !sets.isEmpty else {
