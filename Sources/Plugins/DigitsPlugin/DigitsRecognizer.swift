@@ -52,15 +52,15 @@ struct DigitsRecognizer: Recognizer {
     var kept: [String: LearntCells?] = [:]
     var missing: [String] = []
     for example in request.examples {
+      // (`updateValue`: assigning a nil `LearntCells?` through the subscript would drop the key.)
       if let cells = known[example.key] {
-        kept[example.key] = cells
+        kept.updateValue(cells, forKey: example.key)
       } else if example.crop.isEmpty {
         missing.append(example.key)
       } else {
         // A crop that does not decode or split teaches nothing; it is not asked for again.
-        kept[example.key] = (try? VisionImage(decoding: example.crop)).flatMap {
-          try? engine!.learn($0, value: example.value)
-        }
+        let cells = (try? VisionImage(decoding: example.crop)).flatMap { try? engine!.learn($0, value: example.value) }
+        kept.updateValue(cells, forKey: example.key)
       }
     }
     learnt[request.meter] = kept

@@ -1,0 +1,37 @@
+import Foundation
+import PhotometerClient
+import PhotometerProtocol
+import TestSupport
+import Testing
+
+/// The digits plugin gets a meter's confirmed readings as examples, their crops only on demand.
+@Suite struct LearningConversationTests {
+  /// An example whose crop teaches nothing (here: it does not decode) is asked for once, not
+  /// with every read.
+  @Test func anExampleThatTeachesNothingIsAskedForOnce() async throws {
+    let plugins = try writePluginsFile(
+      """
+      {"plugins": [{"name": "digits", "command": ["\(Products.executable("photometer-digits"))"], "roles": ["read"]}]}
+      """)
+    let host = try await HostClient.launch(
+      executable: Products.executable("photometer-host"),
+      arguments: ["--db", temporaryDatabasePath(), "--plugins", plugins, "--log-level", "critical"])
+    let photo = Image(data: TestImages.png(5, width: 120, height: 40))
+    _ = try await host.call(
+      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas, digits: 6), references: [photo])), \.meterInfo)
+    let stored = try await host.call(
+      .addReading(
+        AddReadingRequest(meter: "Gas", value: "123456", takenAt: 1, source: .ocr, crop: Array("not a PNG".utf8))),
+      \.readingInfo)
+    _ = try await host.call(.confirmReading(id: stored.id, value: ""), \.readingInfo)
+
+    for _ in 0..<3 {
+      let result = try await host.read(ReadRequest(image: photo, meter: "Gas"))
+      #expect(result.engines.first?.value != nil, "\(result.engines)")
+    }
+    // The first read asks again with the crop; the others are one call each.
+    let status = try #require(try await host.call(.listPlugins, \.pluginList).first)
+    #expect(status.requests == 4)
+    await host.close()
+  }
+}
