@@ -9,7 +9,7 @@ import PhotometerVision
 ///
 /// `--meterdigits`: the meterdigits data (folders 0.0 to 9.9); only its training part is used,
 /// files whose name's FNV-1a hash is not 0 modulo 5 (Tools/make-digits.py holds out the rest).
-/// Up to N images per label, evenly spread. `--strips`: folders with labels.csv (file,text) of
+/// Up to N images per label (default 1,000), evenly spread. `--strips`: folders with labels.csv (file,text) of
 /// rendered windows, split into as many cells as the text has digits. Features are kept on
 /// their first N principal axes (default 96).
 enum Training {
@@ -17,7 +17,7 @@ enum Training {
     var output: String?
     var meterdigits: String?
     var strips: [String] = []
-    var perLabel = 200
+    var perLabel = 1000
     var components = 96
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
