@@ -356,14 +356,28 @@ pm_status pm_nearest_templates(
     }
     std::vector<float> scores(size_t(query_count) * size_t(template_count), 0.0f);
     dotProducts(templates, template_count, queries, query_count, dimensions, scores.data());
-    std::vector<int> order(static_cast<size_t>(template_count), 0);
+    // The k best of each row in one pass: a score enters the sorted list only when it beats the
+    // k-th so far, which after the first few hundred templates almost none does.
+    std::vector<std::pair<float, int>> best;
     for (int query = 0; query < query_count; ++query) {
       const float *row = scores.data() + size_t(query) * size_t(template_count);
-      std::iota(order.begin(), order.end(), 0);
-      std::partial_sort(order.begin(), order.begin() + k, order.end(), [row](int a, int b) { return row[a] > row[b]; });
+      best.clear();
+      for (int item = 0; item < template_count; ++item) {
+        if (int(best.size()) == k && row[item] <= best.back().first) {
+          continue;
+        }
+        // Descending by score; equal scores keep the lower index first, as a stable sort would.
+        const auto at = std::upper_bound(
+          best.begin(), best.end(), std::make_pair(row[item], item),
+          [](const std::pair<float, int> &a, const std::pair<float, int> &b) { return a.first > b.first; });
+        best.insert(at, {row[item], item});
+        if (int(best.size()) > k) {
+          best.pop_back();
+        }
+      }
       for (int rank = 0; rank < k; ++rank) {
-        indices[query * k + rank] = order[size_t(rank)];
-        similarities[query * k + rank] = row[order[size_t(rank)]];
+        indices[query * k + rank] = best[size_t(rank)].second;
+        similarities[query * k + rank] = best[size_t(rank)].first;
       }
     }
     return PM_OK;

@@ -9,6 +9,16 @@
 
 using namespace pm;
 
+namespace {
+// Each Photometer process works on one small image at a time, and the host runs several plugin
+// processes (pools) for parallel work: OpenCV's own worker threads only add wake-ups and
+// contention for the same cores, so it runs on the calling thread.
+const bool openCVSingleThreaded = [] {
+  cv::setNumThreads(0);
+  return true;
+}();
+}  // namespace
+
 extern "C" {
 
 const char *pm_last_error(void) {
