@@ -66,12 +66,18 @@ void buildHashTables(pm_keypoint_index &index) {
   }
 }
 
-__attribute__((always_inline)) inline int hamming(const uint8_t *a, const uint8_t *b) {
-  uint64_t x[4], y[4];
-  std::memcpy(x, a, 32);
+// A 256-bit ORB descriptor as four words, loaded once to be compared with many.
+struct Descriptor {
+  uint64_t words[4];
+
+  explicit Descriptor(const uint8_t *bytes) { std::memcpy(words, bytes, 32); }
+};
+
+__attribute__((always_inline)) inline int hamming(const Descriptor &a, const uint8_t *b) {
+  uint64_t y[4];
   std::memcpy(y, b, 32);
-  return __builtin_popcountll(x[0] ^ y[0]) + __builtin_popcountll(x[1] ^ y[1]) + __builtin_popcountll(x[2] ^ y[2]) +
-    __builtin_popcountll(x[3] ^ y[3]);
+  return __builtin_popcountll(a.words[0] ^ y[0]) + __builtin_popcountll(a.words[1] ^ y[1]) +
+    __builtin_popcountll(a.words[2] ^ y[2]) + __builtin_popcountll(a.words[3] ^ y[3]);
 }
 
 // Matches each query descriptor with its nearest row of `train` when that is within
@@ -81,14 +87,10 @@ __attribute__((always_inline)) inline int hamming(const uint8_t *a, const uint8_
 __attribute__((always_inline)) inline void ratioMatchesLoop(
   const cv::Mat &query, const cv::Mat &train, int maxDistance, float ratio, std::vector<std::pair<int, int>> &out) {
   for (int row = 0; row < query.rows; ++row) {
-    uint64_t q[4];
-    std::memcpy(q, query.ptr<uint8_t>(row), 32);
+    const Descriptor descriptor(query.ptr<uint8_t>(row));
     int best = 257, second = 257, bestRow = -1;
     for (int candidate = 0; candidate < train.rows; ++candidate) {
-      uint64_t t[4];
-      std::memcpy(t, train.ptr<uint8_t>(candidate), 32);
-      const int distance = __builtin_popcountll(q[0] ^ t[0]) + __builtin_popcountll(q[1] ^ t[1]) +
-        __builtin_popcountll(q[2] ^ t[2]) + __builtin_popcountll(q[3] ^ t[3]);
+      const int distance = hamming(descriptor, train.ptr<uint8_t>(candidate));
       if (distance < second) {
         if (distance < best) {
           second = best;
@@ -134,6 +136,7 @@ __attribute__((always_inline)) inline void shortlistVotesLoop(
   std::vector<int> stamp(size_t(index.descriptors.rows), -1);
   for (int row = 0; row < query.rows; ++row) {
     const uint8_t *descriptor = query.ptr<uint8_t>(row);
+    const Descriptor words(descriptor);
     std::pair<int, int> best[neighbours];  // (distance, descriptor row), distinct references
     int found = 0;
     for (int table = 0; table < hashTables; ++table) {
@@ -150,7 +153,7 @@ __attribute__((always_inline)) inline void shortlistVotesLoop(
           continue;
         }
         stamp[size_t(candidate)] = row;
-        const int distance = hamming(descriptor, index.descriptors.ptr<uint8_t>(candidate));
+        const int distance = hamming(words, index.descriptors.ptr<uint8_t>(candidate));
         if (distance > maxDistance) {
           continue;
         }
