@@ -9,13 +9,8 @@ import Testing
   /// An example whose crop teaches nothing (here: it does not decode) is asked for once, not
   /// with every read.
   @Test func anExampleThatTeachesNothingIsAskedForOnce() async throws {
-    let plugins = try writePluginsFile(
-      """
-      {"plugins": [{"name": "digits", "command": ["\(Products.executable("photometer-digits"))"], "roles": ["read"]}]}
-      """)
-    let host = try await HostClient.launch(
-      executable: Products.executable("photometer-host"),
-      arguments: ["--db", temporaryDatabasePath(), "--plugins", plugins, "--log-level", "critical"])
+    let host = try await launchHost(
+      withPlugin: "digits", command: Products.executable("photometer-digits"), role: "read")
     let photo = Image(data: TestImages.png(5, width: 120, height: 40))
     _ = try await host.call(
       .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas, digits: 6), references: [photo])), \.meterInfo)

@@ -8,13 +8,8 @@ import Testing
 /// Tesseract plugin runs itself again with `OMP_THREAD_LIMIT=1` when the variable is not set.
 @Suite struct TesseractThreadsTests {
   @Test func theTesseractPluginHoldsOpenMPToOneThread() async throws {
-    let plugins = try writePluginsFile(
-      """
-      {"plugins": [{"name": "tesseract", "command": ["\(Products.executable("photometer-tesseract"))"], "roles": ["read"]}]}
-      """)
-    let host = try await HostClient.launch(
-      executable: Products.executable("photometer-host"),
-      arguments: ["--db", temporaryDatabasePath(), "--plugins", plugins, "--log-level", "critical"])
+    let host = try await launchHost(
+      withPlugin: "tesseract", command: Products.executable("photometer-tesseract"), role: "read")
     let result = try await host.read(
       ReadRequest(image: Image(data: TestImages.png(3, width: 64, height: 24)), digits: 3))
     #expect(result.engines.first?.value != nil, "\(result.engines)")
