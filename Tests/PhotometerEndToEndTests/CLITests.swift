@@ -170,10 +170,12 @@ import Testing
       photometer, ["replay", recording, "--json", "--plugins", upgraded, "--db", database])
     #expect(output.status == 0, "\(output.standardError)")
     let lines = try jsonLines(output)
-    #expect(lines.map { $0["image"] as? String } == [gas, water])
+    // The recording keeps the order in which the host received the requests, and the two reads of one
+    // command may reach it in either order.
+    #expect(Set(lines.map { $0["image"] as? String }) == [gas, water])
     #expect(lines.allSatisfy { $0["differs"] as? Bool == true })
     #expect(
-      lines.first?["changes"] as? [String] == [
+      lines.first { $0["image"] as? String == gas }?["changes"] as? [String] == [
         "value 04711 -> 04713", "reader 04711 -> 04713", "shadow (gone) was 04712",
       ])
 
