@@ -185,7 +185,7 @@ let package = Package(
       name: "DigitTemplates",
       dependencies: ["PhotometerVision", "PhotometerProtocol"],
       path: "Sources/Plugins/DigitTemplates",
-      resources: [.copy("digit-templates.bin")]
+      resources: [.copy("digit-templates.bin"), .copy("digit-network.bin")]
     ),
     .executableTarget(
       name: "DigitsPlugin",

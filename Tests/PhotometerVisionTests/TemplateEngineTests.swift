@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 @Suite struct TemplateEngineTests {
-  static let engine = Result { TemplateEngine(templates: try DigitTemplates.bundled()) }
+  static let engine = Result { try TemplateEngine.bundled() }
 
   /// Exact reads of `kind` windows the templates were not trained on (other seeds).
   func exactReads(_ kind: String, count: Int, seed: Int, extra: [String] = []) async throws -> Int {

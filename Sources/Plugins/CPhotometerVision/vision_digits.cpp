@@ -24,6 +24,34 @@ int hogSize() {
   return int(cellDescriptor().getDescriptorSize());
 }
 
+// The cell as features and the network see it: grey, padded to the 2:3 shape when narrow (a
+// seven-segment 1) with its background, scaled to cellWidth x cellHeight. False when the cell
+// lies outside the image.
+bool cellImage(const pm_image *image, cv::Rect area, cv::Mat &small) {
+  area &= cv::Rect(0, 0, image->mat.cols, image->mat.rows);
+  if (area.width <= 0 || area.height <= 0) {
+    return false;
+  }
+  cv::Mat cell = grey(image->mat)(area).clone();
+  const int wanted = cell.rows * cellWidth / cellHeight;
+  if (cell.cols < wanted) {
+    const int background = percentiles(cell, 0.5, 0.5).first;
+    const int pad = wanted - cell.cols;
+    cv::copyMakeBorder(cell, cell, 0, 0, pad / 2, pad - pad / 2, cv::BORDER_CONSTANT, cv::Scalar(background));
+  }
+  cv::resize(cell, small, cv::Size(cellWidth, cellHeight), 0, 0, cv::INTER_AREA);
+  return true;
+}
+
+// The mean of the top and bottom rows of a float image: the background of a digit cell.
+double borderMean(const cv::Mat &pixels) {
+  double sum = 0;
+  for (int column = 0; column < pixels.cols; ++column) {
+    sum += pixels.at<float>(0, column) + pixels.at<float>(pixels.rows - 1, column);
+  }
+  return sum / (2 * pixels.cols);
+}
+
 // Cells from connected components merged by column overlap (segments of one seven-segment digit
 // overlap in columns), on one common text line.
 std::vector<cv::Rect> componentCells(const cv::Mat &ink) {
@@ -147,10 +175,24 @@ pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int
     *count = 0;
     cv::Mat ink;
     cv::threshold(grey(prepared->mat), ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
-    // Components when they agree with the expected count; else even cells over the window.
+    // Components when they agree with the expected count and none is half as wide again as the
+    // median (two digits run together, the count made up by one split in two); else even cells
+    // over the window.
     std::vector<cv::Rect> cells = componentCells(ink);
-    if (expected > 0 && int(cells.size()) != expected) {
-      cells = evenCells(grey(prepared->mat), expected);
+    if (expected > 0) {
+      bool agree = int(cells.size()) == expected;
+      if (agree && expected > 2) {
+        std::vector<int> widths;
+        for (const auto &cell : cells) {
+          widths.push_back(cell.width);
+        }
+        std::nth_element(widths.begin(), widths.begin() + widths.size() / 2, widths.end());
+        const int median = widths[widths.size() / 2];
+        agree = std::all_of(cells.begin(), cells.end(), [&](const cv::Rect &cell) { return 2 * cell.width <= 3 * median; });
+      }
+      if (!agree) {
+        cells = evenCells(grey(prepared->mat), expected);
+      }
     }
     for (const auto &cell : cells) {
       if (*count < capacity) {
@@ -247,23 +289,39 @@ int pm_cell_feature_size(void) {
   return hogSize() + pixelWidth * pixelHeight;
 }
 
-pm_status pm_cell_features(const pm_image *image, int x, int y, int width, int height, float *out) {
+int pm_cell_width(void) {
+  return cellWidth;
+}
+
+int pm_cell_height(void) {
+  return cellHeight;
+}
+
+pm_status pm_cell_pixels(const pm_image *image, int x, int y, int width, int height, float *out) {
   return guarded([&] {
-    cv::Rect area = cv::Rect(x, y, width, height) & cv::Rect(0, 0, image->mat.cols, image->mat.rows);
-    if (area.width <= 0 || area.height <= 0) {
+    cv::Mat small;
+    if (!cellImage(image, cv::Rect(x, y, width, height), small)) {
       return fail(PM_BAD_ARGUMENT, "the cell lies outside the image");
     }
-    cv::Mat cell = grey(image->mat)(area).clone();
-    // Keep the digit's shape: pad a narrow cell (a seven-segment 1) to the 2:3 shape with its background.
-    const int wanted = cell.rows * cellWidth / cellHeight;
-    if (cell.cols < wanted) {
-      auto [low, high] = percentiles(cell, 0.5, 0.5);
-      (void)high;
-      const int pad = wanted - cell.cols;
-      cv::copyMakeBorder(cell, cell, 0, 0, pad / 2, pad - pad / 2, cv::BORDER_CONSTANT, cv::Scalar(low));
+    cv::Mat pixels;
+    small.convertTo(pixels, CV_32F);
+    cv::Scalar mean, deviation;
+    cv::meanStdDev(pixels, mean, deviation);
+    const float sign = borderMean(pixels) >= mean[0] ? 1.0f : -1.0f;
+    const float scale = sign / float(std::max(deviation[0], 1.0));
+    for (int index = 0; index < cellWidth * cellHeight; ++index) {
+      out[index] = (pixels.at<float>(index / cellWidth, index % cellWidth) - float(mean[0])) * scale;
     }
+    return PM_OK;
+  });
+}
+
+pm_status pm_cell_features(const pm_image *image, int x, int y, int width, int height, float *out) {
+  return guarded([&] {
     cv::Mat small;
-    cv::resize(cell, small, cv::Size(cellWidth, cellHeight), 0, 0, cv::INTER_AREA);
+    if (!cellImage(image, cv::Rect(x, y, width, height), small)) {
+      return fail(PM_BAD_ARGUMENT, "the cell lies outside the image");
+    }
     std::vector<float> hog;
     cellDescriptor().compute(small, hog);
     const int hogCount = int(hog.size());
@@ -281,11 +339,7 @@ pm_status pm_cell_features(const pm_image *image, int x, int y, int width, int h
     cv::resize(small, pixels, cv::Size(pixelWidth, pixelHeight), 0, 0, cv::INTER_AREA);
     pixels.convertTo(pixels, CV_32F);
     const double mean = cv::mean(pixels)[0];
-    double borderMean = 0;
-    for (int column = 0; column < pixelWidth; ++column) {
-      borderMean += pixels.at<float>(0, column) + pixels.at<float>(pixelHeight - 1, column);
-    }
-    const float sign = borderMean / (2 * pixelWidth) >= mean ? 1.0f : -1.0f;
+    const float sign = borderMean(pixels) >= mean ? 1.0f : -1.0f;
     double pixelNorm = 0;
     for (int index = 0; index < pixelWidth * pixelHeight; ++index) {
       const float value = sign * float(pixels.at<float>(index / pixelWidth, index % pixelWidth) - mean);

@@ -91,7 +91,7 @@ public struct DigitTemplates: Sendable {
 }
 
 /// Little-endian reads with bounds checks.
-private struct ByteReader {
+struct ByteReader {
   let data: [UInt8]
   let path: String
   var offset = 0
@@ -115,6 +115,15 @@ private struct ByteReader {
 
   mutating func half() throws -> UInt16 {
     try bytes(2).reversed().reduce(0) { $0 << 8 | UInt16($1) }
+  }
+
+  mutating func floats(_ count: Int) throws -> [Float] {
+    let bytes = try bytes(4 * count)
+    return bytes.withUnsafeBytes { raw in
+      (0..<count).map {
+        Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
+      }
+    }
   }
 }
 

@@ -11,11 +11,22 @@ public struct TemplateEngine: Sendable {
   /// Softmax temperature turning per-digit similarities into probabilities (measured on held-out
   /// real digits so that the confidence tracks the accuracy; see docs/reading.md).
   public static let temperature: Float = 0.025
+  /// The network's weight when its probabilities and the templates' are pooled (measured with
+  /// the read evaluation: 0.5 and 0.8 read fewer real strips exactly; see docs/recognizers.md).
+  public static let networkShare = 0.7
 
   public var templates: DigitTemplates
+  /// The network that scores each cell beside the templates, when there is one.
+  public var network: DigitNetwork?
 
-  public init(templates: DigitTemplates) {
+  public init(templates: DigitTemplates, network: DigitNetwork? = nil) {
     self.templates = templates
+    self.network = network
+  }
+
+  /// The engine with the templates and network that ship with the plugin.
+  public static func bundled() throws -> TemplateEngine {
+    TemplateEngine(templates: try DigitTemplates.bundled(), network: try DigitNetwork.bundled())
   }
 
   /// The crop as cells are cut from it and templates are made from it: grey, dark on light,
@@ -31,12 +42,10 @@ public struct TemplateEngine: Sendable {
   /// The digit cells of a crop (in the crop's pixels) and their features. Cells are found on the
   /// whole prepared crop, then each is cut from the original and prepared on its own, so that
   /// its polarity and contrast are its own: wheels of one counter differ (red last digits).
-  public static func cells(of image: VisionImage, expected: Int) throws(VisionError) -> [(box: Rect, features: [Float])]
-  {
+  public static func cells(of image: VisionImage, expected: Int) throws(VisionError) -> [Cell] {
     let prepared = try prepare(image)
     let scale = Double(image.height) / Double(prepared.height - 2 * border)
-    return try prepared.digitCells(expected: expected).map {
-      (cell) throws(VisionError) -> (box: Rect, features: [Float]) in
+    return try prepared.digitCells(expected: expected).map { (cell) throws(VisionError) -> Cell in
       let box = Rect(
         x: Int32((Double(cell.x - Int32(border)) * scale).rounded()),
         y: Int32((Double(cell.y - Int32(border)) * scale).rounded()),
@@ -46,8 +55,18 @@ public struct TemplateEngine: Sendable {
       let inner =
         try single.digitCells(expected: 1).first
         ?? Rect(x: 0, y: 0, width: Int32(single.width), height: Int32(single.height))
-      return (box, try single.cellFeatures(inner))
+      return Cell(box: box, features: try single.cellFeatures(inner), pixels: try single.cellPixels(inner))
     }
+  }
+
+  /// A digit cell of a crop.
+  public struct Cell: Sendable {
+    /// Where it is, in the crop's pixels.
+    public var box: Rect
+    /// What the templates are matched on (``CellFeatures``).
+    public var features: [Float]
+    /// What the network reads (``VisionImage/cellPixels(_:)``).
+    public var pixels: [Float]
   }
 
   /// Reads the crop. With `expected` > 0 the crop is split into that many cells.
@@ -72,7 +91,11 @@ public struct TemplateEngine: Sendable {
         nearest[cell] += own[cell].map { (label: learnt.labels[$0.index], similarity: $0.similarity) }
       }
     }
-    let symbols = zip(cells, nearest).map { cell, neighbours in symbol(neighbours, box: cell.box) }
+    let classes = network?.shape.classes ?? 0
+    let scores = try network?.scores(cells.flatMap(\.pixels))
+    let symbols = zip(cells, nearest).enumerated().map { index, cell in
+      symbol(cell.1, scores: scores.map { Array($0[(index * classes)..<((index + 1) * classes)]) }, box: cell.0.box)
+    }
     return EngineReading(
       text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).min() ?? 0, symbols: symbols)
   }
@@ -88,18 +111,26 @@ public struct TemplateEngine: Sendable {
       labels: digits.map { UInt16($0 * 10) }, features: cells.flatMap { templates.project($0.features) })
   }
 
-  /// A cell's digit: each digit scores its best neighbour's similarity; a softmax over the
-  /// scores gives the confidence and the runners-up. A wheel between two digits (label x.5 and
-  /// up) counts for the next digit, the usual reading convention.
-  private func symbol(_ neighbours: [(label: UInt16, similarity: Float)], box: Rect) -> Symbol {
+  /// A cell's digit. The templates: each digit scores its best neighbour's similarity, and a
+  /// softmax turns the scores into probabilities (a template of a wheel between two digits, label
+  /// x.5 and up, counts for the next digit, the usual reading convention). The network's scores
+  /// are a softmax too; the two are pooled geometrically, the network's with weight
+  /// ``networkShare``. The pooled probabilities give the confidence and the runners-up.
+  private func symbol(_ neighbours: [(label: UInt16, similarity: Float)], scores: [Float]?, box: Rect) -> Symbol {
     var best = [Float](repeating: -1, count: 10)
     for neighbour in neighbours {
       let label = Int(neighbour.label)
       let digit = (label / 10 + (label % 10 >= 5 ? 1 : 0)) % 10
       best[digit] = max(best[digit], neighbour.similarity)
     }
-    let top = best.max() ?? 0
-    let weights = best.map { $0 < 0 ? 0 : exp(Double(($0 - top) / Self.temperature)) }
+    var weights = softmax(best.map { $0 < 0 ? -.infinity : Double($0) / Double(Self.temperature) })
+    if let scores, scores.count == 10 {
+      let network = softmax(scores.map(Double.init))
+      weights = zip(weights, network).map { fromTemplates, fromNetwork in
+        exp(
+          (1 - Self.networkShare) * log(max(fromTemplates, 1e-9)) + Self.networkShare * log(max(fromNetwork, 1e-9)))
+      }
+    }
     let total = weights.reduce(0, +)
     let ranked = (0..<10).sorted { weights[$0] > weights[$1] }
     return Symbol(
@@ -124,4 +155,12 @@ public struct LearntCells: Sendable {
   public static func + (lhs: LearntCells, rhs: LearntCells) -> LearntCells {
     LearntCells(labels: lhs.labels + rhs.labels, features: lhs.features + rhs.features)
   }
+}
+
+/// Probabilities from scores: exp(score - max), normalised.
+private func softmax(_ scores: [Double]) -> [Double] {
+  let top = scores.max() ?? 0
+  let weights = scores.map { exp($0 - top) }
+  let total = weights.reduce(0, +)
+  return weights.map { $0 / total }
 }

@@ -4,11 +4,14 @@ import PhotometerProtocol
 import PhotometerVision
 import PluginKit
 
-/// The template OCR as a read plugin. Option `templates`: a template file to use instead of the
-/// bundled one. The request's `digits`, when set, fixes the number of cells.
+/// The template OCR as a read plugin. Options `templates` and `network`: a template file and a
+/// network file to use instead of the bundled ones (`network` "none": templates alone). The
+/// request's `digits`, when set, fixes the number of cells.
 struct DigitsRecognizer: Recognizer {
   static let acceptedOptions = [
-    OptionSpec(name: "templates", description: "template file from `photometer-digits train`", defaultValue: "")
+    OptionSpec(name: "templates", description: "template file from `photometer-digits train`", defaultValue: ""),
+    OptionSpec(
+      name: "network", description: "network file from Tools/train-digit-network.py, or none", defaultValue: ""),
   ]
 
   let roles: [Role] = [.read]
@@ -22,10 +25,18 @@ struct DigitsRecognizer: Recognizer {
       let path = host.options["templates"] ?? ""
       let templates =
         try path.isEmpty ? DigitTemplates.bundled() : DigitTemplates(contentsOf: URL(fileURLWithPath: path))
-      engine = TemplateEngine(templates: templates)
+      let network: DigitNetwork? =
+        switch host.options["network"] ?? "" {
+        case "": try DigitNetwork.bundled()
+        case "none": nil
+        case let path: try DigitNetwork(contentsOf: URL(fileURLWithPath: path))
+        }
+      engine = TemplateEngine(templates: templates, network: network)
       return Hello(
         name: "photometer-digits", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
-        details: ["engine": "templates", "templates": "\(templates.count)"])
+        details: [
+          "engine": network == nil ? "templates" : "templates+network", "templates": "\(templates.count)",
+        ])
     } catch {
       throw ErrorReply(.invalidRequest, "cannot load the digit templates: \(error)")
     }

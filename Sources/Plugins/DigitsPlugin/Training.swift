@@ -5,16 +5,20 @@ import PhotometerVision
 /// `photometer-digits train`: builds a template file from labelled images.
 ///
 ///     photometer-digits train --output FILE [--meterdigits DIR] [--per-label N] [--strips DIR]...
-///         [--components N]
+///         [--components N] [--cells FILE]
 ///
 /// `--meterdigits`: the meterdigits data (folders 0.0 to 9.9); only its training part is used,
 /// files whose name's FNV-1a hash is not 0 modulo 5 (Tools/make-digits.py holds out the rest).
 /// Up to N images per label (default 1,000), evenly spread. `--strips`: folders with labels.csv (file,text) of
 /// rendered windows, split into as many cells as the text has digits. Features are kept on
-/// their first N principal axes (default 96).
+/// their first N principal axes (default 96). `--cells FILE`: also writes every cell's image as the
+/// digit network reads it, with its label, for `Tools/train-digit-network.py`: little-endian
+/// "PMDC", version 1, count, width, height (UInt32 each), the labels (UInt16, in tenths), the
+/// images (Float32, row-major).
 enum Training {
   static func run(_ arguments: [String]) -> Int32 {
     var output: String?
+    var cellsOutput: String?
     var meterdigits: String?
     var strips: [String] = []
     var perLabel = 1000
@@ -23,6 +27,7 @@ enum Training {
     while let argument = iterator.next() {
       switch argument {
       case "--output": output = iterator.next()
+      case "--cells": cellsOutput = iterator.next()
       case "--meterdigits": meterdigits = iterator.next()
       case "--strips": iterator.next().map { strips.append($0) }
       case "--per-label": perLabel = iterator.next().flatMap(Int.init) ?? perLabel
@@ -47,6 +52,10 @@ enum Training {
       let templates = try DigitTemplates(labels: samples.labels, rawFeatures: samples.features, components: components)
       try templates.write(to: URL(fileURLWithPath: output))
       print("wrote \(templates.count) templates to \(output)")
+      if let cellsOutput {
+        try samples.writeCells(to: URL(fileURLWithPath: cellsOutput))
+        print("wrote \(samples.labels.count) cell images to \(cellsOutput)")
+      }
       return 0
     } catch {
       printError("\(error)")
@@ -63,7 +72,7 @@ enum Training {
       for name in stride(from: 0, to: names.count, by: step).prefix(perLabel).map({ names[$0] }) {
         let image = try VisionImage(decoding: [UInt8](Data(contentsOf: folder.appendingPathComponent(name))))
         for cell in try TemplateEngine.cells(of: image, expected: 1) {
-          samples.add(UInt16(tenth), cell.features)
+          samples.add(UInt16(tenth), cell)
         }
       }
     }
@@ -77,19 +86,35 @@ enum Training {
       let digits = row[1].compactMap(\.wholeNumberValue)
       let image = try VisionImage(decoding: [UInt8](Data(contentsOf: base.appendingPathComponent(row[0]))))
       for (cell, digit) in zip(try TemplateEngine.cells(of: image, expected: digits.count), digits) {
-        samples.add(UInt16(digit * 10), cell.features)
+        samples.add(UInt16(digit * 10), cell)
       }
     }
   }
 
-  /// Labelled raw cell features.
+  /// Labelled cells: their raw features and images.
   struct Samples {
     var labels: [UInt16] = []
     var features: [Float] = []
+    var pixels: [Float] = []
 
-    mutating func add(_ label: UInt16, _ cell: [Float]) {
+    mutating func add(_ label: UInt16, _ cell: TemplateEngine.Cell) {
       labels.append(label)
-      features.append(contentsOf: cell)
+      features.append(contentsOf: cell.features)
+      pixels.append(contentsOf: cell.pixels)
+    }
+
+    func writeCells(to url: URL) throws {
+      var bytes = Array("PMDC".utf8)
+      for value in [1, labels.count, DigitNetwork.cellWidth, DigitNetwork.cellHeight].map(UInt32.init) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+      }
+      for label in labels {
+        withUnsafeBytes(of: label.littleEndian) { bytes.append(contentsOf: $0) }
+      }
+      for value in pixels {
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+      }
+      try Data(bytes).write(to: url, options: .atomic)
     }
   }
 

@@ -39,6 +39,19 @@ extension VisionImage {
     }
   }
 
+  /// One cell as the digit network reads it: ``DigitNetwork/cellWidth`` x
+  /// ``DigitNetwork/cellHeight`` floats, zero mean and unit deviation, background positive.
+  public func cellPixels(_ cell: Rect) throws(VisionError) -> [Float] {
+    var status = PM_OK
+    let count = DigitNetwork.cellWidth * DigitNetwork.cellHeight
+    let pixels = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+      status = pm_cell_pixels(pointer, cell.x, cell.y, cell.width, cell.height, buffer.baseAddress)
+      initialized = count
+    }
+    try check(status)
+    return pixels
+  }
+
   /// The feature vector of one cell (unit length, ``CellFeatures/dimensions`` floats).
   public func cellFeatures(_ cell: Rect) throws(VisionError) -> [Float] {
     var status = PM_OK

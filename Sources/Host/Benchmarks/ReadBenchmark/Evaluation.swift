@@ -17,7 +17,7 @@ struct Evaluation {
   var showErrors = false
 
   init(withTesseractCommandLine: Bool) throws {
-    templates = TemplateEngine(templates: try DigitTemplates.bundled())
+    templates = try TemplateEngine.bundled()
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine
   }

@@ -143,6 +143,14 @@ int pm_cell_feature_size(void);
 /// so light-on-dark and dark-on-light look alike) and its normalised pixels, unit length.
 pm_status pm_cell_features(const pm_image *image, int x, int y, int width, int height, float *out);
 
+/// The size of the cell images `pm_cell_pixels` makes.
+int pm_cell_width(void);
+int pm_cell_height(void);
+/// One cell of a grey image as the digit network reads it: scaled to pm_cell_width x
+/// pm_cell_height (row-major), zero mean and unit deviation, the background (top and bottom rows)
+/// positive, so that polarity does not matter.
+pm_status pm_cell_pixels(const pm_image *image, int x, int y, int width, int height, float *out);
+
 /// For each of `query_count` feature vectors, the `k` best of `template_count` templates by dot
 /// product (cosine similarity for unit vectors): indices and similarities, best first.
 pm_status pm_nearest_templates(
@@ -153,6 +161,22 @@ pm_status pm_nearest_templates(
 /// (`dimensions` floats) and the first `components` unit eigenvectors (row-major).
 pm_status pm_principal_components(
   const float *data, int rows, int dimensions, int components, float *mean, float *vectors);
+
+// MARK: Digit network
+
+typedef struct pm_network pm_network;
+
+/// A small convolutional network over cell images (pm_cell_pixels): a 3 x 3 convolution to
+/// `conv1` channels, ReLU, 2 x 2 max pooling; a 3 x 3 convolution to `conv2` channels, ReLU,
+/// pooling; a dense layer of `hidden` units, ReLU; and one score per class (`classes`).
+/// `weights` holds `weight_count` floats: each layer's kernel then bias, the kernels as
+/// (inputs x outputs) matrices with a convolution's inputs ordered channel, then kernel row and
+/// column, and the dense layer's inputs ordered row, column, channel. Copied.
+pm_status pm_network_create(
+  int conv1, int conv2, int hidden, int classes, const float *weights, size_t weight_count, pm_network **out);
+void pm_network_free(pm_network *network);
+/// The class scores (logits) of `count` cell images: `count` x classes floats into `scores`.
+pm_status pm_network_classify(const pm_network *network, const float *cells, int count, float *scores);
 
 #ifdef __cplusplus
 }
