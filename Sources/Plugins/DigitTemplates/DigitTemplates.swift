@@ -70,10 +70,10 @@ public struct DigitTemplates: Sendable {
     guard dimensions == CellFeatures.dimensions, components > 0, components <= dimensions else {
       throw TemplateFileError("\(url.path) was made for other cell features; rebuild it with photometer-digits train")
     }
-    mean = try (0..<dimensions).map { _ in Float(bitPattern: try reader.word()) }
-    axes = try (0..<(components * dimensions)).map { _ in Float(bitPattern: try reader.word()) }
-    labels = try (0..<count).map { _ in try reader.half() }
-    features = try (0..<(count * components)).map { _ in Float(Float16(bitPattern: try reader.half())) }
+    mean = try reader.floats(dimensions)
+    axes = try reader.floats(components * dimensions)
+    labels = try reader.halves(count)
+    features = try reader.halves(count * components).map { Float(Float16(bitPattern: $0)) }
     guard reader.atEnd else { throw TemplateFileError("\(url.path) has trailing bytes") }
   }
 
@@ -113,8 +113,11 @@ struct ByteReader {
     try bytes(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
   }
 
-  mutating func half() throws -> UInt16 {
-    try bytes(2).reversed().reduce(0) { $0 << 8 | UInt16($1) }
+  mutating func halves(_ count: Int) throws -> [UInt16] {
+    let bytes = try bytes(2 * count)
+    return bytes.withUnsafeBytes { raw in
+      (0..<count).map { UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) }
+    }
   }
 
   mutating func floats(_ count: Int) throws -> [Float] {
