@@ -105,7 +105,75 @@ std::vector<cv::Rect> componentCells(const cv::Mat &ink) {
     return cells;
 }
 
-// `expected` even cells over the ink's extent.
+// Ink against the local background, of either polarity (a prepared crop under uneven light can
+// come out light on dark): strokes well below the image's local maximum (a dilation over a
+// third of the height, which closes them over) or well above its local minimum, by Otsu's
+// threshold on the difference; of the two, the one with less ink.
+cv::Mat localInk(const cv::Mat &greyImage) {
+  const int size = std::max(3, greyImage.rows / 3) | 1;
+  const cv::Mat element = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(size, size));
+  cv::Mat high, low, dark, light;
+  cv::dilate(greyImage, high, element);
+  cv::erode(greyImage, low, element);
+  cv::subtract(high, greyImage, dark);
+  cv::subtract(greyImage, low, light);
+  cv::threshold(dark, dark, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+  cv::threshold(light, light, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+  return cv::countNonZero(dark) <= cv::countNonZero(light) ? dark : light;
+}
+
+// `expected` cells at the pitch of the digits that were found, the last one on the right-most
+// digit (a display or counter spaces its digits evenly and always shows its last one; leading
+// digits may be blank, and glare can run two together): the pitch is the median step between
+// the right edges of neighbouring digits (right edges, because a seven-segment 1 is only its
+// right segments). None when fewer than two digits were found or the cells would not fit.
+std::vector<cv::Rect> pitchCells(const std::vector<cv::Rect> &found, int expected) {
+  std::vector<int> widths;
+  for (const auto &cell : found) {
+    widths.push_back(cell.width);
+  }
+  if (found.size() < 2) {
+    return {};
+  }
+  std::sort(widths.begin(), widths.end());
+  const int width = widths[widths.size() / 2];
+  std::vector<int> steps;
+  for (size_t index = 1; index < found.size(); ++index) {
+    const int step = (found[index].x + found[index].width) - (found[index - 1].x + found[index - 1].width);
+    if (step >= width * 8 / 10 && step <= width * 2) {
+      steps.push_back(step);
+    }
+  }
+  if (steps.empty()) {
+    return {};
+  }
+  std::nth_element(steps.begin(), steps.begin() + steps.size() / 2, steps.end());
+  const int pitch = steps[steps.size() / 2];
+  const cv::Rect &last = found.back();
+  const int right = last.x + last.width;
+  if (right - expected * pitch < -pitch / 2) {
+    return {};
+  }
+  std::vector<cv::Rect> cells;
+  for (int index = 0; index < expected; ++index) {
+    const int x1 = right - (expected - 1 - index) * pitch;
+    cells.emplace_back(std::max(0, x1 - pitch + 1), last.y, std::min(pitch, x1), last.height);
+  }
+  // Trusted only when at least half the cells hold a digit that was found there (the parts of a
+  // photo of real wheels, half digits rolling in and out, give no steady pitch).
+  int supported = 0;
+  for (const auto &cell : cells) {
+    const int x1 = cell.x + cell.width;
+    supported += std::any_of(found.begin(), found.end(), [&](const cv::Rect &digit) {
+      return std::abs(digit.x + digit.width - x1) <= pitch / 4 && digit.width <= pitch * 13 / 10;
+    });
+  }
+  if (supported < std::max(2, (expected + 1) / 2)) {
+    return {};
+  }
+  return cells;
+}
+
 // `expected` even cells over the window: everything inside the prepared image's white border.
 // A meter's digit window spaces its digits evenly; the ink alone would miss a blank or thin edge
 // digit.
@@ -132,6 +200,38 @@ std::vector<cv::Rect> evenCells(const cv::Mat &greyImage, int expected) {
   for (int cell = 0; cell < expected; ++cell) {
     const int x0 = left + int(cell * even + 0.5), x1 = left + int((cell + 1) * even + 0.5);
     cells.emplace_back(x0, top, std::max(1, x1 - x0), bottom - top + 1);
+  }
+  return cells;
+}
+
+// Components when they agree with the expected count and none is half as wide again as the
+// median (two digits run together, the count made up by one split in two); else the same on ink
+// against the local background (uneven light and glare defeat one global threshold); else
+// `expected` even cells over the window, and `even` is set.
+std::vector<cv::Rect> digitCells(const cv::Mat &greyImage, int expected, bool &even) {
+  auto agrees = [expected](const std::vector<cv::Rect> &cells) {
+    if (int(cells.size()) != expected) {
+      return false;
+    }
+    std::vector<int> widths;
+    for (const auto &cell : cells) {
+      widths.push_back(cell.width);
+    }
+    std::nth_element(widths.begin(), widths.begin() + widths.size() / 2, widths.end());
+    const int median = widths[widths.size() / 2];
+    return expected <= 2 ||
+           std::all_of(cells.begin(), cells.end(), [&](const cv::Rect &cell) { return 2 * cell.width <= 3 * median; });
+  };
+  cv::Mat ink;
+  cv::threshold(greyImage, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
+  std::vector<cv::Rect> cells = componentCells(ink);
+  even = false;
+  if (expected > 0 && !agrees(cells)) {
+    cells = componentCells(localInk(greyImage));
+    if (!agrees(cells)) {
+      cells = evenCells(greyImage, expected);
+      even = true;
+    }
   }
   return cells;
 }
@@ -173,34 +273,34 @@ pm_status pm_digits_prepare(const pm_image *image, int height, int border, int b
 pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int capacity, int *count) {
   return guarded([&] {
     *count = 0;
-    cv::Mat ink;
-    cv::threshold(grey(prepared->mat), ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
-    // Components when they agree with the expected count and none is half as wide again as the
-    // median (two digits run together, the count made up by one split in two); else even cells
-    // over the window.
-    std::vector<cv::Rect> cells = componentCells(ink);
-    if (expected > 0) {
-      bool agree = int(cells.size()) == expected;
-      if (agree && expected > 2) {
-        std::vector<int> widths;
-        for (const auto &cell : cells) {
-          widths.push_back(cell.width);
-        }
-        std::nth_element(widths.begin(), widths.begin() + widths.size() / 2, widths.end());
-        const int median = widths[widths.size() / 2];
-        agree = std::all_of(cells.begin(), cells.end(), [&](const cv::Rect &cell) { return 2 * cell.width <= 3 * median; });
-      }
-      if (!agree) {
-        cells = evenCells(grey(prepared->mat), expected);
-      }
-    }
-    for (const auto &cell : cells) {
+    bool even = false;
+    for (const auto &cell : digitCells(grey(prepared->mat), expected, even)) {
       if (*count < capacity) {
         rects[4 * *count] = cell.x;
         rects[4 * *count + 1] = cell.y;
         rects[4 * *count + 2] = cell.width;
         rects[4 * *count + 3] = cell.height;
       }
+      ++*count;
+    }
+    return PM_OK;
+  });
+}
+
+pm_status pm_digit_cells_at_pitch(const pm_image *prepared, int expected, int *rects, int *count) {
+  return guarded([&] {
+    *count = 0;
+    const cv::Mat greyImage = grey(prepared->mat);
+    bool even = false;
+    digitCells(greyImage, expected, even);
+    if (expected < 2 || !even) {
+      return PM_OK;
+    }
+    for (const auto &cell : pitchCells(componentCells(localInk(greyImage)), expected)) {
+      rects[4 * *count] = cell.x;
+      rects[4 * *count + 1] = cell.y;
+      rects[4 * *count + 2] = cell.width;
+      rects[4 * *count + 3] = cell.height;
       ++*count;
     }
     return PM_OK;

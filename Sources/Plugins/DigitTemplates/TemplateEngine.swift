@@ -43,9 +43,15 @@ public struct TemplateEngine: Sendable {
   /// whole prepared crop, then each is cut from the original and prepared on its own, so that
   /// its polarity and contrast are its own: wheels of one counter differ (red last digits).
   public static func cells(of image: VisionImage, expected: Int) throws(VisionError) -> [Cell] {
+    try layouts(of: image, expected: expected)[0]
+  }
+
+  /// The cells as ``cells(of:expected:)`` finds them and, when the digits found have a steady
+  /// pitch that puts the cells elsewhere (a window with margins), the cells at that pitch.
+  static func layouts(of image: VisionImage, expected: Int) throws(VisionError) -> [[Cell]] {
     let prepared = try prepare(image)
     let scale = Double(image.height) / Double(prepared.height - 2 * border)
-    return try prepared.digitCells(expected: expected).map { (cell) throws(VisionError) -> Cell in
+    func cut(_ cell: Rect) throws(VisionError) -> Cell {
       let box = Rect(
         x: Int32((Double(cell.x - Int32(border)) * scale).rounded()),
         y: Int32((Double(cell.y - Int32(border)) * scale).rounded()),
@@ -57,6 +63,12 @@ public struct TemplateEngine: Sendable {
         ?? Rect(x: 0, y: 0, width: Int32(single.width), height: Int32(single.height))
       return Cell(box: box, features: try single.cellFeatures(inner), pixels: try single.cellPixels(inner))
     }
+    let found = try prepared.digitCells(expected: expected)
+    var layouts = [try found.map { (cell) throws(VisionError) in try cut(cell) }]
+    if let pitched = try prepared.digitCellsAtPitch(expected: expected), pitched != found {
+      layouts.append(try pitched.map { (cell) throws(VisionError) in try cut(cell) })
+    }
+    return layouts
   }
 
   /// A digit cell of a crop.
@@ -76,10 +88,24 @@ public struct TemplateEngine: Sendable {
   public func read(_ image: VisionImage, expected: Int, learnt: LearntCells = LearntCells()) throws(VisionError)
     -> EngineReading
   {
-    let cells = try Self.cells(of: image, expected: expected)
-    guard !cells.isEmpty else {
-      return EngineReading(text: "", confidence: 0)
+    var best: (reading: EngineReading, belief: Double)?
+    for cells in try Self.layouts(of: image, expected: expected) {
+      let symbols = try read(cells, learnt: learnt)
+      // Of two layouts, the one whose digits the engine is surer of, all together.
+      let belief = symbols.reduce(0) { $0 + log(max($1.confidence, 1e-9)) }
+      if best == nil || belief > best!.belief {
+        best = (
+          EngineReading(
+            text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).min() ?? 0, symbols: symbols),
+          belief
+        )
+      }
     }
+    return best?.reading ?? EngineReading(text: "", confidence: 0)
+  }
+
+  private func read(_ cells: [Cell], learnt: LearntCells) throws(VisionError) -> [Symbol] {
+    guard !cells.isEmpty else { return [] }
     let queries = cells.flatMap { templates.project($0.features) }
     var nearest = try CellFeatures.nearest(
       templates: templates.features, queries: queries, dimensions: templates.components, k: Self.neighbours
@@ -93,11 +119,9 @@ public struct TemplateEngine: Sendable {
     }
     let classes = network?.shape.classes ?? 0
     let scores = try network?.scores(cells.flatMap(\.pixels))
-    let symbols = zip(cells, nearest).enumerated().map { index, cell in
+    return zip(cells, nearest).enumerated().map { index, cell in
       symbol(cell.1, scores: scores.map { Array($0[(index * classes)..<((index + 1) * classes)]) }, box: cell.0.box)
     }
-    return EngineReading(
-      text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).min() ?? 0, symbols: symbols)
   }
 
   /// The cells of a crop whose true value is known (a confirmed reading), labelled with its

@@ -127,9 +127,16 @@ pm_status pm_keypoints_match(
 pm_status pm_digits_prepare(const pm_image *image, int height, int border, int binarize, pm_image **out);
 
 /// Finds digit cells in a prepared image (dark on light), left to right: connected components
-/// merged by column overlap, on one text line. With `expected` > 0 and another number of
-/// components, the window (inside the white border) is split into `expected` equal cells. `rects` holds 4 ints per cell (x, y, width, height).
+/// merged by column overlap, on one text line. With `expected` > 0, when the components are
+/// another number or one is half as wide again as the median, the same on ink against the local
+/// background (uneven light); failing that, the window (inside the white border) is split into
+/// `expected` equal cells. `rects` holds 4 ints per cell (x, y, width, height).
 pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int capacity, int *count);
+/// Another layout of `expected` (2 or more) cells: at the pitch of the digits found on ink
+/// against the local background, the last cell on the right-most digit, for a window with margins
+/// around its digits. `*count` is `expected`, or 0 when the digits found give no steady pitch;
+/// `rects` holds 4 ints per cell.
+pm_status pm_digit_cells_at_pitch(const pm_image *prepared, int expected, int *rects, int *count);
 
 /// Finds the `expected` lines of text in an image (e.g. a blood-pressure monitor's systolic,
 /// diastolic and pulse), top to bottom: bands of rows holding ink (the minority side of Otsu's
