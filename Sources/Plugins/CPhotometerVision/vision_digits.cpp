@@ -287,16 +287,18 @@ pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int
   });
 }
 
-pm_status pm_digit_cells_at_pitch(const pm_image *prepared, int expected, int *rects, int *count) {
+pm_status pm_digit_cells_alternative(const pm_image *prepared, int expected, int *rects, int *count) {
   return guarded([&] {
     *count = 0;
+    if (expected < 2) {
+      return PM_OK;
+    }
     const cv::Mat greyImage = grey(prepared->mat);
     bool even = false;
     digitCells(greyImage, expected, even);
-    if (expected < 2 || !even) {
-      return PM_OK;
-    }
-    for (const auto &cell : pitchCells(componentCells(localInk(greyImage)), expected)) {
+    const std::vector<cv::Rect> cells =
+      even ? pitchCells(componentCells(localInk(greyImage)), expected) : evenCells(greyImage, expected);
+    for (const auto &cell : cells) {
       rects[4 * *count] = cell.x;
       rects[4 * *count + 1] = cell.y;
       rects[4 * *count + 2] = cell.width;

@@ -46,8 +46,8 @@ public struct TemplateEngine: Sendable {
     try layouts(of: image, expected: expected)[0]
   }
 
-  /// The cells as ``cells(of:expected:)`` finds them and, when the digits found have a steady
-  /// pitch that puts the cells elsewhere (a window with margins), the cells at that pitch.
+  /// The cells as ``cells(of:expected:)`` finds them and, when there is one, another layout
+  /// (``VisionImage/alternativeDigitCells(expected:)``): the reader keeps the one it is surer of.
   static func layouts(of image: VisionImage, expected: Int) throws(VisionError) -> [[Cell]] {
     let prepared = try prepare(image)
     let scale = Double(image.height) / Double(prepared.height - 2 * border)
@@ -65,8 +65,8 @@ public struct TemplateEngine: Sendable {
     }
     let found = try prepared.digitCells(expected: expected)
     var layouts = [try found.map { (cell) throws(VisionError) in try cut(cell) }]
-    if let pitched = try prepared.digitCellsAtPitch(expected: expected), pitched != found {
-      layouts.append(try pitched.map { (cell) throws(VisionError) in try cut(cell) })
+    if let other = try prepared.alternativeDigitCells(expected: expected), other != found {
+      layouts.append(try other.map { (cell) throws(VisionError) in try cut(cell) })
     }
     return layouts
   }
@@ -88,22 +88,25 @@ public struct TemplateEngine: Sendable {
   public func read(_ image: VisionImage, expected: Int, learnt: LearntCells = LearntCells()) throws(VisionError)
     -> EngineReading
   {
+    let layouts = try Self.layouts(of: image, expected: expected)
+    // All layouts' cells at once: the templates are streamed through once for all of them.
+    var symbols = try read(layouts.flatMap { $0 }, learnt: learnt)[...]
     var best: (reading: EngineReading, belief: Double)?
-    for cells in try Self.layouts(of: image, expected: expected) {
-      let symbols = try read(cells, learnt: learnt)
+    for layout in layouts {
+      let own = symbols.prefix(layout.count)
+      symbols = symbols.dropFirst(layout.count)
       // Of two layouts, the one whose digits the engine is surer of, all together.
-      let belief = symbols.reduce(0) { $0 + log(max($1.confidence, 1e-9)) }
+      let belief = own.reduce(0) { $0 + log(max($1.confidence, 1e-9)) }
       if best == nil || belief > best!.belief {
-        best = (
-          EngineReading(
-            text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).min() ?? 0, symbols: symbols),
-          belief
-        )
+        let reading = EngineReading(
+          text: own.map(\.text).joined(), confidence: own.map(\.confidence).min() ?? 0, symbols: Array(own))
+        best = (reading, belief)
       }
     }
     return best?.reading ?? EngineReading(text: "", confidence: 0)
   }
 
+  /// Each cell's symbol.
   private func read(_ cells: [Cell], learnt: LearntCells) throws(VisionError) -> [Symbol] {
     guard !cells.isEmpty else { return [] }
     let queries = cells.flatMap { templates.project($0.features) }

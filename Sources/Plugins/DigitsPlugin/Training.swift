@@ -11,7 +11,7 @@ import PhotometerVision
 /// files whose name's FNV-1a hash is not 0 modulo 5 (Tools/make-digits.py holds out the rest).
 /// Up to N images per label (default 1,000), evenly spread. `--strips`: folders with labels.csv (file,text) of
 /// rendered windows, split into as many cells as the text has digits. Features are kept on
-/// their first N principal axes (default 96). `--cells FILE`: also writes every cell's image as the
+/// their first N principal axes (default 64). `--cells FILE`: also writes every cell's image as the
 /// digit network reads it, with its label, for `Tools/train-digit-network.py`: little-endian
 /// "PMDC", version 1, count, width, height (UInt32 each), the labels (UInt16, in tenths), the
 /// images (Float32, row-major).
@@ -22,7 +22,7 @@ enum Training {
     var meterdigits: String?
     var strips: [String] = []
     var perLabel = 1000
-    var components = 96
+    var components = 64
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
       switch argument {

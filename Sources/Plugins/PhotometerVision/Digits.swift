@@ -39,13 +39,14 @@ extension VisionImage {
     }
   }
 
-  /// `expected` cells at the pitch of the digits found, the last on the right-most digit (see
-  /// `pm_digit_cells_at_pitch`); nil when the digits give no steady pitch.
-  public func digitCellsAtPitch(expected: Int) throws(VisionError) -> [Rect]? {
+  /// Another layout of `expected` cells (see `pm_digit_cells_alternative`): the window split
+  /// evenly when ``digitCells(expected:)`` found components, else cells at the digits' own pitch;
+  /// nil when there is none.
+  public func alternativeDigitCells(expected: Int) throws(VisionError) -> [Rect]? {
     guard expected >= 2 else { return nil }
     var rects = [Int32](repeating: 0, count: 4 * expected)
     var count: Int32 = 0
-    try check(pm_digit_cells_at_pitch(pointer, Int32(expected), &rects, &count))
+    try check(pm_digit_cells_alternative(pointer, Int32(expected), &rects, &count))
     guard count > 0 else { return nil }
     return (0..<Int(count)).map { index in
       Rect(x: rects[4 * index], y: rects[4 * index + 1], width: rects[4 * index + 2], height: rects[4 * index + 3])

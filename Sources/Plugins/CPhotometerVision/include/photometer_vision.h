@@ -132,11 +132,13 @@ pm_status pm_digits_prepare(const pm_image *image, int height, int border, int b
 /// background (uneven light); failing that, the window (inside the white border) is split into
 /// `expected` equal cells. `rects` holds 4 ints per cell (x, y, width, height).
 pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int capacity, int *count);
-/// Another layout of `expected` (2 or more) cells: at the pitch of the digits found on ink
-/// against the local background, the last cell on the right-most digit, for a window with margins
-/// around its digits. `*count` is `expected`, or 0 when the digits found give no steady pitch;
-/// `rects` holds 4 ints per cell.
-pm_status pm_digit_cells_at_pitch(const pm_image *prepared, int expected, int *rects, int *count);
+/// Another layout of `expected` (2 or more) cells, for the caller to read both and keep the
+/// one it reads with more confidence: when pm_digit_cells found components, the window split
+/// evenly (components of real wheels can be half digits); when it split the window evenly, cells
+/// at the pitch of the digits found on ink against the local background, the last on the
+/// right-most digit (a window with margins around its digits). `*count` is `expected`, or 0 when
+/// there is no other layout; `rects` holds 4 ints per cell.
+pm_status pm_digit_cells_alternative(const pm_image *prepared, int expected, int *rects, int *count);
 
 /// Finds the `expected` lines of text in an image (e.g. a blood-pressure monitor's systolic,
 /// diastolic and pulse), top to bottom: bands of rows holding ink (the minority side of Otsu's
