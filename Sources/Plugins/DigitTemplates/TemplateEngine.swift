@@ -14,6 +14,9 @@ public struct TemplateEngine: Sendable {
   /// The network's weight when its probabilities and the templates' are pooled (measured with
   /// the read evaluation: 0.5 and 0.8 read fewer real strips exactly; see docs/recognizers.md).
   public static let networkShare = 0.7
+  /// Below this confidence in its least sure digit, the engine reads the crop's other layout of
+  /// cells too (see ``read(_:expected:learnt:)``).
+  public static let secondLook = 0.9
 
   public var templates: DigitTemplates
   /// The network that scores each cell beside the templates, when there is one.
@@ -43,32 +46,39 @@ public struct TemplateEngine: Sendable {
   /// whole prepared crop, then each is cut from the original and prepared on its own, so that
   /// its polarity and contrast are its own: wheels of one counter differ (red last digits).
   public static func cells(of image: VisionImage, expected: Int) throws(VisionError) -> [Cell] {
-    try layouts(of: image, expected: expected)[0]
+    let crop = try PreparedCrop(image)
+    return try crop.cut(try crop.prepared.digitCells(expected: expected))
   }
 
-  /// The cells as ``cells(of:expected:)`` finds them and, when there is one, another layout
-  /// (``VisionImage/alternativeDigitCells(expected:)``): the reader keeps the one it is surer of.
-  static func layouts(of image: VisionImage, expected: Int) throws(VisionError) -> [[Cell]] {
-    let prepared = try prepare(image)
-    let scale = Double(image.height) / Double(prepared.height - 2 * border)
-    func cut(_ cell: Rect) throws(VisionError) -> Cell {
-      let box = Rect(
-        x: Int32((Double(cell.x - Int32(border)) * scale).rounded()),
-        y: Int32((Double(cell.y - Int32(border)) * scale).rounded()),
-        width: Int32(max(1, (Double(cell.width) * scale).rounded())),
-        height: Int32(max(1, (Double(cell.height) * scale).rounded())))
-      let single = try prepare(try image.cropped(box))
-      let inner =
-        try single.digitCells(expected: 1).first
-        ?? Rect(x: 0, y: 0, width: Int32(single.width), height: Int32(single.height))
-      return Cell(box: box, features: try single.cellFeatures(inner), pixels: try single.cellPixels(inner))
+  /// A crop and its prepared copy, which cells are found on and cut from.
+  struct PreparedCrop {
+    let image: VisionImage
+    let prepared: VisionImage
+    /// Crop pixels per prepared pixel.
+    let scale: Double
+
+    init(_ image: VisionImage) throws(VisionError) {
+      self.image = image
+      prepared = try TemplateEngine.prepare(image)
+      scale = Double(image.height) / Double(prepared.height - 2 * TemplateEngine.border)
     }
-    let found = try prepared.digitCells(expected: expected)
-    var layouts = [try found.map { (cell) throws(VisionError) in try cut(cell) }]
-    if let other = try prepared.alternativeDigitCells(expected: expected), other != found {
-      layouts.append(try other.map { (cell) throws(VisionError) in try cut(cell) })
+
+    /// The cells at `rects` (in the prepared copy's pixels).
+    func cut(_ rects: [Rect]) throws(VisionError) -> [Cell] {
+      try rects.map { (cell) throws(VisionError) -> Cell in
+        let border = TemplateEngine.border
+        let box = Rect(
+          x: Int32((Double(cell.x - Int32(border)) * scale).rounded()),
+          y: Int32((Double(cell.y - Int32(border)) * scale).rounded()),
+          width: Int32(max(1, (Double(cell.width) * scale).rounded())),
+          height: Int32(max(1, (Double(cell.height) * scale).rounded())))
+        let single = try TemplateEngine.prepare(try image.cropped(box))
+        let inner =
+          try single.digitCells(expected: 1).first
+          ?? Rect(x: 0, y: 0, width: Int32(single.width), height: Int32(single.height))
+        return Cell(box: box, features: try single.cellFeatures(inner), pixels: try single.cellPixels(inner))
+      }
     }
-    return layouts
   }
 
   /// A digit cell of a crop.
@@ -88,27 +98,29 @@ public struct TemplateEngine: Sendable {
   public func read(_ image: VisionImage, expected: Int, learnt: LearntCells = LearntCells()) throws(VisionError)
     -> EngineReading
   {
-    let layouts = try Self.layouts(of: image, expected: expected)
-    // All layouts' cells at once: the templates are streamed through once for all of them.
-    var symbols = try read(layouts.flatMap { $0 }, learnt: learnt)[...]
-    var best: (reading: EngineReading, belief: Double)?
-    for layout in layouts {
-      let own = symbols.prefix(layout.count)
-      symbols = symbols.dropFirst(layout.count)
-      // Of two layouts, the one whose digits the engine is surer of, all together.
-      let belief = own.reduce(0) { $0 + log(max($1.confidence, 1e-9)) }
-      if best == nil || belief > best!.belief {
-        let reading = EngineReading(
-          text: own.map(\.text).joined(), confidence: own.map(\.confidence).min() ?? 0, symbols: Array(own))
-        best = (reading, belief)
+    let crop = try PreparedCrop(image)
+    let found = try crop.prepared.digitCells(expected: expected)
+    var reading = try read(crop.cut(found), learnt: learnt)
+    // Unsure of a digit: read the other layout too, and keep the one whose digits the engine is
+    // surer of, all together.
+    if reading.confidence < Self.secondLook, let other = try crop.prepared.alternativeDigitCells(expected: expected),
+      other != found
+    {
+      let second = try read(crop.cut(other), learnt: learnt)
+      if belief(second) > belief(reading) {
+        reading = second
       }
     }
-    return best?.reading ?? EngineReading(text: "", confidence: 0)
+    return reading
   }
 
-  /// Each cell's symbol.
-  private func read(_ cells: [Cell], learnt: LearntCells) throws(VisionError) -> [Symbol] {
-    guard !cells.isEmpty else { return [] }
+  private func belief(_ reading: EngineReading) -> Double {
+    reading.symbols.reduce(0) { $0 + log(max($1.confidence, 1e-9)) }
+  }
+
+  /// Reads the cells, one symbol each.
+  private func read(_ cells: [Cell], learnt: LearntCells) throws(VisionError) -> EngineReading {
+    guard !cells.isEmpty else { return EngineReading(text: "", confidence: 0) }
     let queries = cells.flatMap { templates.project($0.features) }
     var nearest = try CellFeatures.nearest(
       templates: templates.features, queries: queries, dimensions: templates.components, k: Self.neighbours
@@ -122,9 +134,11 @@ public struct TemplateEngine: Sendable {
     }
     let classes = network?.shape.classes ?? 0
     let scores = try network?.scores(cells.flatMap(\.pixels))
-    return zip(cells, nearest).enumerated().map { index, cell in
+    let symbols = zip(cells, nearest).enumerated().map { index, cell in
       symbol(cell.1, scores: scores.map { Array($0[(index * classes)..<((index + 1) * classes)]) }, box: cell.0.box)
     }
+    return EngineReading(
+      text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).min() ?? 0, symbols: symbols)
   }
 
   /// The cells of a crop whose true value is known (a confirmed reading), labelled with its
