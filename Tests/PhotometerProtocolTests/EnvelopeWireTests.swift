@@ -8,7 +8,8 @@ import Testing
     symbols: [
       Symbol(
         text: "0", confidence: 0.5, box: Rect(x: 1, y: 2, width: 3, height: 4),
-        alternatives: [Alternative(text: "8", confidence: 0.25)])
+        alternatives: [Alternative(text: "8", confidence: 0.25)], roll: WheelRoll(from: "9", fraction: 0.375)),
+      Symbol(text: "1", confidence: 0.5),
     ])
   static let candidate = Candidate(
     meter: "gas", score: 42, confidence: 0.875, outline: [Point(x: 1, y: 2), Point(x: 3.5, y: 4)])

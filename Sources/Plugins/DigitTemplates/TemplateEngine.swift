@@ -165,8 +165,10 @@ public struct TemplateEngine: Sendable {
       best[digit] = max(best[digit], neighbour.similarity)
     }
     var weights = softmax(best.map { $0 < 0 ? -.infinity : Double($0) / Double(Self.temperature) })
+    var roll: WheelRoll?
     if let scores, scores.count == 10 {
       let network = softmax(scores.map(Double.init))
+      roll = Self.roll(network)
       weights = zip(weights, network).map { fromTemplates, fromNetwork in
         exp(
           (1 - Self.networkShare) * log(max(fromTemplates, 1e-9)) + Self.networkShare * log(max(fromNetwork, 1e-9)))
@@ -178,7 +180,24 @@ public struct TemplateEngine: Sendable {
       text: String(ranked[0]), confidence: weights[ranked[0]] / total, box: box,
       alternatives: ranked.dropFirst().prefix(2).filter { weights[$0] > 0 }.map {
         Alternative(text: String($0), confidence: weights[$0] / total)
+      },
+      roll: roll.flatMap { roll in
+        // Only a roll that agrees with the digit read (x rolled past half-way reads x + 1).
+        let from = Int(roll.from)!
+        return ranked[0] == from || ranked[0] == (from + 1) % 10 ? roll : nil
       })
+  }
+
+  /// A wheel caught between two digits, from the network's probabilities: it learnt a wheel
+  /// labelled x.t as 1 - t of x and t of x + 1. The neighbouring pair with the most probability,
+  /// when it holds at least 0.8 and the upper digit's share of it is between 0.15 and 0.85.
+  static func roll(_ probabilities: [Double]) -> WheelRoll? {
+    let pairs: [Double] = (0..<10).map { probabilities[$0] + probabilities[($0 + 1) % 10] }
+    let lower = pairs.indices.max { pairs[$0] < pairs[$1] }!
+    let pair = pairs[lower]
+    let fraction = probabilities[(lower + 1) % 10] / pair
+    guard pair >= 0.8, (0.15...0.85).contains(fraction) else { return nil }
+    return WheelRoll(from: String(lower), fraction: fraction)
   }
 }
 

@@ -4085,7 +4085,7 @@ const ProtobufCMessageDescriptor photometer__v1__example__descriptor =
   (ProtobufCMessageInit) photometer__v1__example__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__symbol__field_descriptors[4] =
+static const ProtobufCFieldDescriptor photometer__v1__symbol__field_descriptors[6] =
 {
   {
     "text",
@@ -4135,17 +4135,43 @@ static const ProtobufCFieldDescriptor photometer__v1__symbol__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "rolling_from",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Symbol, rolling_from),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "roll",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Symbol, roll),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__symbol__field_indices_by_name[] = {
   3,   /* field[3] = alternatives */
   2,   /* field[2] = box */
   1,   /* field[1] = confidence */
+  5,   /* field[5] = roll */
+  4,   /* field[4] = rolling_from */
   0,   /* field[0] = text */
 };
 static const ProtobufCIntRange photometer__v1__symbol__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor photometer__v1__symbol__descriptor =
 {
@@ -4155,7 +4181,7 @@ const ProtobufCMessageDescriptor photometer__v1__symbol__descriptor =
   "Photometer__V1__Symbol",
   "photometer.v1",
   sizeof(Photometer__V1__Symbol),
-  4,
+  6,
   photometer__v1__symbol__field_descriptors,
   photometer__v1__symbol__field_indices_by_name,
   1,  photometer__v1__symbol__number_ranges,

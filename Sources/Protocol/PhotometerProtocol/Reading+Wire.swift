@@ -89,7 +89,9 @@ extension Symbol {
       box: Rect.decode(symbol.box),
       alternatives: try repeated(symbol.n_alternatives, symbol.alternatives) { alternative throws(WireError) in
         Alternative(text: String(protobuf: alternative.text), confidence: alternative.confidence)
-      }
+      },
+      roll: String(protobuf: symbol.rolling_from).isEmpty
+        ? nil : WheelRoll(from: String(protobuf: symbol.rolling_from), fraction: symbol.roll)
     )
   }
 
@@ -103,6 +105,10 @@ extension Symbol {
           $0.text = arena.string(alternative.text)
           $0.confidence = alternative.confidence
         }
+      }
+      if let roll {
+        $0.rolling_from = arena.string(roll.from)
+        $0.roll = roll.fraction
       }
     }
   }

@@ -115,12 +115,31 @@ public struct Symbol: Hashable, Sendable {
   public var confidence: Double
   public var box: Rect?
   public var alternatives: [Alternative]
+  /// A counter wheel caught between two digits, when the engine can tell.
+  public var roll: WheelRoll?
 
-  public init(text: String, confidence: Double, box: Rect? = nil, alternatives: [Alternative] = []) {
+  public init(
+    text: String, confidence: Double, box: Rect? = nil, alternatives: [Alternative] = [], roll: WheelRoll? = nil
+  ) {
     self.text = text
     self.confidence = confidence
     self.box = box
     self.alternatives = alternatives
+    self.roll = roll
+  }
+}
+
+/// A counter wheel caught between two digits: it shows `from` rolled `fraction` of the way to the
+/// next digit (the meterdigits labels' x.t is from x, fraction t/10).
+public struct WheelRoll: Hashable, Sendable {
+  /// The lower digit: "4" between 4 and 5, "9" between 9 and 0.
+  public var from: String
+  /// Above 0 and below 1.
+  public var fraction: Double
+
+  public init(from: String, fraction: Double) {
+    self.from = from
+    self.fraction = fraction
   }
 }
 

@@ -658,10 +658,18 @@ struct  Photometer__V1__Symbol
   Photometer__V1__Rect *box;
   size_t n_alternatives;
   Photometer__V1__Alternative **alternatives;
+  /*
+   * A counter wheel caught between two digits: the lower digit ("4" for a wheel between 4 and 5,
+   * "9" between 9 and 0) and how far it has rolled towards the next, above 0 and below 1 (0.3:
+   * three tenths of the way, as the meterdigits labels count). Empty and 0 for a settled digit,
+   * or from an engine that cannot tell.
+   */
+  char *rolling_from;
+  double roll;
 };
 #define PHOTOMETER__V1__SYMBOL__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__symbol__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, NULL, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0, NULL, 0,NULL, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Photometer__V1__Alternative
