@@ -30,6 +30,25 @@ import Testing
     #expect(outcome.flags.contains("engines-disagree"))
   }
 
+  @Test func aWheelsRollComesFromTheStrongestVoiceThatFitsTheDigit() {
+    func rolling(_ plugin: String, _ text: String, _ confidence: Double, _ roll: WheelRoll?) -> EngineAnswer {
+      let symbols = text.map { Symbol(text: String($0), confidence: confidence) }
+      var reading = EngineReading(text: text, confidence: confidence, symbols: symbols)
+      reading.symbols[1].roll = roll
+      return EngineAnswer(plugin: plugin, version: "1", outcome: .success(reading), milliseconds: 1, voted: true)
+    }
+    // The second digit: a wheel between 4 and 5, past half-way, read 5.
+    let outcome = ReadVote.decide([
+      rolling("a", "152", 0.9, WheelRoll(from: "4", fraction: 0.6)),
+      rolling("b", "152", 0.5, WheelRoll(from: "5", fraction: 0.2)),
+    ])
+    #expect(outcome.digits[1].roll == WheelRoll(from: "4", fraction: 0.6))
+    #expect(outcome.digits[0].roll == nil)
+    // A roll that does not fit the digit voted (a wheel between 7 and 8 for a 5) is dropped.
+    let unfit = ReadVote.decide([rolling("a", "152", 0.9, WheelRoll(from: "7", fraction: 0.5))])
+    #expect(unfit.digits[1].roll == nil)
+  }
+
   @Test func aMissingOrExtraDigitIsAlignedNotShifted() {
     // b dropped the second digit; a whole-string or position-by-position vote would shift it.
     let outcome = ReadVote.decide(

@@ -86,16 +86,22 @@ extension ReadResult: ImageResult {
         "digits",
         .array(
           result.digits.map { digit in
-            .object([
-              ("digit", .string(digit.text)), ("confidence", .number(digit.confidence.rounded(toPlaces: 4))),
-              (
-                "alternatives",
-                .array(
-                  digit.alternatives.map {
-                    .object([("digit", .string($0.text)), ("confidence", .number($0.confidence.rounded(toPlaces: 4)))])
-                  })
-              ),
-            ])
+            .object(
+              [
+                ("digit", .string(digit.text)), ("confidence", .number(digit.confidence.rounded(toPlaces: 4))),
+                (
+                  "alternatives",
+                  .array(
+                    digit.alternatives.map {
+                      .object([
+                        ("digit", .string($0.text)), ("confidence", .number($0.confidence.rounded(toPlaces: 4))),
+                      ])
+                    })
+                ),
+              ]
+                + (digit.roll.map {
+                  [("rolling_from", .string($0.from)), ("roll", .number($0.fraction.rounded(toPlaces: 2)))]
+                } ?? []))
           })
       ),
     ]

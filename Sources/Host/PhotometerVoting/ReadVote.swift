@@ -59,6 +59,8 @@ public enum ReadVote {
     // an engine that missed one abstains there instead of voting to drop it.
     let gapsVote = expectedDigits == 0 || skeleton.count != expectedDigits
     var ballots = [[String: Double]](repeating: [:], count: skeleton.count)
+    // Per position, the strongest voice's word on a wheel caught between two digits.
+    var rolls = [(weight: Double, roll: WheelRoll)?](repeating: nil, count: skeleton.count)
     for reading in readings {
       let aligned = align(reading.symbols, to: skeleton)
       for position in skeleton.indices {
@@ -69,12 +71,15 @@ public enum ReadVote {
           continue
         }
         ballots[position][symbol.text, default: 0] += reading.weight * clamp(symbol.confidence)
+        if let roll = symbol.roll, reading.weight * clamp(symbol.confidence) > rolls[position]?.weight ?? 0 {
+          rolls[position] = (reading.weight * clamp(symbol.confidence), roll)
+        }
         for alternative in symbol.alternatives where alternative.text.count == 1 {
           ballots[position][alternative.text, default: 0] += reading.weight * clamp(alternative.confidence)
         }
       }
     }
-    let digits = ballots.compactMap { ballot -> Symbol? in
+    let digits = zip(ballots, rolls).compactMap { ballot, roll -> Symbol? in
       // Ties go to the smaller character so that the outcome does not depend on answer order.
       let ranked = ballot.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
       guard let winner = ranked.first, !winner.key.isEmpty else { return nil }
@@ -82,7 +87,8 @@ public enum ReadVote {
         text: winner.key, confidence: min(1, winner.value / totalWeight),
         alternatives: ranked.dropFirst().filter { !$0.key.isEmpty }.prefix(3).map {
           Alternative(text: $0.key, confidence: min(1, $0.value / totalWeight))
-        })
+        },
+        roll: roll.flatMap { Self.roll($0.roll, fits: winner.key) })
     }
     let value = digits.map(\.text).joined()
     let confidence = digits.map(\.confidence).min() ?? 0
@@ -91,6 +97,12 @@ public enum ReadVote {
     if Set(readings.map { $0.symbols.map(\.text).joined() }).count > 1 { flags.append("engines-disagree") }
     if confidence < lowConfidence { flags.append("low-confidence") }
     return Outcome(value: value, confidence: confidence, digits: digits, flags: flags)
+  }
+
+  /// `roll` when it is a roll of the digit `text` or towards it.
+  static func roll(_ roll: WheelRoll, fits text: String) -> WheelRoll? {
+    guard let from = Int(roll.from), let digit = Int(text) else { return nil }
+    return digit == from || digit == (from + 1) % 10 ? roll : nil
   }
 
   /// The reading's digits as symbols: its own when they match its text, else one per digit of
