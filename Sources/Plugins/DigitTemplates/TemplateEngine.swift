@@ -14,8 +14,8 @@ public struct TemplateEngine: Sendable {
   /// The network's weight when its probabilities and the templates' are pooled (measured with
   /// the read evaluation: 0.5 and 0.8 read fewer real strips exactly; see docs/recognizers.md).
   public static let networkShare = 0.7
-  /// Below this confidence in its least sure digit, the engine reads the crop's other layout of
-  /// cells too (see ``read(_:expected:learnt:)``).
+  /// Below this confidence in its reading, the engine reads the crop's other layout of cells too
+  /// (see ``read(_:expected:learnt:)``).
   public static let secondLook = 0.9
 
   public var templates: DigitTemplates
@@ -91,7 +91,10 @@ public struct TemplateEngine: Sendable {
     public var pixels: [Float]
   }
 
-  /// Reads the crop. With `expected` > 0 the crop is split into that many cells.
+  /// Reads the crop. With `expected` > 0 the crop is split into that many cells. The reading's
+  /// confidence is the product of its digits' (the chance that all are right, were they
+  /// independent): it ranks readings by how far to trust them better than the weakest digit's
+  /// (real strips, 10% least confident rejected: 95.2% right against 94.4%).
   ///
   /// - Parameter learnt: the meter's own cells, from its confirmed readings; they are matched
   ///   beside the templates, so a meter whose digits the templates miss is read by its own.
@@ -101,8 +104,8 @@ public struct TemplateEngine: Sendable {
     let crop = try PreparedCrop(image)
     let found = try crop.prepared.digitCells(expected: expected)
     var reading = try read(crop.cut(found), learnt: learnt)
-    // Unsure of a digit: read the other layout too, and keep the one whose digits the engine is
-    // surer of, all together.
+    // Unsure: read the other layout too, and keep the one whose digits the engine is surer of,
+    // all together.
     if reading.confidence < Self.secondLook, let other = try crop.prepared.alternativeDigitCells(expected: expected),
       other != found
     {
@@ -138,7 +141,7 @@ public struct TemplateEngine: Sendable {
       symbol(cell.1, scores: scores.map { Array($0[(index * classes)..<((index + 1) * classes)]) }, box: cell.0.box)
     }
     return EngineReading(
-      text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).min() ?? 0, symbols: symbols)
+      text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).reduce(1, *), symbols: symbols)
   }
 
   /// The cells of a crop whose true value is known (a confirmed reading), labelled with its
