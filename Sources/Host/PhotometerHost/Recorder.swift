@@ -25,7 +25,7 @@ public final class Recorder: Sendable {
   }
 
   deinit {
-    descriptor.withLock { close($0) }
+    _ = descriptor.withLock { close($0) }
   }
 
   /// Appends one entry; a failed write is reported to `onFailure` and recording goes on.

@@ -22,7 +22,7 @@ let verbose = CommandLine.arguments.contains("--verbose")
 var features: FileHandle?
 if let flag = CommandLine.arguments.firstIndex(of: "--features"), flag + 1 < CommandLine.arguments.count {
   let path = CommandLine.arguments[flag + 1]
-  FileManager.default.createFile(atPath: path, contents: nil)
+  _ = FileManager.default.createFile(atPath: path, contents: nil)
   features = FileHandle(forWritingAtPath: path)
 }
 
