@@ -45,7 +45,9 @@ struct ReadCommand: AsyncParsableCommand {
         request.image = Image(data: try loadImage(path), name: path)
         let result = try await client.read(request)
         if let crops, let crop = result.crop {
-          let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".crop.png"
+          let name =
+            URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".crop."
+            + (crop.name.hasSuffix(".jpg") ? "jpg" : "png")
           try Data(crop.data).write(to: URL(fileURLWithPath: crops).appendingPathComponent(name))
         }
         return result

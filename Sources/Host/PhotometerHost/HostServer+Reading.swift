@@ -11,42 +11,32 @@ extension HostServer {
   /// store it when asked. Frames of a stream also say whether the value has converged.
   func read(_ request: ReadRequest) async throws(ErrorReply) -> ReadResult {
     let (meter, identified) = try await meterForReading(request)
-    let photo: VisionImage
-    do {
-      photo = try VisionImage(decoding: request.image.data)
-    } catch {
-      throw ErrorReply(.badImage, "the photo does not decode: \(error)")
-    }
-    var flags: [String] = []
-    let crop = try await digitWindow(of: photo, request: request, meter: meter, identified: identified, flags: &flags)
-    flags += Self.qualityFlags(crop)
-    let cropPNG: [UInt8]
-    do {
-      cropPNG = try crop.encoded()
-    } catch {
-      throw ErrorReply(.internal, "the crop does not encode: \(error)")
-    }
     let digits = meter.map { UInt32($0.digits) } ?? request.digits
     let decimals = meter.map { UInt32($0.decimals) } ?? request.decimals
+    var flags: [String] = []
     var result: ReadResult
-    if let meter, meter.kind == .bloodPressure {
-      result = try await readFields(
-        crop, ranges: [Plausibility.systolic, Plausibility.diastolic, Plausibility.pulse], meter: meter,
-        options: request.options)
+    if let whole = Self.wholePhoto(request, meter: meter) {
+      // The window is the photo as sent: the engines start on it while the host decodes it for
+      // its quality flags.
+      async let reading = readDigitsResult(whole, request: request, meter: meter, digits: digits, decimals: decimals)
+      let photo = try Self.decode(request.image)
+      flags += Self.qualityFlags(photo)
+      result = try await reading.get()
+      result.crop = whole
     } else {
-      let engineRequest = ReadRequest(
-        image: Image(data: cropPNG, name: request.image.name), meter: meter?.name ?? "", digits: digits,
-        decimals: decimals, options: request.options, examples: try await examples(of: meter))
-      let store = store
-      result = try await plugins.read(engineRequest, expectedDigits: Int(digits)) { keys in
-        // Only plugins that learn ask, and only for what they have not seen.
-        guard let meter else { return [] }
-        let wanted = Set(keys)
-        let examples = (try? await store.examples(of: meter.name, limit: Self.examplesPerRead, crops: true)) ?? []
-        return examples.filter { wanted.contains($0.key) }
+      let photo = try Self.decode(request.image)
+      let crop = try await digitWindow(of: photo, request: request, meter: meter, identified: identified, flags: &flags)
+      flags += Self.qualityFlags(crop)
+      let cropImage = try Self.cropImage(crop, of: photo, sent: request.image)
+      if let meter, meter.kind == .bloodPressure {
+        result = try await readFields(
+          crop, ranges: [Plausibility.systolic, Plausibility.diastolic, Plausibility.pulse], meter: meter,
+          options: request.options)
+      } else {
+        result = try await readDigits(cropImage, request: request, meter: meter, digits: digits, decimals: decimals)
       }
+      result.crop = cropImage
     }
-    result.crop = Image(data: cropPNG, name: "crop.png")
     result.meter = meter?.name ?? ""
     if let meter, !result.value.isEmpty {
       try await checkPlausibility(&result, meter: meter)
@@ -67,6 +57,72 @@ extension HostServer {
       result.readingID = try await save(result, meter: meter, photo: request.image)
     }
     return result
+  }
+
+  /// The read engines' answers on the crop, voted.
+  private func readDigits(_ crop: Image, request: ReadRequest, meter: Meter?, digits: UInt32, decimals: UInt32)
+    async throws(ErrorReply) -> ReadResult
+  {
+    let engineRequest = ReadRequest(
+      image: Image(data: crop.data, name: request.image.name), meter: meter?.name ?? "", digits: digits,
+      decimals: decimals, options: request.options, examples: try await examples(of: meter))
+    let store = store
+    return try await plugins.read(engineRequest, expectedDigits: Int(digits)) { keys in
+      // Only plugins that learn ask, and only for what they have not seen.
+      guard let meter else { return [] }
+      let wanted = Set(keys)
+      let examples = (try? await store.examples(of: meter.name, limit: Self.examplesPerRead, crops: true)) ?? []
+      return examples.filter { wanted.contains($0.key) }
+    }
+  }
+
+  private func readDigitsResult(_ crop: Image, request: ReadRequest, meter: Meter?, digits: UInt32, decimals: UInt32)
+    async -> Result<ReadResult, ErrorReply>
+  {
+    do {
+      return .success(try await readDigits(crop, request: request, meter: meter, digits: digits, decimals: decimals))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  static func decode(_ image: Image) throws(ErrorReply) -> VisionImage {
+    do {
+      return try VisionImage(decoding: image.data)
+    } catch {
+      throw ErrorReply(.badImage, "the photo does not decode: \(error)")
+    }
+  }
+
+  /// The photo as sent, when it is the digit window itself (no ROI in the request, none for
+  /// the meter, not a blood-pressure monitor's three lines) and a JPEG or PNG every engine
+  /// decodes.
+  static func wholePhoto(_ request: ReadRequest, meter: Meter?) -> Image? {
+    guard request.roi == nil, meter?.roi == nil, meter?.kind != .bloodPressure else { return nil }
+    let data = request.image.data
+    if data.starts(with: [0xFF, 0xD8, 0xFF]) { return Image(data: data, name: "crop.jpg") }
+    if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return Image(data: data, name: "crop.png") }
+    return nil
+  }
+
+  /// The crop as the engines get it and the result carries it: when the window is the whole
+  /// photo and the photo is a JPEG or PNG, the photo's own bytes (re-encoding took the host about
+  /// a millisecond a request, and a phone photo as PNG is several times its JPEG); else the crop
+  /// as PNG.
+  static func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image) throws(ErrorReply) -> Image {
+    if crop === photo {
+      if sent.data.starts(with: [0xFF, 0xD8, 0xFF]) {
+        return Image(data: sent.data, name: "crop.jpg")
+      }
+      if sent.data.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+        return Image(data: sent.data, name: "crop.png")
+      }
+    }
+    do {
+      return Image(data: try crop.encoded(), name: "crop.png")
+    } catch {
+      throw ErrorReply(.internal, "the crop does not encode: \(error)")
+    }
   }
 
   /// How many of a meter's latest confirmed readings go with each read, for engines that learn a
