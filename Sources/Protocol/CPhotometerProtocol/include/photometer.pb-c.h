@@ -638,7 +638,7 @@ struct  Photometer__V1__Example
    */
   char *value;
   /*
-   * The crop as PNG; empty unless the plugin asked for it.
+   * The crop (PNG, or JPEG when a whole photo was read); empty unless the plugin asked for it.
    */
   ProtobufCBinaryData crop;
 };
@@ -767,7 +767,8 @@ struct  Photometer__V1__ReadResult
    */
   char *summary;
   /*
-   * The region that was read, as PNG, for the user to check the value against.
+   * The region that was read, for the user to check the value against: PNG, or the photo's own
+   * JPEG or PNG when it was read whole (name "crop.jpg" or "crop.png").
    */
   Photometer__V1__Image *crop;
   /*
