@@ -77,7 +77,7 @@ import Testing
       }
       return (told, rolling, calledSettled, settled)
     }
-    // Measured 95 of 120 and 53 of 60 (docs/recognizers.md).
+    // Measured 100 of 120 and 56 of 60 (docs/recognizers.md).
     #expect(Double(told) >= 0.7 * Double(rolling), "\(told) of \(rolling) rolls told within 0.2")
     #expect(Double(calledSettled) >= 0.8 * Double(settled), "\(calledSettled) of \(settled) called settled")
   }
