@@ -61,6 +61,24 @@ import Testing
     #expect(await host.finish() == 0)
   }
 
+  @Test func aWholePhotoGoesAsItCameAndARegionAsPNG() async throws {
+    let host = HostHarness(plugins: [testPlugin("a", options: ["text": "42"])])
+    try await host.handshake()
+    guard case .readResult(let whole) = try await host.client.request(.read(ReadRequest(image: image))),
+      case .readResult(let region) = try await host.client.request(
+        .read(ReadRequest(image: image, roi: Rect(x: 8, y: 4, width: 20, height: 10))))
+    else {
+      Issue.record("expected two ReadResults")
+      return
+    }
+    #expect(whole.value == "42")
+    #expect(whole.crop == Image(data: image.data, name: "crop.png"))
+    #expect(region.crop?.name == "crop.png")
+    #expect(region.crop?.data.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+    #expect(region.crop?.data != image.data)
+    #expect(await host.finish() == 0)
+  }
+
   @Test func aCanaryTakesOnlyItsShareOfTheRequests() async throws {
     let host = HostHarness(plugins: [
       testPlugin("stable", options: ["text": "00123"]),
