@@ -215,11 +215,15 @@ extension PluginInstance {
     await start()
   }
 
-  /// Adds how the process ended to a connection error, when it ended.
+  /// Adds how the process ended to a connection error, when it ended, keeping why the
+  /// connection ended (the quoted bytes of garbage on its output: the process may be killed for
+  /// it before this wait is over).
   private func explain(_ error: any Error, child: ChildProcess) async -> any Error {
-    guard error is RequestChannel.Closed, let status = await child.waitForExit(timeout: .milliseconds(200)) else {
+    guard let closed = error as? RequestChannel.Closed,
+      let status = await child.waitForExit(timeout: .milliseconds(200))
+    else {
       return error
     }
-    return ErrorReply(.pluginFailed, "the plugin \(status) (pid \(child.pid))")
+    return ErrorReply(.pluginFailed, "the plugin \(status) (pid \(child.pid)): \(closed.reason)")
   }
 }
