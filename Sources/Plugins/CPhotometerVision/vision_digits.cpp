@@ -105,6 +105,16 @@ std::vector<cv::Rect> componentCells(const cv::Mat &ink) {
     return cells;
 }
 
+// The median width of some cells (the upper one of an even count).
+int medianWidth(const std::vector<cv::Rect> &cells) {
+  std::vector<int> widths;
+  for (const auto &cell : cells) {
+    widths.push_back(cell.width);
+  }
+  std::nth_element(widths.begin(), widths.begin() + widths.size() / 2, widths.end());
+  return widths[widths.size() / 2];
+}
+
 // Ink against the local background, of either polarity (a prepared crop under uneven light can
 // come out light on dark): strokes well below the image's local maximum (a dilation over a
 // third of the height, which closes them over) or well above its local minimum, by Otsu's
@@ -128,15 +138,10 @@ cv::Mat localInk(const cv::Mat &greyImage) {
 // the right edges of neighbouring digits (right edges, because a seven-segment 1 is only its
 // right segments). None when fewer than two digits were found or the cells would not fit.
 std::vector<cv::Rect> pitchCells(const std::vector<cv::Rect> &found, int expected) {
-  std::vector<int> widths;
-  for (const auto &cell : found) {
-    widths.push_back(cell.width);
-  }
   if (found.size() < 2) {
     return {};
   }
-  std::sort(widths.begin(), widths.end());
-  const int width = widths[widths.size() / 2];
+  const int width = medianWidth(found);
   std::vector<int> steps;
   for (size_t index = 1; index < found.size(); ++index) {
     const int step = (found[index].x + found[index].width) - (found[index - 1].x + found[index - 1].width);
@@ -204,36 +209,62 @@ std::vector<cv::Rect> evenCells(const cv::Mat &greyImage, int expected) {
   return cells;
 }
 
+// The cells found and, when asked for, another layout (see pm_digit_cells).
+struct Layouts {
+  std::vector<cv::Rect> cells, alternative;
+};
+
 // Components when they agree with the expected count and none is half as wide again as the
 // median (two digits run together, the count made up by one split in two); else the same on ink
 // against the local background (uneven light and glare defeat one global threshold); else
-// `expected` even cells over the window, and `even` is set.
-std::vector<cv::Rect> digitCells(const cv::Mat &greyImage, int expected, bool &even) {
+// `expected` even cells over the window. The alternative, with `withAlternative` and 2 or more
+// expected: the even cells when components were used, else the cells at the pitch of the
+// components found on the local ink.
+Layouts digitLayouts(const cv::Mat &greyImage, int expected, bool withAlternative) {
   auto agrees = [expected](const std::vector<cv::Rect> &cells) {
     if (int(cells.size()) != expected) {
       return false;
     }
-    std::vector<int> widths;
-    for (const auto &cell : cells) {
-      widths.push_back(cell.width);
-    }
-    std::nth_element(widths.begin(), widths.begin() + widths.size() / 2, widths.end());
-    const int median = widths[widths.size() / 2];
+    const int median = medianWidth(cells);
     return expected <= 2 ||
            std::all_of(cells.begin(), cells.end(), [&](const cv::Rect &cell) { return 2 * cell.width <= 3 * median; });
   };
+  withAlternative = withAlternative && expected >= 2;
   cv::Mat ink;
   cv::threshold(greyImage, ink, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
-  std::vector<cv::Rect> cells = componentCells(ink);
-  even = false;
-  if (expected > 0 && !agrees(cells)) {
-    cells = componentCells(localInk(greyImage));
-    if (!agrees(cells)) {
-      cells = evenCells(greyImage, expected);
-      even = true;
+  Layouts layouts{componentCells(ink), {}};
+  if (expected <= 0 || agrees(layouts.cells)) {
+    if (withAlternative) {
+      layouts.alternative = evenCells(greyImage, expected);
     }
+    return layouts;
   }
-  return cells;
+  const std::vector<cv::Rect> local = componentCells(localInk(greyImage));
+  if (agrees(local)) {
+    layouts.cells = local;
+    if (withAlternative) {
+      layouts.alternative = evenCells(greyImage, expected);
+    }
+    return layouts;
+  }
+  layouts.cells = evenCells(greyImage, expected);
+  if (withAlternative) {
+    layouts.alternative = pitchCells(local, expected);
+  }
+  return layouts;
+}
+
+// Copies cells into 4 ints each (x, y, width, height), as many as `capacity` holds, and sets
+// `*count` to how many there are.
+void writeCells(const std::vector<cv::Rect> &cells, int *rects, int capacity, int *count) {
+  *count = int(cells.size());
+  for (int index = 0; index < std::min(*count, capacity); ++index) {
+    const cv::Rect &cell = cells[size_t(index)];
+    rects[4 * index] = cell.x;
+    rects[4 * index + 1] = cell.y;
+    rects[4 * index + 2] = cell.width;
+    rects[4 * index + 3] = cell.height;
+  }
 }
 
 }  // namespace
@@ -270,40 +301,14 @@ pm_status pm_digits_prepare(const pm_image *image, int height, int border, int b
   });
 }
 
-pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int capacity, int *count) {
+pm_status pm_digit_cells(
+  const pm_image *prepared, int expected, int *rects, int capacity, int *count, int *alternative,
+  int *alternative_count) {
   return guarded([&] {
-    *count = 0;
-    bool even = false;
-    for (const auto &cell : digitCells(grey(prepared->mat), expected, even)) {
-      if (*count < capacity) {
-        rects[4 * *count] = cell.x;
-        rects[4 * *count + 1] = cell.y;
-        rects[4 * *count + 2] = cell.width;
-        rects[4 * *count + 3] = cell.height;
-      }
-      ++*count;
-    }
-    return PM_OK;
-  });
-}
-
-pm_status pm_digit_cells_alternative(const pm_image *prepared, int expected, int *rects, int *count) {
-  return guarded([&] {
-    *count = 0;
-    if (expected < 2) {
-      return PM_OK;
-    }
-    const cv::Mat greyImage = grey(prepared->mat);
-    bool even = false;
-    digitCells(greyImage, expected, even);
-    const std::vector<cv::Rect> cells =
-      even ? pitchCells(componentCells(localInk(greyImage)), expected) : evenCells(greyImage, expected);
-    for (const auto &cell : cells) {
-      rects[4 * *count] = cell.x;
-      rects[4 * *count + 1] = cell.y;
-      rects[4 * *count + 2] = cell.width;
-      rects[4 * *count + 3] = cell.height;
-      ++*count;
+    const Layouts layouts = digitLayouts(grey(prepared->mat), expected, alternative != nullptr);
+    writeCells(layouts.cells, rects, capacity, count);
+    if (alternative != nullptr) {
+      writeCells(layouts.alternative, alternative, expected, alternative_count);
     }
     return PM_OK;
   });

@@ -102,13 +102,11 @@ public struct TemplateEngine: Sendable {
     -> EngineReading
   {
     let crop = try PreparedCrop(image)
-    let found = try crop.prepared.digitCells(expected: expected)
+    let (found, other) = try crop.prepared.digitCellLayouts(expected: expected)
     var reading = try read(crop.cut(found), learnt: learnt)
     // Unsure: read the other layout too, and keep the one whose digits the engine is surer of,
     // all together.
-    if reading.confidence < Self.secondLook, let other = try crop.prepared.alternativeDigitCells(expected: expected),
-      other != found
-    {
+    if reading.confidence < Self.secondLook, let other, other != found {
       let second = try read(crop.cut(other), learnt: learnt)
       if belief(second) > belief(reading) {
         reading = second

@@ -17,39 +17,51 @@ extension VisionImage {
   public func textLines(expected: Int) throws(VisionError) -> [Rect] {
     var rects = [Int32](repeating: 0, count: 4 * max(expected, 0))
     try check(pm_text_lines(pointer, Int32(expected), &rects))
-    return (0..<expected).map { index in
-      Rect(x: rects[4 * index], y: rects[4 * index + 1], width: rects[4 * index + 2], height: rects[4 * index + 3])
-    }
+    return Self.rects(rects, count: expected)
   }
 
   /// The digit cells of a prepared image, left to right: one per group of connected components on
   /// the text line, or `expected` even cells over the window when the groups are not that many.
   public func digitCells(expected: Int) throws(VisionError) -> [Rect] {
+    try findDigitCells(expected: expected, alternative: false).cells
+  }
+
+  /// The digit cells as ``digitCells(expected:)`` finds them and, from the same analysis, another
+  /// layout of `expected` cells (see `pm_digit_cells`): the window split evenly when components
+  /// were found, else cells at the digits' own pitch; nil when there is none.
+  public func digitCellLayouts(expected: Int) throws(VisionError) -> (cells: [Rect], alternative: [Rect]?) {
+    try findDigitCells(expected: expected, alternative: true)
+  }
+
+  private func findDigitCells(expected: Int, alternative wanted: Bool) throws(VisionError)
+    -> (cells: [Rect], alternative: [Rect]?)
+  {
     var capacity = max(expected, 32)
+    var alternative = [Int32](repeating: 0, count: wanted ? 4 * max(expected, 0) : 0)
+    var alternativeCount: Int32 = 0
     while true {
       var rects = [Int32](repeating: 0, count: 4 * capacity)
       var count: Int32 = 0
-      try check(pm_digit_cells(pointer, Int32(expected), &rects, Int32(capacity), &count))
+      try check(
+        alternative.withUnsafeMutableBufferPointer { other in
+          pm_digit_cells(
+            pointer, Int32(expected), &rects, Int32(capacity), &count, wanted ? other.baseAddress : nil,
+            &alternativeCount)
+        })
       if Int(count) <= capacity {
-        return (0..<Int(count)).map { index in
-          Rect(x: rects[4 * index], y: rects[4 * index + 1], width: rects[4 * index + 2], height: rects[4 * index + 3])
-        }
+        return (
+          Self.rects(rects, count: Int(count)),
+          alternativeCount > 0 ? Self.rects(alternative, count: Int(alternativeCount)) : nil
+        )
       }
       capacity = Int(count)
     }
   }
 
-  /// Another layout of `expected` cells (see `pm_digit_cells_alternative`): the window split
-  /// evenly when ``digitCells(expected:)`` found components, else cells at the digits' own pitch;
-  /// nil when there is none.
-  public func alternativeDigitCells(expected: Int) throws(VisionError) -> [Rect]? {
-    guard expected >= 2 else { return nil }
-    var rects = [Int32](repeating: 0, count: 4 * expected)
-    var count: Int32 = 0
-    try check(pm_digit_cells_alternative(pointer, Int32(expected), &rects, &count))
-    guard count > 0 else { return nil }
-    return (0..<Int(count)).map { index in
-      Rect(x: rects[4 * index], y: rects[4 * index + 1], width: rects[4 * index + 2], height: rects[4 * index + 3])
+  /// `count` rectangles of 4 ints each (x, y, width, height).
+  private static func rects(_ ints: [Int32], count: Int) -> [Rect] {
+    (0..<count).map { index in
+      Rect(x: ints[4 * index], y: ints[4 * index + 1], width: ints[4 * index + 2], height: ints[4 * index + 3])
     }
   }
 

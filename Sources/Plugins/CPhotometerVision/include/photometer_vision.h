@@ -131,14 +131,16 @@ pm_status pm_digits_prepare(const pm_image *image, int height, int border, int b
 /// another number or one is half as wide again as the median, the same on ink against the local
 /// background (uneven light); failing that, the window (inside the white border) is split into
 /// `expected` equal cells. `rects` holds 4 ints per cell (x, y, width, height).
-pm_status pm_digit_cells(const pm_image *prepared, int expected, int *rects, int capacity, int *count);
-/// Another layout of `expected` (2 or more) cells, for the caller to read both and keep the
-/// one it reads with more confidence: when pm_digit_cells found components, the window split
-/// evenly (components of real wheels can be half digits); when it split the window evenly, cells
-/// at the pitch of the digits found on ink against the local background, the last on the
-/// right-most digit (a window with margins around its digits). `*count` is `expected`, or 0 when
-/// there is no other layout; `rects` holds 4 ints per cell.
-pm_status pm_digit_cells_alternative(const pm_image *prepared, int expected, int *rects, int *count);
+///
+/// With `alternative` (room for 4 x `expected` ints; may be NULL) and `expected` 2 or more, also
+/// another layout, for the caller to read both and keep the one it reads with more confidence:
+/// when components were found, the window split evenly (components of real wheels can be half
+/// digits); when the window was split evenly, cells at the pitch of the digits found on ink
+/// against the local background, the last on the right-most digit (a window with margins around
+/// its digits). `*alternative_count` is `expected`, or 0 when there is no other layout.
+pm_status pm_digit_cells(
+  const pm_image *prepared, int expected, int *rects, int capacity, int *count, int *alternative,
+  int *alternative_count);
 
 /// Finds the `expected` lines of text in an image (e.g. a blood-pressure monitor's systolic,
 /// diastolic and pulse), top to bottom: bands of rows holding ink (the minority side of Otsu's
