@@ -99,9 +99,13 @@ extension HostServer {
   /// decodes.
   static func wholePhoto(_ request: ReadRequest, meter: Meter?) -> Image? {
     guard request.roi == nil, meter?.roi == nil, meter?.kind != .bloodPressure else { return nil }
-    let data = request.image.data
-    if data.starts(with: [0xFF, 0xD8, 0xFF]) { return Image(data: data, name: "crop.jpg") }
-    if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return Image(data: data, name: "crop.png") }
+    return asSent(request.image)
+  }
+
+  /// The photo's own bytes as the crop, when they are a JPEG or PNG (which every engine decodes).
+  private static func asSent(_ photo: Image) -> Image? {
+    if photo.data.starts(with: [0xFF, 0xD8, 0xFF]) { return Image(data: photo.data, name: "crop.jpg") }
+    if photo.data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return Image(data: photo.data, name: "crop.png") }
     return nil
   }
 
@@ -110,13 +114,8 @@ extension HostServer {
   /// a millisecond a request, and a phone photo as PNG is several times its JPEG); else the crop
   /// as PNG.
   static func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image) throws(ErrorReply) -> Image {
-    if crop === photo {
-      if sent.data.starts(with: [0xFF, 0xD8, 0xFF]) {
-        return Image(data: sent.data, name: "crop.jpg")
-      }
-      if sent.data.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-        return Image(data: sent.data, name: "crop.png")
-      }
+    if crop === photo, let asSent = asSent(sent) {
+      return asSent
     }
     do {
       return Image(data: try crop.encoded(), name: "crop.png")

@@ -88,7 +88,7 @@ public enum ReadVote {
         alternatives: ranked.dropFirst().filter { !$0.key.isEmpty }.prefix(3).map {
           Alternative(text: $0.key, confidence: min(1, $0.value / totalWeight))
         },
-        roll: roll.flatMap { Self.roll($0.roll, fits: winner.key) })
+        roll: roll.map(\.roll).flatMap { $0.fits(winner.key) ? $0 : nil })
     }
     let value = digits.map(\.text).joined()
     let confidence = digits.map(\.confidence).min() ?? 0
@@ -97,12 +97,6 @@ public enum ReadVote {
     if Set(readings.map { $0.symbols.map(\.text).joined() }).count > 1 { flags.append("engines-disagree") }
     if confidence < lowConfidence { flags.append("low-confidence") }
     return Outcome(value: value, confidence: confidence, digits: digits, flags: flags)
-  }
-
-  /// `roll` when it is a roll of the digit `text` or towards it.
-  static func roll(_ roll: WheelRoll, fits text: String) -> WheelRoll? {
-    guard let from = Int(roll.from), let digit = Int(text) else { return nil }
-    return digit == from || digit == (from + 1) % 10 ? roll : nil
   }
 
   /// The reading's digits as symbols: its own when they match its text, else one per digit of

@@ -182,11 +182,8 @@ public struct TemplateEngine: Sendable {
       alternatives: ranked.dropFirst().prefix(2).filter { weights[$0] > 0 }.map {
         Alternative(text: String($0), confidence: weights[$0] / total)
       },
-      roll: roll.flatMap { roll in
-        // Only a roll that agrees with the digit read (x rolled past half-way reads x + 1).
-        let from = Int(roll.from)!
-        return ranked[0] == from || ranked[0] == (from + 1) % 10 ? roll : nil
-      })
+      // Only a roll that agrees with the digit read.
+      roll: roll.flatMap { $0.fits(String(ranked[0])) ? $0 : nil })
   }
 
   /// A wheel caught between two digits, from the network's probabilities: it learnt a wheel

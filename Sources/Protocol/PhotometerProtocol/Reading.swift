@@ -141,6 +141,13 @@ public struct WheelRoll: Hashable, Sendable {
     self.from = from
     self.fraction = fraction
   }
+
+  /// Whether a wheel so caught reads as `digit`: `from`, or the next digit once rolled past
+  /// half-way, as the reading convention has it.
+  public func fits(_ digit: String) -> Bool {
+    guard let from = Int(from), let digit = Int(digit) else { return false }
+    return digit == from || digit == (from + 1) % 10
+  }
 }
 
 /// A read plugin's answer.
