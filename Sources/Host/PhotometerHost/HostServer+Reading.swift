@@ -1,4 +1,5 @@
 import Foundation
+import PhotometerImages
 import PhotometerProtocol
 import PhotometerVision
 import PhotometerVoting
@@ -15,7 +16,7 @@ extension HostServer {
     let decimals = meter.map { UInt32($0.decimals) } ?? request.decimals
     var flags: [String] = []
     var result: ReadResult
-    if let whole = Self.wholePhoto(request, meter: meter) {
+    if let whole = wholePhoto(request, meter: meter) {
       // The window is the photo as sent: the engines start on it while the host decodes it for
       // its quality flags.
       async let reading = readDigitsResult(whole, request: request, meter: meter, digits: digits, decimals: decimals)
@@ -27,7 +28,7 @@ extension HostServer {
       let photo = try Self.decode(request.image)
       let crop = try await digitWindow(of: photo, request: request, meter: meter, identified: identified, flags: &flags)
       flags += Self.qualityFlags(crop)
-      let cropImage = try Self.cropImage(crop, of: photo, sent: request.image)
+      let cropImage = try cropImage(crop, of: photo, sent: request.image)
       if let meter, meter.kind == .bloodPressure {
         result = try await readFields(
           crop, ranges: [Plausibility.systolic, Plausibility.diastolic, Plausibility.pulse], meter: meter,
@@ -97,23 +98,25 @@ extension HostServer {
   /// The photo as sent, when it is the digit window itself (no ROI in the request, none for
   /// the meter, not a blood-pressure monitor's three lines) and a JPEG or PNG every engine
   /// decodes.
-  static func wholePhoto(_ request: ReadRequest, meter: Meter?) -> Image? {
+  func wholePhoto(_ request: ReadRequest, meter: Meter?) -> Image? {
     guard request.roi == nil, meter?.roi == nil, meter?.kind != .bloodPressure else { return nil }
     return asSent(request.image)
   }
 
   /// The photo's own bytes as the crop, when they are a JPEG or PNG (which every engine decodes).
-  private static func asSent(_ photo: Image) -> Image? {
-    if photo.data.starts(with: [0xFF, 0xD8, 0xFF]) { return Image(data: photo.data, name: "crop.jpg") }
-    if photo.data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return Image(data: photo.data, name: "crop.png") }
-    return nil
+  private func asSent(_ photo: Image) -> Image? {
+    switch (try? ImageInfo.inspect(photo.data, limits: imageLimits))?.format {
+    case .jpeg: Image(data: photo.data, name: "crop.jpg")
+    case .png: Image(data: photo.data, name: "crop.png")
+    default: nil
+    }
   }
 
   /// The crop as the engines get it and the result carries it: when the window is the whole
   /// photo and the photo is a JPEG or PNG, the photo's own bytes (re-encoding took the host about
   /// a millisecond a request, and a phone photo as PNG is several times its JPEG); else the crop
   /// as PNG.
-  static func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image) throws(ErrorReply) -> Image {
+  func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image) throws(ErrorReply) -> Image {
     if crop === photo, let asSent = asSent(sent) {
       return asSent
     }
