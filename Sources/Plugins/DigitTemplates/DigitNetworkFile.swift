@@ -25,3 +25,17 @@ extension DigitNetwork {
     try self.init(shape: Shape(conv1: sizes[0], conv2: sizes[1], hidden: sizes[2], classes: sizes[3]), weights: weights)
   }
 }
+
+/// The cells a network is trained on, as `photometer-digits train --cells` writes them for
+/// `Tools/train-digit-network.py`: little-endian "PMDC", version 1, count, width, height (UInt32
+/// each), the labels (UInt16, in tenths), the images (Float32, row-major, ``DigitNetwork/cellWidth``
+/// x ``DigitNetwork/cellHeight`` each).
+public enum CellImageFile {
+  public static func write(labels: [UInt16], images: [Float], to url: URL) throws {
+    var writer = ByteWriter(magic: "PMDC")
+    for value in [1, labels.count, DigitNetwork.cellWidth, DigitNetwork.cellHeight] { writer.word(UInt32(value)) }
+    labels.forEach { writer.half($0) }
+    images.forEach { writer.word($0.bitPattern) }
+    try Data(writer.bytes).write(to: url, options: .atomic)
+  }
+}

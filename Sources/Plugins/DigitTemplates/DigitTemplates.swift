@@ -78,15 +78,30 @@ public struct DigitTemplates: Sendable {
   }
 
   public func write(to url: URL) throws {
-    var bytes = Array("PMDT".utf8)
-    func word(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-    func half(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-    for value in [2, CellFeatures.dimensions, components, count] { word(UInt32(value)) }
-    mean.forEach { word($0.bitPattern) }
-    axes.forEach { word($0.bitPattern) }
-    labels.forEach(half)
-    features.forEach { half(Float16($0).bitPattern) }
-    try Data(bytes).write(to: url, options: .atomic)
+    var writer = ByteWriter(magic: "PMDT")
+    for value in [2, CellFeatures.dimensions, components, count] { writer.word(UInt32(value)) }
+    mean.forEach { writer.word($0.bitPattern) }
+    axes.forEach { writer.word($0.bitPattern) }
+    labels.forEach { writer.half($0) }
+    features.forEach { writer.half(Float16($0).bitPattern) }
+    try Data(writer.bytes).write(to: url, options: .atomic)
+  }
+}
+
+/// Little-endian writes, after a four-letter magic.
+struct ByteWriter {
+  private(set) var bytes: [UInt8]
+
+  init(magic: String) {
+    bytes = Array(magic.utf8)
+  }
+
+  mutating func word(_ value: UInt32) {
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func half(_ value: UInt16) {
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
   }
 }
 

@@ -12,9 +12,7 @@ import PhotometerVision
 /// Up to N images per label (default 1,000), evenly spread. `--strips`: folders with labels.csv (file,text) of
 /// rendered windows, split into as many cells as the text has digits. Features are kept on
 /// their first N principal axes (default 64). `--cells FILE`: also writes every cell's image as the
-/// digit network reads it, with its label, for `Tools/train-digit-network.py`: little-endian
-/// "PMDC", version 1, count, width, height (UInt32 each), the labels (UInt16, in tenths), the
-/// images (Float32, row-major).
+/// digit network reads it, with its label, for `Tools/train-digit-network.py` (``CellImageFile``).
 enum Training {
   static func run(_ arguments: [String]) -> Int32 {
     var output: String?
@@ -53,7 +51,7 @@ enum Training {
       try templates.write(to: URL(fileURLWithPath: output))
       print("wrote \(templates.count) templates to \(output)")
       if let cellsOutput {
-        try samples.writeCells(to: URL(fileURLWithPath: cellsOutput))
+        try CellImageFile.write(labels: samples.labels, images: samples.pixels, to: URL(fileURLWithPath: cellsOutput))
         print("wrote \(samples.labels.count) cell images to \(cellsOutput)")
       }
       return 0
@@ -103,19 +101,6 @@ enum Training {
       pixels.append(contentsOf: cell.pixels)
     }
 
-    func writeCells(to url: URL) throws {
-      var bytes = Array("PMDC".utf8)
-      for value in [1, labels.count, DigitNetwork.cellWidth, DigitNetwork.cellHeight].map(UInt32.init) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-      }
-      for label in labels {
-        withUnsafeBytes(of: label.littleEndian) { bytes.append(contentsOf: $0) }
-      }
-      for value in pixels {
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-      }
-      try Data(bytes).write(to: url, options: .atomic)
-    }
   }
 
   /// 32-bit FNV-1a of a file name: the held-out split shared with Tools/make-digits.py.
