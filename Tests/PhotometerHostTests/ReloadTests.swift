@@ -104,7 +104,13 @@ import Testing
     let plugins = makePluginSet(try source()(), policy: quarantineAtOnce, source: source())
     await plugins.startAll()
     _ = try await plugins.read(ReadRequest(image: Image(data: TestImages.png(1))))
-    #expect(await eventually { await plugins.statuses().first?.state == "ready" })
+    // Ready again after the restart, not still the crashed process: else the second read can
+    // fail on the dead connection without a second crash, and there is no quarantine.
+    #expect(
+      await eventually {
+        let status = await plugins.statuses().first
+        return status?.state == "ready" && status?.restarts == 1
+      })
     _ = try await plugins.read(ReadRequest(image: Image(data: TestImages.png(1))))
     #expect(await eventually { await plugins.statuses().first?.state == "quarantined" })
     try rewrite(
