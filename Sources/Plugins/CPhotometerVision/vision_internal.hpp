@@ -23,6 +23,9 @@ struct pm_image {
 
 struct pm_keypoints {
   std::vector<cv::Point2f> points;
+  // Each keypoint's orientation (degrees) and pyramid level, for the index's pose votes.
+  std::vector<float> angles;
+  std::vector<int8_t> octaves;
   cv::Mat descriptors;
   cv::Size size;
   double scale = 1;
@@ -35,6 +38,10 @@ struct pm_keypoint_index {
   // Each reference's rows of `descriptors` start here (and end where the next one's start).
   std::vector<int> firstRow;
   std::vector<std::vector<cv::Point2f>> points;
+  // For each row of `descriptors`: its keypoint's position, orientation and pyramid level.
+  std::vector<cv::Point2f> rowPoints;
+  std::vector<float> rowAngles;
+  std::vector<int8_t> rowOctaves;
   std::vector<double> scales;
   std::vector<cv::Size> sizes;
   int references = 0;

@@ -52,10 +52,11 @@ public final class KeypointIndex: @unchecked Sendable {
   public struct Match: Sendable {
     /// Position of the reference in the index.
     public var reference: Int
-    /// Query descriptors whose nearest neighbour among all references' is in it.
+    /// The weight of the query descriptors with a near neighbour in it that agree on where it is
+    /// in the photo (its best pose: rotation, scale and shift).
     public var votes: Int
     /// RANSAC inliers of the verified homography, counted by how widely they spread over the
-    /// reference (an 8 x 8 grid), 0 when no plausible homography was found.
+    /// reference (a 16 x 16 grid), 0 when no plausible homography was found.
     public var inliers: Int
     /// Row-major 3 x 3, reference pixels to query pixels.
     public var homography: [Double]

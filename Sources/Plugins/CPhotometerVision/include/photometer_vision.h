@@ -104,11 +104,13 @@ typedef struct pm_keypoint_index pm_keypoint_index;
 pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, pm_keypoint_index **out);
 void pm_keypoint_index_free(pm_keypoint_index *index);
 /// Matches the query's descriptors against every reference at once. `votes` (one int per
-/// reference) counts the query descriptors whose nearest neighbour is in that reference, at most
-/// `max_distance` bits away. The `verify` references with most votes are then checked with a
-/// RANSAC homography over those nearest-neighbour pairs, scored by how widely its inliers spread: `verified` holds their indices (-1 past the
-/// end), `inliers` their spread inlier scores (0 without a plausible homography), `homographies` 9 doubles each, mapping original
-/// reference pixels to original query pixels.
+/// reference) weighs the query descriptors with a near neighbour in that reference (at most
+/// `max_distance` bits away) that agree on its best pose (rotation, scale and shift). The `verify`
+/// references with most votes are then checked with a RANSAC homography over the query's
+/// ratio-test matches with each alone, scored by how widely its inliers spread: `verified` holds
+/// their indices (-1 past the end), `inliers` their spread inlier scores (0 without a plausible
+/// homography), `homographies` 9 doubles each, mapping original reference pixels to original query
+/// pixels.
 pm_status pm_keypoint_index_query(
   const pm_keypoint_index *index, const pm_keypoints *query, int max_distance, int verify, int *votes, int *verified,
   int *inliers, double *homographies);
