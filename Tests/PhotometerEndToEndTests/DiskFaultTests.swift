@@ -60,7 +60,7 @@ struct DiskFaultTests {
     #expect(failure?.message.contains("the disk is full") == true, "\(String(describing: failure))")
     #expect(acknowledged.count >= 5)
     // Nothing half-written: exactly the acknowledged readings, each whole.
-    var stored = try await host.call(.listReadings(ListReadingsRequest(meter: "Gas", withCrops: true)), \.readingList)
+    let stored = try await host.call(.listReadings(ListReadingsRequest(meter: "Gas", withCrops: true)), \.readingList)
     #expect(stored.map(\.value) == acknowledged)
     #expect(stored.allSatisfy { $0.crop.count == 200 << 10 })
 
