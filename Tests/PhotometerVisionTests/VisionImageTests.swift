@@ -1,4 +1,5 @@
 import Foundation
+import PhotometerProtocol
 import PhotometerVision
 import TestSupport
 import Testing
@@ -64,5 +65,31 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     let blank = try VisionImage(pixels: [UInt8](repeating: 200, count: 90 * 30), width: 30, height: 90, channels: 1)
     #expect(try blank.textLines(expected: 3).map(\.y) == [0, 30, 60].map { max(0, $0 - 3) })
     #expect(throws: VisionError.self) { try blank.textLines(expected: 0) }
+  }
+
+  /// A window of `light` with two dark digit-like bars, inside a frame of `frame` pixels of
+  /// `dark`; with `inverted`, light digits in a dark window inside a light frame (a wheel).
+  func framedWindow(frame: Int, inverted: Bool = false) throws -> VisionImage {
+    let width = 80, height = 40
+    let (dark, light): (UInt8, UInt8) = inverted ? (230, 20) : (20, 230)
+    var pixels = [UInt8](repeating: dark, count: width * height)
+    for y in frame..<(height - frame) {
+      for x in frame..<(width - frame) {
+        let bar = (y >= 14 && y < 26) && ((x >= 25 && x < 31) || (x >= 48 && x < 54))
+        pixels[y * width + x] = bar ? dark : light
+      }
+    }
+    return try VisionImage(pixels: pixels, width: width, height: height, channels: 1)
+  }
+
+  @Test func findsTheDigitWindowInsideADarkFrame() throws {
+    #expect(try framedWindow(frame: 6).digitWindow() == Rect(x: 6, y: 6, width: 68, height: 28))
+    // Polarity first: light digits on a dark wheel inside a light housing.
+    #expect(try framedWindow(frame: 4, inverted: true).digitWindow() == Rect(x: 4, y: 4, width: 72, height: 32))
+    // No frame: the whole crop; a frame never takes more than a quarter of a side.
+    #expect(try framedWindow(frame: 0).digitWindow() == Rect(x: 0, y: 0, width: 80, height: 40))
+    let dark = try VisionImage(pixels: [UInt8](repeating: 10, count: 80 * 40), width: 80, height: 40, channels: 1)
+    let window = try dark.digitWindow()
+    #expect(window.width >= 40 && window.height >= 20)
   }
 }

@@ -301,6 +301,49 @@ pm_status pm_digits_prepare(const pm_image *image, int height, int border, int b
   });
 }
 
+pm_status pm_digits_window(const pm_image *image, int rect[4]) {
+  return guarded([&] {
+    cv::Mat greyImage = grey(image->mat);
+    rect[0] = rect[1] = 0;
+    rect[2] = greyImage.cols;
+    rect[3] = greyImage.rows;
+    if (greyImage.empty()) {
+      return PM_OK;
+    }
+    // Dark on light, as pm_digits_prepare makes it; then "dark" is below the middle of the
+    // contrast-stretched range.
+    cv::Mat binary;
+    cv::threshold(greyImage, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    const bool inverted = cv::countNonZero(binary) < int(binary.total() / 2);
+    auto [low, high] = percentiles(greyImage, 0.02, 0.98);
+    const double middle = (low + high) / 2.0;
+    const auto dark = [&](const cv::Mat &line) {
+      const double mean = cv::mean(line)[0];
+      return inverted ? mean > middle : mean < middle;
+    };
+    // At most a quarter of each side is frame.
+    int left = 0, right = greyImage.cols, top = 0, bottom = greyImage.rows;
+    while (left < greyImage.cols / 4 && dark(greyImage.col(left))) {
+      ++left;
+    }
+    while (right > greyImage.cols - greyImage.cols / 4 && dark(greyImage.col(right - 1))) {
+      --right;
+    }
+    const cv::Range columns(left, right);
+    while (top < greyImage.rows / 4 && dark(greyImage.row(top).colRange(columns))) {
+      ++top;
+    }
+    while (bottom > greyImage.rows - greyImage.rows / 4 && dark(greyImage.row(bottom - 1).colRange(columns))) {
+      --bottom;
+    }
+    rect[0] = left;
+    rect[1] = top;
+    rect[2] = right - left;
+    rect[3] = bottom - top;
+    return PM_OK;
+  });
+}
+
 pm_status pm_digit_cells(
   const pm_image *prepared, int expected, int *rects, int capacity, int *count, int *alternative,
   int *alternative_count) {

@@ -12,6 +12,15 @@ extension VisionImage {
     return VisionImage(result!)
   }
 
+  /// The digit window inside the crop's dark frame (a wheel counter's housing, a display's
+  /// bezel): the whole crop less its outer rows and columns that are mostly dark once digits are
+  /// dark on light, at most a quarter of each side.
+  public func digitWindow() throws(VisionError) -> Rect {
+    var rect = [Int32](repeating: 0, count: 4)
+    try check(pm_digits_window(pointer, &rect))
+    return Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3])
+  }
+
   /// The `expected` lines of text, top to bottom (e.g. a blood-pressure monitor's systolic,
   /// diastolic and pulse), full width; equal bands when fewer lines stand out.
   public func textLines(expected: Int) throws(VisionError) -> [Rect] {

@@ -128,6 +128,11 @@ pm_status pm_keypoints_match(
 /// Tesseract reads best. With `binarize`, Otsu's threshold is applied too.
 pm_status pm_digits_prepare(const pm_image *image, int height, int border, int binarize, pm_image **out);
 
+/// The digit window inside the crop's dark frame (a wheel counter's housing, a display's bezel):
+/// the crop less the outer rows and columns that are mostly dark once digits are dark on light,
+/// at most a quarter of each side. `rect` is x, y, width, height in the crop's pixels.
+pm_status pm_digits_window(const pm_image *image, int rect[4]);
+
 /// Finds digit cells in a prepared image (dark on light), left to right: connected components
 /// merged by column overlap, on one text line. With `expected` > 0, when the components are
 /// another number or one is half as wide again as the median, the same on ink against the local
