@@ -11,7 +11,8 @@ the best candidate's raw score and its lead over the runner-up gives P(the best 
 right meter); fitted on the training households (other seeds than the benchmark's), it is
 reported on the test households: top-1 and unknown meters rejected when the answer needs
 P >= 0.5. Then the vote: each meter's log-odds are the weighted sum of the matchers' log-odds
-for it, and the weights are fitted the same way. Needs python3-numpy.
+for it, plus a bonus when every matcher ranks it first; weights and bonus are fitted the same way
+(plugins.json's weights, IdentifyVote.agreement). Needs python3-numpy.
 """
 import json
 import math
@@ -73,6 +74,13 @@ def matcher_beliefs(row, name, w):
     return {candidates[i][0]: probability(w, *features(candidates, i)) for i in range(len(candidates))}
 
 
+def vote_features(row, beliefs, meter):
+    """Each matcher's log-odds for the meter, and 1 when every matcher ranks it first (matchers
+    that fail in different ways seldom agree on a wrong meter), else 0."""
+    agreed = all(row[name] and row[name][0][0] == meter for name in MATCHERS)
+    return [logit(beliefs[name].get(meter, FLOOR)) for name in MATCHERS] + [1.0 if agreed else 0.0]
+
+
 def report(title, rows, answer):
     known = [r for r in rows if r["truth"]]
     unknown = [r for r in rows if not r["truth"]]
@@ -103,16 +111,17 @@ def main():
     for row in train:
         beliefs = {name: matcher_beliefs(row, name, weights[name]) for name in MATCHERS}
         for meter in set().union(*beliefs.values()):
-            x.append([logit(beliefs[name].get(meter, FLOOR)) for name in MATCHERS])
+            x.append(vote_features(row, beliefs, meter))
             y.append(1 if meter == row["truth"] else 0)
     vote = fit_logistic(x, y, bias=False)
-    print("vote: log-odds = " + " + ".join(f"{v:.3f} x {name}" for v, name in zip(vote[1:], MATCHERS)))
+    print("vote: log-odds = " + " + ".join(f"{v:.3f} x {name}" for v, name in zip(vote[1:], MATCHERS))
+          + f" + {vote[-1]:.3f} if every matcher ranks the meter first")
 
     def vote_answer(row, vote=vote):
         beliefs = {name: matcher_beliefs(row, name, weights[name]) for name in MATCHERS}
         best, best_p = None, 0
         for meter in set().union(*beliefs.values()):
-            p = probability(vote, *[logit(beliefs[name].get(meter, FLOOR)) for name in MATCHERS])
+            p = probability(vote, *vote_features(row, beliefs, meter))
             if p > best_p:
                 best, best_p = meter, p
         return best if best_p >= 0.5 else None

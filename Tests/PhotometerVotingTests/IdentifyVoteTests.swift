@@ -20,7 +20,8 @@ import Testing
       answer("keypoints", [("gas", 0.7), ("power", 0.2)]),
     ])
     #expect(outcome.meter == "gas")
-    #expect(abs(outcome.confidence - sigmoid(logit(0.9) + logit(0.7))) < 1e-9)
+    // Both rank gas first: it gains the agreement term too.
+    #expect(abs(outcome.confidence - sigmoid(logit(0.9) + logit(0.7) + IdentifyVote.agreement)) < 1e-9)
     // A meter a plugin does not rank gets the floor belief from it.
     #expect(outcome.ranking.map(\.meter) == ["gas", "water", "power"])
     #expect(abs(outcome.ranking[1].confidence - sigmoid(logit(0.3) + logit(IdentifyVote.floor))) < 1e-9)
@@ -30,6 +31,19 @@ import Testing
     let outcome = IdentifyVote.decide([answer("a", [("gas", 0.7)]), answer("b", [("gas", 0.7)])])
     #expect(outcome.meter == "gas")
     #expect(outcome.confidence > 0.84)
+  }
+
+  @Test func pluginsThatBothRankAMeterFirstOutweighTheirDoubts() {
+    // Each alone is unsure; together, first for both, they name the meter.
+    let unsure = [answer("a", [("gas", 0.3), ("water", 0.1)]), answer("b", [("gas", 0.35)])]
+    let outcome = IdentifyVote.decide(unsure)
+    #expect(outcome.meter == "gas")
+    #expect(abs(outcome.confidence - sigmoid(logit(0.3) + logit(0.35) + IdentifyVote.agreement)) < 1e-9)
+    // The meter a plugin believes in most counts as its first, in whatever order it listed them.
+    let unsorted = [answer("a", [("water", 0.1), ("gas", 0.3)]), answer("b", [("gas", 0.35)])]
+    #expect(IdentifyVote.decide(unsorted) == outcome)
+    // One plugin alone agrees with nobody.
+    #expect(IdentifyVote.decide([answer("a", [("gas", 0.3)])]).meter == "")
   }
 
   @Test func disagreeingPluginsGiveAnUnknownMeterWithTheGuessesListed() {

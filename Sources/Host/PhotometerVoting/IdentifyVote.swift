@@ -8,7 +8,9 @@ import PhotometerProtocol
 /// sum, over the voting plugins that answered, of `weight x logit(belief)`, where a plugin that
 /// answered without ranking the meter believes ``floor``; a plugin that failed adds nothing. The
 /// weights (plugins.json) are fitted with Tools/calibrate-identify.py on rendered households, so
-/// the combined confidence is itself a calibrated belief. The best meter is the answer when it
+/// the combined confidence is itself a calibrated belief. When two or more plugins answered and
+/// all rank the same meter first, it gains ``agreement`` more: matchers that fail in different
+/// ways (colour, print) seldom agree on a wrong meter. The best meter is the answer when it
 /// reaches ``threshold``; otherwise the photo is of an unknown meter and the ranking lists the best
 /// guesses.
 public enum IdentifyVote {
@@ -17,6 +19,10 @@ public enum IdentifyVote {
   /// Beliefs are held within `floor ... 1 - floor`: no plugin is ever certain, and one that does
   /// not rank a meter at all is taken to believe this much in it.
   public static let floor = 0.01
+  /// The log-odds a meter gains when every plugin that answered (two or more) ranks it first,
+  /// fitted with the weights. On the benchmark's households, vote top-1 varied 93.0 -> 94.5%,
+  /// look-alike 99.0 -> 99.5%, with unknown meters rejected as before (100%, 100%, 98% at 1,000).
+  public static let agreement = 3.214
 
   public struct Outcome: Hashable, Sendable {
     /// The identified meter, or empty for an unknown meter.
@@ -34,7 +40,7 @@ public enum IdentifyVote {
 
   /// - Parameter weights: each plugin's weight; a plugin not listed weighs 1.
   public static func decide(_ answers: [PluginIdentification], weights: [String: Double] = [:]) -> Outcome {
-    var voters: [(weight: Double, beliefs: [String: Double])] = []
+    var voters: [(weight: Double, beliefs: [String: Double], first: String)] = []
     var combined: [String: Candidate] = [:]
     for answer in answers where answer.voted {
       guard case .success(let candidates) = answer.outcome else {
@@ -56,13 +62,18 @@ public enum IdentifyVote {
         }
         combined[candidate.meter] = entry
       }
-      voters.append((weights[answer.plugin] ?? 1, beliefs))
+      // The meter the plugin believes in most (a plugin in another language may not sort).
+      let first = beliefs.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? ""
+      voters.append((weights[answer.plugin] ?? 1, beliefs, first))
     }
     let ranking =
       combined.values
       .map { candidate in
         var candidate = candidate
         candidate.score = voters.reduce(0) { $0 + $1.weight * logit($1.beliefs[candidate.meter] ?? floor) }
+        if voters.count > 1 && voters.allSatisfy({ $0.first == candidate.meter }) {
+          candidate.score += agreement
+        }
         candidate.confidence = 1 / (1 + exp(-candidate.score))
         return candidate
       }

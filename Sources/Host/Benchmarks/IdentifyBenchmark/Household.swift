@@ -26,7 +26,7 @@ struct Household {
   }
 
   /// The weights plugins.json gives the identify plugins (fitted by Tools/calibrate-identify.py).
-  let weights = ["histogram": 0.52, "keypoints": 0.94]
+  let weights = ["histogram": 0.47, "keypoints": 0.94]
 
   /// - Parameter features: where to append, per query, each matcher's best candidates as one
   ///   JSON line (what Tools/calibrate-identify fits the confidences on).
