@@ -450,27 +450,4 @@ pm_status pm_keypoint_index_query(
   });
 }
 
-pm_status pm_keypoints_match(
-  const pm_keypoints *reference, const pm_keypoints *query, float ratio, int *inliers, double homography[9]) {
-  return guarded([&] {
-    *inliers = 0;
-    std::fill(homography, homography + 9, 0.0);
-    if (reference->descriptors.rows < 2 || query->descriptors.rows < 2) {
-      return PM_OK;
-    }
-    cv::BFMatcher matcher(cv::NORM_HAMMING);
-    std::vector<std::vector<cv::DMatch>> matches;
-    matcher.knnMatch(query->descriptors, reference->descriptors, matches, 2);
-    std::vector<cv::Point2f> from, to;
-    for (const auto &pair : matches) {
-      if (pair.size() == 2 && pair[0].distance < ratio * pair[1].distance) {
-        from.push_back(reference->points[size_t(pair[0].trainIdx)]);
-        to.push_back(query->points[size_t(pair[0].queryIdx)]);
-      }
-    }
-    *inliers = verifiedHomography(from, to, reference->size, reference->scale, query->scale, homography);
-    return PM_OK;
-  });
-}
-
 }  // extern "C"

@@ -18,15 +18,6 @@ public final class Keypoints: @unchecked Sendable {
   }
 
   public var count: Int { Int(pm_keypoints_count(pointer)) }
-
-  /// Matches `self` (a reference) to `query`: the RANSAC inlier count and the homography from
-  /// reference pixels to query pixels, or `nil` when none was found.
-  public func match(_ query: Keypoints, ratio: Float) throws(VisionError) -> (inliers: Int, homography: [Double])? {
-    var inliers: Int32 = 0
-    var homography = [Double](repeating: 0, count: 9)
-    try check(pm_keypoints_match(pointer, query.pointer, ratio, &inliers, &homography))
-    return inliers > 0 ? (Int(inliers), homography) : nil
-  }
 }
 
 /// One LSH index over the descriptors of many references, so that a query is matched against all

@@ -115,12 +115,6 @@ pm_status pm_keypoint_index_query(
   const pm_keypoint_index *index, const pm_keypoints *query, int max_distance, int verify, int *votes, int *verified,
   int *inliers, double *homographies);
 
-/// Matches `reference` to `query` (ratio test, RANSAC homography). `homography` (row-major 3 x 3)
-/// maps original reference pixels to original query pixels, both before shrinking. `inliers` is 0
-/// when no homography was found.
-pm_status pm_keypoints_match(
-  const pm_keypoints *reference, const pm_keypoints *query, float ratio, int *inliers, double homography[9]);
-
 // MARK: Digits
 
 /// Grey, dark digits on a light background (polarity decided from the border), contrast
