@@ -8,6 +8,14 @@ using namespace pm;
 
 namespace {
 
+// Polarity: whether the digits are light on a dark background, the background being the larger
+// side of Otsu's threshold.
+bool lightOnDark(const cv::Mat &greyImage) {
+  cv::Mat binary;
+  cv::threshold(greyImage, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+  return cv::countNonZero(binary) < int(binary.total() / 2);
+}
+
 // Cells from connected components merged by column overlap (segments of one seven-segment digit
 // overlap in columns), on one common text line.
 std::vector<cv::Rect> componentCells(const cv::Mat &ink) {
@@ -234,10 +242,8 @@ pm_status pm_digits_prepare(const pm_image *image, int height, int border, int b
       return fail(PM_BAD_ARGUMENT, "the height must be 1 to 2000 and the border 0 to 500 pixels");
     }
     cv::Mat greyImage = grey(image->mat).clone();
-    // Polarity: the background is the larger side of Otsu's threshold; digits must be the darker.
-    cv::Mat binary;
-    cv::threshold(greyImage, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-    if (cv::countNonZero(binary) < int(binary.total() / 2)) {
+    // Digits must be the darker.
+    if (lightOnDark(greyImage)) {
       cv::bitwise_not(greyImage, greyImage);
     }
     const double scale = double(height) / greyImage.rows;
@@ -268,9 +274,7 @@ pm_status pm_digits_window(const pm_image *image, int rect[4]) {
     }
     // Dark on light, as pm_digits_prepare makes it; then "dark" is below the middle of the
     // contrast-stretched range.
-    cv::Mat binary;
-    cv::threshold(greyImage, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-    const bool inverted = cv::countNonZero(binary) < int(binary.total() / 2);
+    const bool inverted = lightOnDark(greyImage);
     auto [low, high] = percentiles(greyImage, 0.02, 0.98);
     const double middle = (low + high) / 2.0;
     const auto dark = [&](const cv::Mat &line) {
