@@ -48,22 +48,21 @@ public final class TesseractEngine {
     TessBaseAPIDelete(api)
   }
 
-  /// Reads the digits of `image` (already cropped to the digit window). Boxes are in the crop's
+  /// Reads the digits of `image` (already cropped to the meter's digit region). Boxes are in the crop's
   /// pixels.
   public func read(_ image: VisionImage) throws(VisionError) -> EngineReading {
+    let asItIs = try recognize(image, at: (0, 0))
     let window = try image.digitWindow()
-    let whole = Rect(x: 0, y: 0, width: Int32(image.width), height: Int32(image.height))
-    let inside = try read(image, window: window)
-    guard window != whole else { return inside }
+    guard window.width < image.width || window.height < image.height else { return asItIs }
     // Neither read is better everywhere (see the type's note): the surer one is kept.
-    let asItIs = try read(image, window: whole)
+    let inside = try recognize(try image.cropped(window), at: (window.x, window.y))
     return asItIs.confidence > inside.confidence ? asItIs : inside
   }
 
-  private func read(_ image: VisionImage, window: Rect) throws(VisionError) -> EngineReading {
-    let framed = window.width == image.width && window.height == image.height ? image : try image.cropped(window)
-    let prepared = try framed.preparedForDigits(height: Self.lineHeight, border: 0)
-    let scale = Double(prepared.height) / Double(framed.height)
+  /// Reads `image`, a part of the crop whose top left corner is `origin` in the crop's pixels.
+  private func recognize(_ image: VisionImage, at origin: (x: Int32, y: Int32)) throws(VisionError) -> EngineReading {
+    let prepared = try image.preparedForDigits(height: Self.lineHeight, border: 0)
+    let scale = Double(prepared.height) / Double(image.height)
     let pixels = prepared.pixels
     pixels.withUnsafeBufferPointer { buffer in
       TessBaseAPISetImage(
@@ -83,8 +82,8 @@ public final class TesseractEngine {
       var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
       TessPageIteratorBoundingBox(TessResultIteratorGetPageIterator(iterator), RIL_SYMBOL, &left, &top, &right, &bottom)
       let box = Rect(
-        x: window.x + Int32((Double(left) / scale).rounded()),
-        y: window.y + Int32((Double(top) / scale).rounded()),
+        x: origin.x + Int32((Double(left) / scale).rounded()),
+        y: origin.y + Int32((Double(top) / scale).rounded()),
         width: Int32((Double(right - left) / scale).rounded()), height: Int32((Double(bottom - top) / scale).rounded()))
       symbols.append(
         Symbol(text: String(cString: text), confidence: confidence, box: box, alternatives: alternatives(iterator)))
