@@ -37,7 +37,6 @@ struct pm_keypoint_index {
   std::vector<int> owner;
   // Each reference's rows of `descriptors` start here (and end where the next one's start).
   std::vector<int> firstRow;
-  std::vector<std::vector<cv::Point2f>> points;
   // For each row of `descriptors`: its keypoint's position, orientation and pyramid level.
   std::vector<cv::Point2f> rowPoints;
   std::vector<float> rowAngles;

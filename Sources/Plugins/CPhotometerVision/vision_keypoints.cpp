@@ -377,19 +377,18 @@ pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, pm
     index->references = count;
     std::vector<cv::Mat> parts;
     for (int reference = 0; reference < count; ++reference) {
+      const pm_keypoints &own = *references[reference];
       index->firstRow.push_back(int(index->owner.size()));
-      index->points.push_back(references[reference]->points);
-      index->scales.push_back(references[reference]->scale);
-      index->sizes.push_back(references[reference]->size);
-      if (references[reference]->descriptors.empty()) {
+      index->scales.push_back(own.scale);
+      index->sizes.push_back(own.size);
+      if (own.descriptors.empty()) {
         continue;
       }
-      parts.push_back(references[reference]->descriptors);
-      const pm_keypoints &own = *references[reference];
+      parts.push_back(own.descriptors);
       index->rowPoints.insert(index->rowPoints.end(), own.points.begin(), own.points.end());
       index->rowAngles.insert(index->rowAngles.end(), own.angles.begin(), own.angles.end());
       index->rowOctaves.insert(index->rowOctaves.end(), own.octaves.begin(), own.octaves.end());
-      index->owner.insert(index->owner.end(), size_t(references[reference]->descriptors.rows), reference);
+      index->owner.insert(index->owner.end(), size_t(own.descriptors.rows), reference);
     }
     index->firstRow.push_back(int(index->owner.size()));
     if (!parts.empty()) {
@@ -437,7 +436,7 @@ pm_status pm_keypoint_index_query(
       const cv::Mat own = index->descriptors.rowRange(
         index->firstRow[size_t(reference)], index->firstRow[size_t(reference) + 1]);
       for (const auto &[queryRow, referenceRow] : ratioMatches(query->descriptors, own, maxDistance, kRatio)) {
-        from.push_back(index->points[size_t(reference)][size_t(referenceRow)]);
+        from.push_back(index->rowPoints[size_t(index->firstRow[size_t(reference)] + referenceRow)]);
         to.push_back(query->points[size_t(queryRow)]);
       }
       verified[rank] = reference;
