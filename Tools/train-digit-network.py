@@ -1,13 +1,17 @@
 #!/usr/bin/python3
 """Trains the digits plugin's network on the cell images `photometer-digits train --cells` wrote.
 
-    Tools/train-digit-network.py CELLS OUT [--epochs 16] [--conv1 16] [--conv2 32] [--hidden 128] [--seed 1]
+    Tools/train-digit-network.py CELLS OUT [--epochs 32] [--conv1 16] [--conv2 32] [--hidden 128] [--seed 1]
 
 A small convolutional network (see pm_network_create in photometer_vision.h): 3 x 3 convolution,
 ReLU, 2 x 2 max pooling, twice; a dense ReLU layer; one score per digit. Trained with softmax
-cross-entropy and Adam on mini-batches, each image shifted by up to a pixel. A wheel's label in
-tenths becomes a share of two digits (4.3: 0.7 of a 4 and 0.3 of a 5). numpy only (python3-numpy);
-the same cells and seed give the same network. Writes OUT as digit-network.bin (see
+cross-entropy and Adam on mini-batches, each batch shifted by up to a pixel, the learning rate
+falling from 1e-3 to 0 along a half cosine. Half the images have their polarity inverted: a cell's
+polarity comes from its border, which a wheel window's frame can fool (4% of held-out real photos
+read clearly better inverted), so the network learns digits of both polarities and the engine reads
+every cell both ways (TemplateEngine.probabilities). A wheel's label in tenths becomes a
+share of two digits (4.3: 0.7 of a 4 and 0.3 of a 5). numpy only (python3-numpy); the same cells
+and seed give the same network. Writes OUT as digit-network.bin (see
 Sources/Plugins/DigitTemplates/DigitNetworkFile.swift).
 """
 import argparse
@@ -34,6 +38,11 @@ def shares(labels):
     targets[np.arange(len(labels)), digit] += 1 - rolled
     targets[np.arange(len(labels)), (digit + 1) % 10] += rolled
     return targets
+
+
+def log_softmax(scores):
+    scores = scores - scores.max(1, keepdims=True)
+    return scores - np.log(np.exp(scores).sum(1, keepdims=True))
 
 
 def patches(x):
@@ -128,7 +137,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cells")
     parser.add_argument("out")
-    parser.add_argument("--epochs", type=int, default=16)
+    parser.add_argument("--epochs", type=int, default=32)
     parser.add_argument("--conv1", type=int, default=16)
     parser.add_argument("--conv2", type=int, default=32)
     parser.add_argument("--hidden", type=int, default=128)
@@ -142,15 +151,18 @@ def main():
     # A fixed twentieth is kept out of training to show how it goes (the read evaluation is the measure).
     watched = rng.random(len(labels)) < 0.05
     train = np.flatnonzero(~watched)
+    batches = (len(train) + arguments.batch - 1) // arguments.batch
     start = time.time()
     for epoch in range(arguments.epochs):
-        rate = 1e-3 if epoch < 0.7 * arguments.epochs else 2e-4
         order = rng.permutation(train)
-        for first in range(0, len(order), arguments.batch):
+        for index, first in enumerate(range(0, len(order), arguments.batch)):
+            rate = 5e-4 * (1 + np.cos(np.pi * (epoch * batches + index) / (arguments.epochs * batches)))
             batch = order[first:first + arguments.batch]
             dy, dx = rng.integers(-1, 2, 2)
-            network.step(np.roll(images[batch], (dy, dx), axis=(2, 3)), targets[batch], rate)
-        scores, _ = network.forward(images[watched])
+            polarity = np.where(rng.random(len(batch)) < 0.5, -1, 1).astype(np.float32)[:, None, None, None]
+            network.step(np.roll(images[batch], (dy, dx), axis=(2, 3)) * polarity, targets[batch], rate)
+        watchedImages = images[watched]
+        scores = log_softmax(network.forward(watchedImages)[0]) + log_softmax(network.forward(-watchedImages)[0])
         right = np.mean(scores.argmax(1) == targets[watched].argmax(1))
         print(f"epoch {epoch + 1}: {right:.2%} of the watched twentieth, {time.time() - start:.0f} s", flush=True)
     network.write(arguments.out)

@@ -133,10 +133,11 @@ public struct TemplateEngine: Sendable {
         nearest[cell] += own[cell].map { (label: learnt.labels[$0.index], similarity: $0.similarity) }
       }
     }
-    let classes = network?.shape.classes ?? 0
-    let scores = try network?.scores(cells.flatMap(\.pixels))
+    let probabilities = try network.map { (network) throws(VisionError) in
+      try Self.probabilities(of: cells.map(\.pixels), by: network)
+    }
     let symbols = zip(cells, nearest).enumerated().map { index, cell in
-      symbol(cell.1, scores: scores.map { Array($0[(index * classes)..<((index + 1) * classes)]) }, box: cell.0.box)
+      symbol(cell.1, network: probabilities?[index], box: cell.0.box)
     }
     return EngineReading(
       text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).reduce(1, *), symbols: symbols)
@@ -153,12 +154,33 @@ public struct TemplateEngine: Sendable {
       labels: digits.map { UInt16($0 * 10) }, features: cells.flatMap { templates.project($0.features) })
   }
 
+  /// The network's probabilities for each cell image, read as it is and with its polarity
+  /// inverted, pooled geometrically. A cell's polarity comes from its border (background
+  /// positive), which a wheel window's frame or a neighbouring wheel's edge can fool; the network
+  /// learnt digits of both polarities (Tools/train-digit-network.py inverts half its examples),
+  /// and the two readings together name more real digits than either (held-out training photos:
+  /// see docs/recognizers.md).
+  static func probabilities(of cells: [[Float]], by network: DigitNetwork) throws(VisionError) -> [[Double]] {
+    let pixels = cells.flatMap { $0 }
+    let scores = try network.scores(pixels + pixels.map { -$0 })
+    let classes = network.shape.classes
+    func logProbabilities(_ cell: Int) -> [Double] {
+      let logits = scores[(cell * classes)..<((cell + 1) * classes)].map(Double.init)
+      let top = logits.max() ?? 0
+      let total = log(logits.reduce(0) { $0 + exp($1 - top) })
+      return logits.map { $0 - top - total }
+    }
+    return cells.indices.map { cell in
+      softmax(zip(logProbabilities(cell), logProbabilities(cells.count + cell)).map { ($0 + $1) / 2 })
+    }
+  }
+
   /// A cell's digit. The templates: each digit scores its best neighbour's similarity, and a
   /// softmax turns the scores into probabilities (a template of a wheel between two digits, label
-  /// x.5 and up, counts for the next digit, the usual reading convention). The network's scores
-  /// are a softmax too; the two are pooled geometrically, the network's with weight
+  /// x.5 and up, counts for the next digit, the usual reading convention). The network's
+  /// probabilities (``probabilities(of:by:)``) and the templates' are pooled geometrically, the network's with weight
   /// ``networkShare``. The pooled probabilities give the confidence and the runners-up.
-  private func symbol(_ neighbours: [(label: UInt16, similarity: Float)], scores: [Float]?, box: Rect) -> Symbol {
+  private func symbol(_ neighbours: [(label: UInt16, similarity: Float)], network: [Double]?, box: Rect) -> Symbol {
     var best = [Float](repeating: -1, count: 10)
     for neighbour in neighbours {
       let label = Int(neighbour.label)
@@ -167,8 +189,7 @@ public struct TemplateEngine: Sendable {
     }
     var weights = softmax(best.map { $0 < 0 ? -.infinity : Double($0) / Double(Self.temperature) })
     var roll: WheelRoll?
-    if let scores, scores.count == 10 {
-      let network = softmax(scores.map(Double.init))
+    if let network, network.count == 10 {
       roll = Self.roll(network)
       weights = zip(weights, network).map { fromTemplates, fromNetwork in
         exp(
