@@ -155,7 +155,7 @@ public struct TemplateEngine: Sendable {
   }
 
   /// The network's probabilities for each cell image, read as it is and with its polarity
-  /// inverted, pooled geometrically. A cell's polarity comes from its border (background
+  /// inverted, pooled geometrically (the softmax of the two readings' mean scores). A cell's polarity comes from its border (background
   /// positive), which a wheel window's frame or a neighbouring wheel's edge can fool; the network
   /// learnt digits of both polarities (Tools/train-digit-network.py inverts half its examples),
   /// and the two readings together name more real digits than either (held-out training photos:
@@ -164,14 +164,9 @@ public struct TemplateEngine: Sendable {
     let pixels = cells.flatMap { $0 }
     let scores = try network.scores(pixels + pixels.map { -$0 })
     let classes = network.shape.classes
-    func logProbabilities(_ cell: Int) -> [Double] {
-      let logits = scores[(cell * classes)..<((cell + 1) * classes)].map(Double.init)
-      let top = logits.max() ?? 0
-      let total = log(logits.reduce(0) { $0 + exp($1 - top) })
-      return logits.map { $0 - top - total }
-    }
+    let inverted = cells.count * classes
     return cells.indices.map { cell in
-      softmax(zip(logProbabilities(cell), logProbabilities(cells.count + cell)).map { ($0 + $1) / 2 })
+      softmax((cell * classes..<(cell + 1) * classes).map { Double(scores[$0] + scores[inverted + $0]) / 2 })
     }
   }
 
