@@ -2,6 +2,7 @@
 #include "photometer_vision.h"
 #include "vision_internal.hpp"
 
+#include <array>
 #include <cstdlib>
 
 using namespace pm;
@@ -79,21 +80,47 @@ int medianWidth(const std::vector<cv::Rect> &cells) {
   return widths[widths.size() / 2];
 }
 
-// Ink against the local background, of either polarity (a prepared crop under uneven light can
-// come out light on dark): strokes well below the image's local maximum (a dilation over a
-// third of the height, which closes them over) or well above its local minimum, by Otsu's
-// threshold on the difference; of the two, the one with less ink.
-cv::Mat localInk(const cv::Mat &greyImage) {
-  const int size = std::max(3, greyImage.rows / 3) | 1;
+// The window: the part of a prepared image inside its white border.
+cv::Rect contentWindow(const cv::Mat &greyImage) {
+  cv::Mat content = greyImage < 250;
+  cv::Mat columns, rows;
+  cv::reduce(content, columns, 0, cv::REDUCE_MAX);
+  cv::reduce(content, rows, 1, cv::REDUCE_MAX);
+  int left = 0, right = greyImage.cols - 1, top = 0, bottom = greyImage.rows - 1;
+  while (left < right && columns.at<uint8_t>(0, left) == 0) {
+    ++left;
+  }
+  while (right > left && columns.at<uint8_t>(0, right) == 0) {
+    --right;
+  }
+  while (top < bottom && rows.at<uint8_t>(top, 0) == 0) {
+    ++top;
+  }
+  while (bottom > top && rows.at<uint8_t>(bottom, 0) == 0) {
+    --bottom;
+  }
+  return cv::Rect(left, top, right - left + 1, bottom - top + 1);
+}
+
+// Ink against the local background, dark and light (a prepared crop under uneven light can come
+// out light on dark): the black-hat and top-hat over a third of the height (strokes below the
+// morphological closing of the image, which fills them in, or above its opening), by Otsu's
+// threshold. A closing follows the background where a plain dilation would take the brightest
+// pixel around (glare) for it. Measured inside the window only: the white border around it
+// would be the background of every pixel near the edge.
+std::array<cv::Mat, 2> localInks(const cv::Mat &greyImage) {
+  const cv::Rect window = contentWindow(greyImage);
+  const cv::Mat inside = greyImage(window);
+  const int size = std::max(3, inside.rows / 3) | 1;
   const cv::Mat element = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(size, size));
-  cv::Mat high, low, dark, light;
-  cv::dilate(greyImage, high, element);
-  cv::erode(greyImage, low, element);
-  cv::subtract(high, greyImage, dark);
-  cv::subtract(greyImage, low, light);
-  cv::threshold(dark, dark, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-  cv::threshold(light, light, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-  return cv::countNonZero(dark) <= cv::countNonZero(light) ? dark : light;
+  std::array<cv::Mat, 2> inks{cv::Mat::zeros(greyImage.size(), CV_8U), cv::Mat::zeros(greyImage.size(), CV_8U)};
+  const cv::MorphTypes kinds[2] = {cv::MORPH_BLACKHAT, cv::MORPH_TOPHAT};
+  for (int polarity = 0; polarity < 2; ++polarity) {
+    cv::Mat difference;
+    cv::morphologyEx(inside, difference, kinds[polarity], element, cv::Point(-1, -1), 1, cv::BORDER_REPLICATE);
+    cv::threshold(difference, inks[size_t(polarity)](window), 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+  }
+  return inks;
 }
 
 // `expected` cells at the pitch of the digits that were found, the last one on the right-most
@@ -147,23 +174,8 @@ std::vector<cv::Rect> pitchCells(const std::vector<cv::Rect> &found, int expecte
 // A meter's digit window spaces its digits evenly; the ink alone would miss a blank or thin edge
 // digit.
 std::vector<cv::Rect> evenCells(const cv::Mat &greyImage, int expected) {
-  cv::Mat content = greyImage < 250;
-  cv::Mat columns, rows;
-  cv::reduce(content, columns, 0, cv::REDUCE_MAX);
-  cv::reduce(content, rows, 1, cv::REDUCE_MAX);
-  int left = 0, right = greyImage.cols - 1, top = 0, bottom = greyImage.rows - 1;
-  while (left < right && columns.at<uint8_t>(0, left) == 0) {
-    ++left;
-  }
-  while (right > left && columns.at<uint8_t>(0, right) == 0) {
-    --right;
-  }
-  while (top < bottom && rows.at<uint8_t>(top, 0) == 0) {
-    ++top;
-  }
-  while (bottom > top && rows.at<uint8_t>(bottom, 0) == 0) {
-    --bottom;
-  }
+  const cv::Rect window = contentWindow(greyImage);
+  const int left = window.x, right = window.x + window.width - 1, top = window.y, bottom = window.y + window.height - 1;
   std::vector<cv::Rect> cells;
   const double even = double(right - left + 1) / expected;
   for (int cell = 0; cell < expected; ++cell) {
@@ -178,12 +190,47 @@ struct Layouts {
   std::vector<cv::Rect> cells, alternative;
 };
 
+// Whether the digits found fall one to a cell of `cells`, each mostly inside its own: then the
+// cells agree with what was found, and their full width is the better cut (components of real
+// wheels can be half digits).
+bool fallOnePerCell(const std::vector<cv::Rect> &digits, const std::vector<cv::Rect> &cells) {
+  std::vector<bool> taken(cells.size(), false);
+  for (const cv::Rect &digit : digits) {
+    const int centre = digit.x + digit.width / 2;
+    const auto cell = std::find_if(cells.begin(), cells.end(), [&](const cv::Rect &cell) {
+      return centre >= cell.x && centre < cell.x + cell.width;
+    });
+    if (cell == cells.end() || taken[size_t(cell - cells.begin())]) {
+      return false;
+    }
+    taken[size_t(cell - cells.begin())] = true;
+    if (10 * (digit & *cell).width < 9 * digit.width) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether the digits found leave a margin of more than a quarter of a cell of the even split on
+// both sides of the window: a display with margins around its digits, which the even split
+// would cut out of step. (A counter's digits run to the window's edges.)
+bool leaveMargins(const std::vector<cv::Rect> &digits, const std::vector<cv::Rect> &even) {
+  if (digits.empty()) {
+    return false;
+  }
+  const int quarter = even.front().width / 4;
+  return digits.front().x - even.front().x > quarter &&
+         (even.back().x + even.back().width) - (digits.back().x + digits.back().width) > quarter;
+}
+
 // Components when they agree with the expected count and none is half as wide again as the
-// median (two digits run together, the count made up by one split in two); else the same on ink
-// against the local background (uneven light and glare defeat one global threshold); else
-// `expected` even cells over the window. The alternative, with `withAlternative` and 2 or more
-// expected: the even cells when components were used, else the cells at the pitch of the
-// components found on the local ink.
+// median (two digits run together, the count made up by one split in two), with the window split
+// evenly as the alternative. Else the even split, unless the components on ink against the local
+// background (uneven light and glare defeat one global threshold), dark or light, leave margins
+// around the digits (leaveMargins) and do not fall one per even cell: then they, with the even
+// split as the alternative, when they agree with the expected count; else the even split with
+// cells at the pitch of the digits found as the alternative. No alternative unless
+// `withAlternative` and 2 or more are expected.
 Layouts digitLayouts(const cv::Mat &greyImage, int expected, bool withAlternative) {
   auto agrees = [expected](const std::vector<cv::Rect> &cells) {
     if (int(cells.size()) != expected) {
@@ -203,17 +250,29 @@ Layouts digitLayouts(const cv::Mat &greyImage, int expected, bool withAlternativ
     }
     return layouts;
   }
-  const std::vector<cv::Rect> local = componentCells(localInk(greyImage));
-  if (agrees(local)) {
-    layouts.cells = local;
-    if (withAlternative) {
-      layouts.alternative = evenCells(greyImage, expected);
-    }
-    return layouts;
-  }
   layouts.cells = evenCells(greyImage, expected);
+  std::vector<cv::Rect> nearest;
+  for (const cv::Mat &inkOfOnePolarity : localInks(greyImage)) {
+    std::vector<cv::Rect> found = componentCells(inkOfOnePolarity);
+    if (fallOnePerCell(found, layouts.cells)) {
+      return layouts;
+    }
+    if (!leaveMargins(found, layouts.cells)) {
+      continue;
+    }
+    if (agrees(found)) {
+      if (withAlternative) {
+        layouts.alternative = layouts.cells;
+      }
+      layouts.cells = found;
+      return layouts;
+    }
+    if (nearest.empty() || std::abs(int(found.size()) - expected) < std::abs(int(nearest.size()) - expected)) {
+      nearest = found;
+    }
+  }
   if (withAlternative) {
-    layouts.alternative = pitchCells(local, expected);
+    layouts.alternative = pitchCells(nearest, expected);
   }
   return layouts;
 }

@@ -30,14 +30,17 @@ extension VisionImage {
   }
 
   /// The digit cells of a prepared image, left to right: one per group of connected components on
-  /// the text line, or `expected` even cells over the window when the groups are not that many.
+  /// the text line, or `expected` even cells over the window when the groups are not that many
+  /// (or the digits found on local ink, when they leave margins the even cells would cut out of
+  /// step; see `pm_digit_cells`).
   public func digitCells(expected: Int) throws(VisionError) -> [Rect] {
     try findDigitCells(expected: expected, alternative: false).cells
   }
 
   /// The digit cells as ``digitCells(expected:)`` finds them and, from the same analysis, another
   /// layout of `expected` cells (see `pm_digit_cells`): the window split evenly when components
-  /// were found, else cells at the digits' own pitch; nil when there is none.
+  /// were used, cells at the digits' own pitch when the even split was used for a display with
+  /// margins; nil when there is none.
   public func digitCellLayouts(expected: Int) throws(VisionError) -> (cells: [Rect], alternative: [Rect]?) {
     try findDigitCells(expected: expected, alternative: true)
   }

@@ -129,16 +129,20 @@ pm_status pm_digits_window(const pm_image *image, int rect[4]);
 
 /// Finds digit cells in a prepared image (dark on light), left to right: connected components
 /// merged by column overlap, on one text line. With `expected` > 0, when the components are
-/// another number or one is half as wide again as the median, the same on ink against the local
-/// background (uneven light); failing that, the window (inside the white border) is split into
-/// `expected` equal cells. `rects` holds 4 ints per cell (x, y, width, height).
+/// another number or one is half as wide again as the median, the window (inside the white
+/// border) is split into `expected` equal cells, unless the digits found on ink against the local
+/// background (black-hat or top-hat: uneven light and glare defeat one global threshold) leave
+/// margins around them on both sides and do not fall one per equal cell (a display with margins,
+/// which equal cells would cut out of step): then those digits, when they are `expected`.
+/// `rects` holds 4 ints per cell (x, y, width, height).
 ///
 /// With `alternative` (room for 4 x `expected` ints; may be NULL) and `expected` 2 or more, also
 /// another layout, for the caller to read both and keep the one it reads with more confidence:
-/// when components were found, the window split evenly (components of real wheels can be half
-/// digits); when the window was split evenly, cells at the pitch of the digits found on ink
-/// against the local background, the last on the right-most digit (a window with margins around
-/// its digits). `*alternative_count` is `expected`, or 0 when there is no other layout.
+/// when components were used, the window split evenly (components of real wheels can be half
+/// digits); when the window was split evenly because the digits found leave margins but are not
+/// `expected`, cells at their pitch, the last on the right-most digit. `*alternative_count` is
+/// `expected`, or 0 when there is no other layout (the equal cells agree with the digits found,
+/// or the digits run to the window's edges, as a counter's do).
 pm_status pm_digit_cells(
   const pm_image *prepared, int expected, int *rects, int capacity, int *count, int *alternative,
   int *alternative_count);
