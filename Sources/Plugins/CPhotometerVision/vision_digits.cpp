@@ -106,10 +106,9 @@ cv::Rect contentWindow(const cv::Mat &greyImage) {
 // out light on dark): the black-hat and top-hat over a third of the height (strokes below the
 // morphological closing of the image, which fills them in, or above its opening), by Otsu's
 // threshold. A closing follows the background where a plain dilation would take the brightest
-// pixel around (glare) for it. Measured inside the window only: the white border around it
-// would be the background of every pixel near the edge.
-std::array<cv::Mat, 2> localInks(const cv::Mat &greyImage) {
-  const cv::Rect window = contentWindow(greyImage);
+// pixel around (glare) for it. Measured inside the window (contentWindow) only: the white border
+// around it would be the background of every pixel near the edge.
+std::array<cv::Mat, 2> localInks(const cv::Mat &greyImage, const cv::Rect &window) {
   const cv::Mat inside = greyImage(window);
   const int size = std::max(3, inside.rows / 3) | 1;
   const cv::Mat element = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(size, size));
@@ -173,14 +172,12 @@ std::vector<cv::Rect> pitchCells(const std::vector<cv::Rect> &found, int expecte
 // `expected` even cells over the window: everything inside the prepared image's white border.
 // A meter's digit window spaces its digits evenly; the ink alone would miss a blank or thin edge
 // digit.
-std::vector<cv::Rect> evenCells(const cv::Mat &greyImage, int expected) {
-  const cv::Rect window = contentWindow(greyImage);
-  const int left = window.x, right = window.x + window.width - 1, top = window.y, bottom = window.y + window.height - 1;
+std::vector<cv::Rect> evenCells(const cv::Rect &window, int expected) {
   std::vector<cv::Rect> cells;
-  const double even = double(right - left + 1) / expected;
+  const double even = double(window.width) / expected;
   for (int cell = 0; cell < expected; ++cell) {
-    const int x0 = left + int(cell * even + 0.5), x1 = left + int((cell + 1) * even + 0.5);
-    cells.emplace_back(x0, top, std::max(1, x1 - x0), bottom - top + 1);
+    const int x0 = window.x + int(cell * even + 0.5), x1 = window.x + int((cell + 1) * even + 0.5);
+    cells.emplace_back(x0, window.y, std::max(1, x1 - x0), window.height);
   }
   return cells;
 }
@@ -246,13 +243,18 @@ Layouts digitLayouts(const cv::Mat &greyImage, int expected, bool withAlternativ
   Layouts layouts{componentCells(ink), {}};
   if (expected <= 0 || agrees(layouts.cells)) {
     if (withAlternative) {
-      layouts.alternative = evenCells(greyImage, expected);
+      layouts.alternative = evenCells(contentWindow(greyImage), expected);
     }
     return layouts;
   }
-  layouts.cells = evenCells(greyImage, expected);
+  const cv::Rect window = contentWindow(greyImage);
+  layouts.cells = evenCells(window, expected);
+  // One cell is the window itself: whatever the local ink finds inside it falls in that cell.
+  if (expected == 1) {
+    return layouts;
+  }
   std::vector<cv::Rect> nearest;
-  for (const cv::Mat &inkOfOnePolarity : localInks(greyImage)) {
+  for (const cv::Mat &inkOfOnePolarity : localInks(greyImage, window)) {
     std::vector<cv::Rect> found = componentCells(inkOfOnePolarity);
     if (fallOnePerCell(found, layouts.cells)) {
       return layouts;
