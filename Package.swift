@@ -117,14 +117,14 @@ let package = Package(
     ),
     .executableTarget(
       name: "IdentifyBenchmark",
-      dependencies: ["MeterMatchers", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol"],
+      dependencies: ["MeterMatchers", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol", "PhotometerHost"],
       path: "Sources/Host/Benchmarks/IdentifyBenchmark"
     ),
     .executableTarget(
       name: "ReadBenchmark",
       dependencies: [
         "DigitTemplates", "TesseractEngine", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
-        "PhotometerScoring",
+        "PhotometerScoring", "PhotometerHost",
       ],
       path: "Sources/Host/Benchmarks/ReadBenchmark"
     ),

@@ -100,6 +100,21 @@ import Testing
     #expect(error("{plugins").contains("is not a valid plugin configuration"))
   }
 
+  @Test func votingWeightsLeaveOutShadowAndDisabledPlugins() throws {
+    let file = folder.appendingPathComponent("plugins.json")
+    try Data(
+      """
+      {"plugins": [
+        {"name": "digits", "command": ["x"], "roles": ["read"], "weight": 3},
+        {"name": "tesseract", "command": ["x"], "roles": ["read"]},
+        {"name": "candidate", "command": ["x"], "roles": ["read"], "weight": 2, "mode": "shadow"},
+        {"name": "retired", "command": ["x"], "roles": ["read"], "weight": 5, "enabled": false}
+      ]}
+      """.utf8
+    ).write(to: file)
+    #expect(try PluginConfiguration.votingWeights(contentsOf: file.path) == ["digits": 3, "tesseract": 1])
+  }
+
   @Test func reportsAMissingFile() {
     #expect(throws: ConfigurationError.self) {
       try PluginConfiguration.load(contentsOf: "/nonexistent/plugins.json", programFolder: "/")

@@ -34,6 +34,14 @@ extension PluginConfiguration {
     var plugins: [FileEntry]
   }
 
+  /// The weight in the vote of each enabled voting plugin of a `plugins.json`, by name: what the
+  /// benchmarks weigh their in-process engines with, so that they measure the vote as configured.
+  public static func votingWeights(contentsOf path: String) throws(ConfigurationError) -> [String: Double] {
+    let plugins = try load(contentsOf: path, programFolder: "")
+    return Dictionary(
+      plugins.filter { $0.enabled && $0.mode == .vote }.map { ($0.name, $0.weight) }, uniquingKeysWith: { $1 })
+  }
+
   /// Reads a `plugins.json`.
   ///
   /// A program path with a `/` resolves against the file's folder; a bare program name is looked

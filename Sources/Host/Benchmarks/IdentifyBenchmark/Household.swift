@@ -25,12 +25,11 @@ struct Household {
     queries = try csvRows(directory.appendingPathComponent("queries.csv")).map { Query(file: $0[0], meter: $0[1]) }
   }
 
-  /// The weights plugins.json gives the identify plugins (fitted by Tools/calibrate-identify.py).
-  let weights = ["histogram": 0.47, "keypoints": 0.94]
-
-  /// - Parameter features: where to append, per query, each matcher's best candidates as one
-  ///   JSON line (what Tools/calibrate-identify fits the confidences on).
-  func run(verbose: Bool, features: FileHandle? = nil) throws {
+  /// - Parameters:
+  ///   - weights: each plugin's weight in the vote, by name, as plugins.json gives them.
+  ///   - features: where to append, per query, each matcher's best candidates as one JSON line
+  ///     (what Tools/calibrate-identify fits the confidences on).
+  func run(weights: [String: Double], verbose: Bool, features: FileHandle? = nil) throws {
     let settings = KeypointMatcher.Settings()
     var seed = HistogramMatcher(mode: .seed)
     var robust = HistogramMatcher(mode: .robust)

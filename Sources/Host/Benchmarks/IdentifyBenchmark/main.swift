@@ -4,18 +4,27 @@
 //
 //   Tools/make-households.py /tmp/varied --set varied --meters 100 --queries 2 --unknown 50
 //   swift build -c release && .build/release/photometer-benchmark-identify /tmp/varied [more sets...]
+//
+// The vote weighs the plugins as plugins.json does (`--plugins FILE`, default the one in the
+// current folder: the repository's when run from its root).
 import Foundation
 import MeterMatchers
+import PhotometerHost
 import PhotometerProtocol
 import PhotometerVision
 import PhotometerVoting
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let sets = arguments.indices.filter { !arguments[$0].hasPrefix("--") && ($0 == 0 || arguments[$0 - 1] != "--features") }
-  .map { arguments[$0] }
+let valued: Set<String> = ["--features", "--plugins"]
+let sets = arguments.indices.filter {
+  !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
+}
+.map { arguments[$0] }
 guard !sets.isEmpty else {
   FileHandle.standardError.write(
-    Data("usage: photometer-benchmark-identify HOUSEHOLD-DIR... [--verbose] [--features FILE.jsonl]\n".utf8))
+    Data(
+      "usage: photometer-benchmark-identify HOUSEHOLD-DIR... [--verbose] [--features FILE.jsonl] [--plugins FILE]\n"
+        .utf8))
   exit(2)
 }
 let verbose = CommandLine.arguments.contains("--verbose")
@@ -26,12 +35,24 @@ if let flag = CommandLine.arguments.firstIndex(of: "--features"), flag + 1 < Com
   features = FileHandle(forWritingAtPath: path)
 }
 
-print("Identify benchmark, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+let weights: [String: Double]
+do {
+  let flag = arguments.firstIndex(of: "--plugins")
+  weights = try PluginConfiguration.votingWeights(
+    contentsOf: flag.map { $0 + 1 < arguments.count ? arguments[$0 + 1] : "" } ?? "plugins.json")
+} catch {
+  print("error: \(error)")
+  exit(1)
+}
+
+print(
+  "Identify benchmark, \(ProcessInfo.processInfo.activeProcessorCount) cores; weights \(weights.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+)
 print(
   "set                 meters  known unknown | matcher          top-1   rejected  ms/query (p50 p95)  decode ms")
 for directory in sets {
   do {
-    try Household(directory).run(verbose: verbose, features: features)
+    try Household(directory).run(weights: weights, verbose: verbose, features: features)
   } catch {
     print("\(directory): \(error)")
     exit(1)

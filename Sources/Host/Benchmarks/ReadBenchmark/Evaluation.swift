@@ -8,15 +8,15 @@ import TesseractEngine
 
 /// Runs the engines and the vote over one labelled set.
 struct Evaluation {
-  /// The weights plugins.json gives the engines.
-  static let weights = ["digits": 3.0, "tesseract": 1.0]
-
+  /// Each engine's weight in the vote, by plugin name, as plugins.json gives them.
+  let weights: [String: Double]
   let templates: TemplateEngine
   let tesseract: TesseractEngine
   let tesseractCommandLine: Bool
   var showErrors = false
 
-  init(withTesseractCommandLine: Bool) throws {
+  init(weights: [String: Double], withTesseractCommandLine: Bool) throws {
+    self.weights = weights
     templates = try TemplateEngine.bundled()
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine
@@ -36,7 +36,7 @@ struct Evaluation {
       let tesseractTime = milliseconds(since: started)
       started = ContinuousClock.now
       let vote = ReadVote.decide(
-        [answer("digits", fromTemplates), answer("tesseract", fromTesseract)], weights: Self.weights,
+        [answer("digits", fromTemplates), answer("tesseract", fromTesseract)], weights: weights,
         expectedDigits: truth.count)
       let voteTime = milliseconds(since: started)
       scores["digits", default: Score()].add(accepted, fromTemplates.text, fromTemplates.confidence, templateTime)

@@ -4,21 +4,31 @@
 // workload; the sets come from Tools/make-digits.py (see docs/reading.md).
 //
 //   swift build -c release && .build/release/photometer-benchmark-read SET-DIR... [--tesseract-cli] [--show-errors]
+//
+// The vote weighs the engines as plugins.json does (`--plugins FILE`, default the one in the
+// current folder: the repository's when run from its root).
 import Foundation
+import PhotometerHost
 import TesseractEngine
 
 TesseractEngine.runSingleThreaded()
-let arguments = CommandLine.arguments.dropFirst()
-let sets = arguments.filter { !$0.hasPrefix("--") }
+let arguments = Array(CommandLine.arguments.dropFirst())
+let sets = arguments.indices.filter { !arguments[$0].hasPrefix("--") && ($0 == 0 || arguments[$0 - 1] != "--plugins") }
+  .map { arguments[$0] }
 guard !sets.isEmpty else {
   FileHandle.standardError.write(
-    Data("usage: photometer-benchmark-read SET-DIR... [--tesseract-cli] [--show-errors]\n".utf8))
+    Data("usage: photometer-benchmark-read SET-DIR... [--tesseract-cli] [--show-errors] [--plugins FILE]\n".utf8))
   exit(2)
 }
 do {
-  var evaluation = try Evaluation(withTesseractCommandLine: arguments.contains("--tesseract-cli"))
+  let flag = arguments.firstIndex(of: "--plugins")
+  let weights = try PluginConfiguration.votingWeights(
+    contentsOf: flag.map { $0 + 1 < arguments.count ? arguments[$0 + 1] : "" } ?? "plugins.json")
+  var evaluation = try Evaluation(weights: weights, withTesseractCommandLine: arguments.contains("--tesseract-cli"))
   evaluation.showErrors = arguments.contains("--show-errors")
-  print("Read evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores; weights \(Evaluation.weights)")
+  print(
+    "Read evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores; weights \(weights.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+  )
   print(Score.header)
   for directory in sets {
     for line in try evaluation.run(directory) {
