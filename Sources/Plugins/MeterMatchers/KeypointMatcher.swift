@@ -84,12 +84,13 @@ public final class KeypointMatcher: @unchecked Sendable {
 /// Turns the verified score (grid cells holding inliers) and its lead over the next meter into
 /// P(this is the meter), by logistic regression fitted with Tools/calibrate-identify.py on
 /// rendered households of other seeds than the benchmark's (varied and look-alike, 100 meters;
-/// look-alike, 1,000 meters; with unknown meters). A right meter scores 19 to 39; an unknown
-/// meter's best, from print that look-alikes share, up to 20 at 1,000 meters.
+/// look-alike, 1,000 meters; with unknown meters). A right meter named first scores 26 to 46
+/// (5th to 95th percentile, median 36); an unknown meter's best, from print that look-alikes
+/// share, 10 at the median and up to 19.
 public enum KeypointCalibration {
-  public static let intercept = -15.597
-  public static let perScore = 0.7664
-  public static let perLead = 0.1860
+  public static let intercept = -13.520
+  public static let perScore = 0.6826
+  public static let perLead = 0.1761
 
   /// - Parameter lead: the score minus the next meter's (for the first), or minus the first's
   ///   (for every other, so negative).
