@@ -51,6 +51,48 @@ import Testing
     }
   }
 
+  /// A meter's counter window is its strongest print but changes from photo to photo: the
+  /// keypoints must not all crowd on it and leave the faint print around it unmatched.
+  @Test func keypointsSpreadOverThePhotoBeyondItsStrongestPrint() throws {
+    let (width, height) = (640, 480)
+    var pixels = [UInt8](repeating: 150, count: width * height)
+    var state: UInt32 = 12345
+    func random(_ bound: Int) -> Int {
+      state = state &* 1_664_525 &+ 1_013_904_223
+      return Int(state >> 8) % bound
+    }
+    func fill(_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ level: UInt8) {
+      for row in y..<min(y + h, height) {
+        for column in x..<min(x + w, width) {
+          pixels[row * width + column] = level
+        }
+      }
+    }
+    // Faint small print everywhere: short dark strokes 40 grey levels below the body.
+    for _ in 0..<4000 {
+      fill(random(width), random(height), 2 + random(5), 2 + random(3), 110)
+    }
+    // A counter window: white digits' strokes on black, the strongest corners of the photo.
+    let window = (x: 200, y: 200, width: 240, height: 80)
+    fill(window.x, window.y, window.width, window.height, 0)
+    for _ in 0..<60 {
+      fill(
+        window.x + random(window.width - 12), window.y + random(window.height - 12), 4 + random(8), 4 + random(8), 255)
+    }
+    let points = try Keypoints(
+      of: VisionImage(pixels: pixels, width: width, height: height, channels: 1), maxFeatures: 1200
+    )
+    .points
+    let inWindow = points.filter {
+      $0.x >= Double(window.x) && $0.x < Double(window.x + window.width) && $0.y >= Double(window.y)
+        && $0.y < Double(window.y + window.height)
+    }
+    let cells = Set(points.map { Int($0.x) * 8 / width * 8 + Int($0.y) * 8 / height })
+    #expect(points.count == 1200)
+    #expect(Double(inWindow.count) < 0.25 * Double(points.count))
+    #expect(cells.count >= 60)
+  }
+
   @Test func robustHistogramsBeatTheSeedMethodUnderOtherLight() async throws {
     let household = try await Self.household()
     try await onOwnThread {

@@ -411,6 +411,13 @@ int pm_keypoints_count(const pm_keypoints *keypoints) {
   return int(keypoints->points.size());
 }
 
+void pm_keypoints_points(const pm_keypoints *keypoints, float *xy) {
+  for (const cv::Point2f &point : keypoints->points) {
+    *xy++ = point.x;
+    *xy++ = point.y;
+  }
+}
+
 pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, pm_keypoint_index **out) {
   return guarded([&] {
     *out = nullptr;

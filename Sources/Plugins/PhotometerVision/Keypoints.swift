@@ -18,6 +18,13 @@ public final class Keypoints: @unchecked Sendable {
   }
 
   public var count: Int { Int(pm_keypoints_count(pointer)) }
+
+  /// Where the keypoints are, in pixels of the image given (shrunk, if it was).
+  public var points: [(x: Double, y: Double)] {
+    var xy = [Float](repeating: 0, count: 2 * count)
+    pm_keypoints_points(pointer, &xy)
+    return stride(from: 0, to: xy.count, by: 2).map { (Double(xy[$0]), Double(xy[$0 + 1])) }
+  }
 }
 
 /// One LSH index over the descriptors of many references, so that a query is matched against all

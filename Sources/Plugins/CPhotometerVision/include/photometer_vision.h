@@ -97,6 +97,9 @@ typedef struct pm_keypoints pm_keypoints;
 pm_status pm_keypoints_detect(const pm_image *image, int max_features, pm_keypoints **out);
 void pm_keypoints_free(pm_keypoints *keypoints);
 int pm_keypoints_count(const pm_keypoints *keypoints);
+/// Where the keypoints are, in pixels of the image they were detected in: x, y for each, into
+/// `xy` (2 x count floats).
+void pm_keypoints_points(const pm_keypoints *keypoints, float *xy);
 
 typedef struct pm_keypoint_index pm_keypoint_index;
 
