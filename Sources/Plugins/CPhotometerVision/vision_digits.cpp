@@ -80,6 +80,20 @@ int medianWidth(const std::vector<cv::Rect> &cells) {
   return widths[widths.size() / 2];
 }
 
+// The median width of the broad ones of some cells, at least half as wide as the widest: a
+// display's digits but for its 1s, which are only their right segments.
+int broadWidth(const std::vector<cv::Rect> &cells) {
+  int widest = 0;
+  for (const auto &cell : cells) {
+    widest = std::max(widest, cell.width);
+  }
+  std::vector<cv::Rect> broad;
+  std::copy_if(cells.begin(), cells.end(), std::back_inserter(broad), [widest](const cv::Rect &cell) {
+    return 2 * cell.width >= widest;
+  });
+  return medianWidth(broad);
+}
+
 // The window: the part of a prepared image inside its white border.
 cv::Rect contentWindow(const cv::Mat &greyImage) {
   cv::Mat content = greyImage < 250;
@@ -131,7 +145,7 @@ std::vector<cv::Rect> pitchCells(const std::vector<cv::Rect> &found, int expecte
   if (found.size() < 2) {
     return {};
   }
-  const int width = medianWidth(found);
+  const int width = broadWidth(found);
   std::vector<int> steps;
   for (size_t index = 1; index < found.size(); ++index) {
     const int step = (found[index].x + found[index].width) - (found[index - 1].x + found[index - 1].width);
@@ -211,13 +225,31 @@ bool fallOnePerCell(const std::vector<cv::Rect> &digits, const std::vector<cv::R
 // Whether the digits found leave a margin of more than a quarter of a cell of the even split on
 // both sides of the window: a display with margins around its digits, which the even split
 // would cut out of step. (A counter's digits run to the window's edges.)
-bool leaveMargins(const std::vector<cv::Rect> &digits, const std::vector<cv::Rect> &even) {
+bool leaveMargins(const std::vector<cv::Rect> &digits, const std::vector<cv::Rect> &even, bool bothSides = true) {
   if (digits.empty()) {
     return false;
   }
   const int quarter = even.front().width / 4;
-  return digits.front().x - even.front().x > quarter &&
-         (even.back().x + even.back().width) - (digits.back().x + digits.back().width) > quarter;
+  const bool left = digits.front().x - even.front().x > quarter;
+  const bool right = (even.back().x + even.back().width) - (digits.back().x + digits.back().width) > quarter;
+  return bothSides ? left && right : left || right;
+}
+
+// Whether the digits found stand at one pitch: the steps between their right edges (a
+// seven-segment 1 is only its right segments) within an eighth of their median. A display's
+// digits do; the parts of a photo of real wheels, half digits rolling in and out, seldom.
+bool evenlySpaced(const std::vector<cv::Rect> &digits) {
+  if (digits.size() < 3) {
+    return false;
+  }
+  std::vector<int> steps;
+  for (size_t index = 1; index < digits.size(); ++index) {
+    steps.push_back((digits[index].x + digits[index].width) - (digits[index - 1].x + digits[index - 1].width));
+  }
+  std::vector<int> sorted = steps;
+  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+  const int median = sorted[sorted.size() / 2];
+  return std::all_of(steps.begin(), steps.end(), [median](int step) { return 8 * std::abs(step - median) <= median; });
 }
 
 // Components when they agree with the expected count and none is half as wide again as the
@@ -229,11 +261,13 @@ bool leaveMargins(const std::vector<cv::Rect> &digits, const std::vector<cv::Rec
 // cells at the pitch of the digits found as the alternative. No alternative unless
 // `withAlternative` and 2 or more are expected.
 Layouts digitLayouts(const cv::Mat &greyImage, int expected, bool withAlternative) {
-  auto agrees = [expected](const std::vector<cv::Rect> &cells) {
+  // Within a display's margins the 1s are told from digits split in two: the width to compare
+  // with is that of the broad digits.
+  auto agrees = [expected](const std::vector<cv::Rect> &cells, bool withinMargins = false) {
     if (int(cells.size()) != expected) {
       return false;
     }
-    const int median = medianWidth(cells);
+    const int median = withinMargins ? broadWidth(cells) : medianWidth(cells);
     return expected <= 2 ||
            std::all_of(cells.begin(), cells.end(), [&](const cv::Rect &cell) { return 2 * cell.width <= 3 * median; });
   };
@@ -259,15 +293,19 @@ Layouts digitLayouts(const cv::Mat &greyImage, int expected, bool withAlternativ
     if (fallOnePerCell(found, layouts.cells)) {
       return layouts;
     }
-    if (!leaveMargins(found, layouts.cells)) {
+    const bool margins = leaveMargins(found, layouts.cells);
+    if (!margins && !(leaveMargins(found, layouts.cells, false) && evenlySpaced(found))) {
       continue;
     }
-    if (agrees(found)) {
+    if (agrees(found, true)) {
       if (withAlternative) {
         layouts.alternative = layouts.cells;
       }
       layouts.cells = found;
       return layouts;
+    }
+    if (!margins) {
+      continue;
     }
     if (nearest.empty() || std::abs(int(found.size()) - expected) < std::abs(int(nearest.size()) - expected)) {
       nearest = found;
