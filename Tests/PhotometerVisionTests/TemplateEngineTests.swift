@@ -50,6 +50,26 @@ import Testing
     }
   }
 
+  /// Displays of the same set whose digits the cells missed: 14811, whose three 1s (only their
+  /// right segments) made the 4 and the 8 look like two digits run together, and 8495, with a
+  /// margin on its left only. Read 64811 and 6495 before.
+  @Test func readsDisplaysWithNarrowOnesAndOneMargin() async throws {
+    let folder = try await Rendered.digits("sevenseg", count: 52, seed: 1)
+    let rows = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    let readings = try await onOwnThread {
+      let engine = try Self.engine.get()
+      return try [14, 51].map { index in
+        let image = try VisionImage(
+          decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(rows[index][0]))))
+        return (truth: rows[index][1], read: try engine.read(image, expected: rows[index][1].count).text)
+      }
+    }
+    #expect(readings.map(\.truth) == ["14811", "8495"])
+    for reading in readings {
+      #expect(reading.read == reading.truth)
+    }
+  }
+
   @Test func readsRenderedWheelCounters() async throws {
     #expect(try await exactReads("wheels", count: 20, seed: 102) >= 12)
   }
