@@ -101,7 +101,7 @@ import Testing
     .enabled(if: FileManager.default.fileExists(atPath: "\(Products.repository)/../shared/data/meterdigits"))
   )
   func learnsAMetersDigitsFromItsConfirmedReadings() async throws {
-    let folder = try await Rendered.digits("real", count: 12, seed: 21, extra: ["--meter", "--digits", "6"])
+    let folder = try await Rendered.digits("real", count: 12, seed: 29, extra: ["--meter", "--digits", "6"])
     let rows = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
     let paths = rows.map { folder.appendingPathComponent($0[0]).path }
     let added = try await run([

@@ -17,6 +17,9 @@ public struct TemplateEngine: Sendable {
   /// Below this confidence in its reading, the engine reads the crop's other layout of cells too
   /// (see ``read(_:expected:learnt:)``).
   public static let secondLook = 0.9
+  /// Below this confidence in a digit, the engine reads its cell again inset (see
+  /// ``read(_:expected:learnt:)``).
+  public static let closerLook = 0.8
 
   public var templates: DigitTemplates
   /// The network that scores each cell beside the templates, when there is one.
@@ -96,6 +99,16 @@ public struct TemplateEngine: Sendable {
   /// independent): it ranks readings by how far to trust them better than the weakest digit's
   /// (real strips, 10% least confident rejected: 95.2% right against 94.4%).
   ///
+  /// When the engine is unsure of its reading (under ``secondLook``) it reads the crop's other
+  /// layout of cells too and keeps the one whose digits it is surer of, all together. Then each
+  /// digit it is unsure of (under ``closerLook``) is read again from its cell inset by a sixteenth
+  /// of its width on each side and a twelfth of its height, and the two readings' probabilities
+  /// are averaged: the edges of a cell cut from a photo of wheels hold the frame and the
+  /// neighbouring wheels, which the inset leaves out, and a digit the two views agree on is the
+  /// surer. (Real strips of three seeds, 300-600 each: 94.0 -> 95.7%, 94.5 -> 96.0% and 94.8 ->
+  /// 96.0% exact. Views shifted left and right by an eighth of the width besides named about as
+  /// many for half again the time; under 0.6 rather than 0.8, fewer.)
+  ///
   /// - Parameter learnt: the meter's own cells, from its confirmed readings; they are matched
   ///   beside the templates, so a meter whose digits the templates miss is read by its own.
   public func read(_ image: VisionImage, expected: Int, learnt: LearntCells = LearntCells()) throws(VisionError)
@@ -103,25 +116,53 @@ public struct TemplateEngine: Sendable {
   {
     let crop = try PreparedCrop(image)
     let (found, other) = try crop.prepared.digitCellLayouts(expected: expected)
-    var reading = try read(crop.cut(found), learnt: learnt)
-    // Unsure: read the other layout too, and keep the one whose digits the engine is surer of,
-    // all together.
-    if reading.confidence < Self.secondLook, let other, other != found {
-      let second = try read(crop.cut(other), learnt: learnt)
-      if belief(second) > belief(reading) {
-        reading = second
+    var rects = found
+    var digits = try judge(crop.cut(found), learnt: learnt)
+    if Self.confidence(of: digits) < Self.secondLook, let other, other != found {
+      let second = try judge(crop.cut(other), learnt: learnt)
+      if Self.belief(in: second) > Self.belief(in: digits) {
+        (rects, digits) = (other, second)
       }
     }
-    return reading
+    let unsure = digits.indices.filter { digits[$0].probabilities.max()! < Self.closerLook }
+    if !unsure.isEmpty {
+      let closer = try judge(crop.cut(unsure.map { Self.inset(rects[$0]) }), learnt: learnt)
+      for (index, view) in zip(unsure, closer) {
+        digits[index].probabilities = zip(digits[index].probabilities, view.probabilities).map { ($0 + $1) / 2 }
+      }
+    }
+    let symbols = digits.map(Self.symbol)
+    return EngineReading(
+      text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).reduce(1, *), symbols: symbols)
   }
 
-  private func belief(_ reading: EngineReading) -> Double {
-    reading.symbols.reduce(0) { $0 + log(max($1.confidence, 1e-9)) }
+  /// A cell (in the prepared crop's pixels) inset by a sixteenth of its width on each side and a
+  /// twelfth of its height at top and bottom.
+  static func inset(_ cell: Rect) -> Rect {
+    let dx = max(1, cell.width / 16), dy = max(1, cell.height / 12)
+    return Rect(
+      x: cell.x + dx, y: cell.y + dy, width: max(1, cell.width - 2 * dx), height: max(1, cell.height - 2 * dy))
   }
 
-  /// Reads the cells, one symbol each.
-  private func read(_ cells: [Cell], learnt: LearntCells) throws(VisionError) -> EngineReading {
-    guard !cells.isEmpty else { return EngineReading(text: "", confidence: 0) }
+  /// What the engine makes of one cell: the probability of each digit, and a wheel caught
+  /// between two digits when the network sees one.
+  struct Judgement {
+    var probabilities: [Double]
+    var roll: WheelRoll?
+    var box: Rect
+  }
+
+  private static func confidence(of digits: [Judgement]) -> Double {
+    digits.reduce(1) { $0 * $1.probabilities.max()! }
+  }
+
+  private static func belief(in digits: [Judgement]) -> Double {
+    digits.reduce(0) { $0 + log(max($1.probabilities.max()!, 1e-9)) }
+  }
+
+  /// Judges the cells, one judgement each.
+  private func judge(_ cells: [Cell], learnt: LearntCells) throws(VisionError) -> [Judgement] {
+    guard !cells.isEmpty else { return [] }
     let queries = cells.flatMap { templates.project($0.features) }
     var nearest = try CellFeatures.nearest(
       templates: templates.features, queries: queries, dimensions: templates.components, k: Self.neighbours
@@ -136,22 +177,26 @@ public struct TemplateEngine: Sendable {
     let probabilities = try network.map { (network) throws(VisionError) in
       try Self.probabilities(of: cells.map(\.pixels), by: network)
     }
-    let symbols = zip(cells, nearest).enumerated().map { index, cell in
-      symbol(cell.1, network: probabilities?[index], box: cell.0.box)
+    return zip(cells, nearest).enumerated().map { index, cell in
+      judgement(cell.1, network: probabilities?[index], box: cell.0.box)
     }
-    return EngineReading(
-      text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).reduce(1, *), symbols: symbols)
   }
 
   /// The cells of a crop whose true value is known (a confirmed reading), labelled with its
-  /// digits; `nil` when the cells found are not one per digit of `value`.
+  /// digits, each whole and inset as ``read(_:expected:learnt:)`` looks closer at it (learnt whole
+  /// only, a meter's unsure digits stayed wrong: the inset view, matched with no cell of the
+  /// meter's own, outvoted the whole one); `nil` when the cells found are not one per digit of
+  /// `value`.
   public func learn(_ image: VisionImage, value: String) throws(VisionError) -> LearntCells? {
     let digits = value.compactMap(\.wholeNumberValue)
     guard !digits.isEmpty else { return nil }
-    let cells = try Self.cells(of: image, expected: digits.count)
-    guard cells.count == digits.count else { return nil }
+    let crop = try PreparedCrop(image)
+    let rects = try crop.prepared.digitCells(expected: digits.count)
+    guard rects.count == digits.count else { return nil }
+    // Each cell as it is read: whole, and inset for a closer look.
+    let cells = try crop.cut(rects) + crop.cut(rects.map(Self.inset))
     return LearntCells(
-      labels: digits.map { UInt16($0 * 10) }, features: cells.flatMap { templates.project($0.features) })
+      labels: (digits + digits).map { UInt16($0 * 10) }, features: cells.flatMap { templates.project($0.features) })
   }
 
   /// The network's probabilities for each cell image, read as it is and with its polarity
@@ -173,9 +218,11 @@ public struct TemplateEngine: Sendable {
   /// A cell's digit. The templates: each digit scores its best neighbour's similarity, and a
   /// softmax turns the scores into probabilities (a template of a wheel between two digits, label
   /// x.5 and up, counts for the next digit, the usual reading convention). The network's
-  /// probabilities (``probabilities(of:by:)``) and the templates' are pooled geometrically, the network's with weight
-  /// ``networkShare``. The pooled probabilities give the confidence and the runners-up.
-  private func symbol(_ neighbours: [(label: UInt16, similarity: Float)], network: [Double]?, box: Rect) -> Symbol {
+  /// probabilities (``probabilities(of:by:)``) and the templates' are pooled geometrically, the
+  /// network's with weight ``networkShare``.
+  private func judgement(_ neighbours: [(label: UInt16, similarity: Float)], network: [Double]?, box: Rect)
+    -> Judgement
+  {
     var best = [Float](repeating: -1, count: 10)
     for neighbour in neighbours {
       let label = Int(neighbour.label)
@@ -192,14 +239,20 @@ public struct TemplateEngine: Sendable {
       }
     }
     let total = weights.reduce(0, +)
-    let ranked = (0..<10).sorted { weights[$0] > weights[$1] }
+    return Judgement(probabilities: weights.map { $0 / total }, roll: roll, box: box)
+  }
+
+  /// The digit judged likeliest, its probability the confidence, the next two the runners-up.
+  static func symbol(_ judgement: Judgement) -> Symbol {
+    let probabilities = judgement.probabilities
+    let ranked = (0..<10).sorted { probabilities[$0] > probabilities[$1] }
     return Symbol(
-      text: String(ranked[0]), confidence: weights[ranked[0]] / total, box: box,
-      alternatives: ranked.dropFirst().prefix(2).filter { weights[$0] > 0 }.map {
-        Alternative(text: String($0), confidence: weights[$0] / total)
+      text: String(ranked[0]), confidence: probabilities[ranked[0]], box: judgement.box,
+      alternatives: ranked.dropFirst().prefix(2).filter { probabilities[$0] > 0 }.map {
+        Alternative(text: String($0), confidence: probabilities[$0])
       },
       // Only a roll that agrees with the digit read.
-      roll: roll.flatMap { $0.fits(String(ranked[0])) ? $0 : nil })
+      roll: judgement.roll.flatMap { $0.fits(String(ranked[0])) ? $0 : nil })
   }
 
   /// A wheel caught between two digits, from the network's probabilities: it learnt a wheel
