@@ -133,9 +133,11 @@ def main():
     parser.add_argument("cells")
     parser.add_argument("out")
     parser.add_argument("--epochs", type=int, default=32)
-    parser.add_argument("--conv1", type=int, default=16)
-    parser.add_argument("--conv2", type=int, default=32)
-    parser.add_argument("--hidden", type=int, default=128)
+    # The engine's forward pass takes layers of a power of two up to 256 (vision_network.cpp).
+    widths = [1 << power for power in range(9)]
+    parser.add_argument("--conv1", type=int, default=16, choices=widths)
+    parser.add_argument("--conv2", type=int, default=32, choices=widths)
+    parser.add_argument("--hidden", type=int, default=128, choices=widths)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args()

@@ -29,6 +29,16 @@ import Testing
     }
   }
 
+  @Test func layersOtherThanAPowerOfTwoWideAreRefused() throws {
+    // conv1 3, conv2 1, hidden 1, classes 2: the weights fit, the width does not.
+    let flat = (DigitNetwork.cellWidth / 4) * (DigitNetwork.cellHeight / 4)
+    let count = (9 * 3 + 3) + (9 * 3 + 1) + (flat + 1) + (2 + 2)
+    #expect(throws: VisionError.self) {
+      try DigitNetwork(
+        shape: .init(conv1: 3, conv2: 1, hidden: 1, classes: 2), weights: [Float](repeating: 0, count: count))
+    }
+  }
+
   @Test func aCellImageHasItsBackgroundPositive() throws {
     // A dark bar on a light cell and a light bar on a dark one look alike to the network.
     func cell(ink: UInt8, paper: UInt8) throws -> [Float] {

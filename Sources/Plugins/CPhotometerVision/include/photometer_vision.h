@@ -187,7 +187,8 @@ typedef struct pm_network pm_network;
 
 /// A small convolutional network over cell images (pm_cell_pixels): a 3 x 3 convolution to
 /// `conv1` channels, ReLU, 2 x 2 max pooling; a 3 x 3 convolution to `conv2` channels, ReLU,
-/// pooling; a dense layer of `hidden` units, ReLU; and one score per class (`classes`).
+/// pooling; a dense layer of `hidden` units, ReLU; and one score per class (`classes`). `conv1`,
+/// `conv2` and `hidden` are powers of two up to 256.
 /// `weights` holds `weight_count` floats: each layer's kernel then bias, the kernels as
 /// (inputs x outputs) matrices with a convolution's inputs ordered channel, then kernel row and
 /// column, and the dense layer's inputs ordered row, column, channel. Copied.
