@@ -22,52 +22,52 @@ bool lightOnDark(const cv::Mat &greyImage) {
 std::vector<cv::Rect> componentCells(const cv::Mat &ink) {
   const int width = ink.cols, height = ink.rows;
   std::vector<cv::Rect> cells;
-    cv::Mat labels, stats, centroids;
-    const int found = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
-    std::vector<cv::Rect> parts;
-    for (int label = 1; label < found; ++label) {
-      cv::Rect box(
-        stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
-        stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
-      const int area = stats.at<int>(label, cv::CC_STAT_AREA);
-      // Frame edges span the image; specks and decimal points are small.
-      if (box.height >= height * 95 / 100 || box.width >= width * 9 / 10 || area < 12 ||
-          box.height < height / 12) {
+  cv::Mat labels, stats, centroids;
+  const int found = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+  std::vector<cv::Rect> parts;
+  for (int label = 1; label < found; ++label) {
+    cv::Rect box(
+      stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+      stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+    const int area = stats.at<int>(label, cv::CC_STAT_AREA);
+    // Frame edges span the image; specks and decimal points are small.
+    if (box.height >= height * 95 / 100 || box.width >= width * 9 / 10 || area < 12 ||
+        box.height < height / 12) {
+      continue;
+    }
+    parts.push_back(box);
+  }
+  std::sort(parts.begin(), parts.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.x < b.x; });
+  // Segments of one seven-segment digit overlap in columns: merge them.
+  std::vector<cv::Rect> groups;
+  for (const auto &part : parts) {
+    if (!groups.empty()) {
+      cv::Rect &last = groups.back();
+      const int overlap = std::min(last.x + last.width, part.x + part.width) - std::max(last.x, part.x);
+      if (overlap > std::min(last.width, part.width) / 3) {
+        last |= part;
         continue;
       }
-      parts.push_back(box);
     }
-    std::sort(parts.begin(), parts.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.x < b.x; });
-    // Segments of one seven-segment digit overlap in columns: merge them.
-    std::vector<cv::Rect> groups;
-    for (const auto &part : parts) {
-      if (!groups.empty()) {
-        cv::Rect &last = groups.back();
-        const int overlap = std::min(last.x + last.width, part.x + part.width) - std::max(last.x, part.x);
-        if (overlap > std::min(last.width, part.width) / 3) {
-          last |= part;
-          continue;
-        }
-      }
-      groups.push_back(part);
+    groups.push_back(part);
+  }
+  int tallest = 0;
+  for (const auto &group : groups) {
+    tallest = std::max(tallest, group.height);
+  }
+  int top = height, bottom = 0;
+  for (const auto &group : groups) {
+    if (group.height >= tallest / 2) {
+      top = std::min(top, group.y);
+      bottom = std::max(bottom, group.y + group.height);
     }
-    int tallest = 0;
-    for (const auto &group : groups) {
-      tallest = std::max(tallest, group.height);
+  }
+  for (const auto &group : groups) {
+    if (group.height >= tallest / 2) {
+      cells.emplace_back(group.x, top, group.width, bottom - top);
     }
-    int top = height, bottom = 0;
-    for (const auto &group : groups) {
-      if (group.height >= tallest / 2) {
-        top = std::min(top, group.y);
-        bottom = std::max(bottom, group.y + group.height);
-      }
-    }
-    for (const auto &group : groups) {
-      if (group.height >= tallest / 2) {
-        cells.emplace_back(group.x, top, group.width, bottom - top);
-      }
-    }
-    return cells;
+  }
+  return cells;
 }
 
 // The median width of some cells (the upper one of an even count).
