@@ -229,7 +229,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PhotometerVisionTests",
-      dependencies: ["PhotometerVision", "MeterMatchers", "DigitTemplates", "TestSupport"]
+      dependencies: ["PhotometerVision", "MeterMatchers", "DigitTemplates", "TesseractEngine", "TestSupport"]
     ),
     .testTarget(
       name: "PhotometerVotingTests",

@@ -101,7 +101,7 @@ public enum ReadVote {
 
   /// The reading's digits as symbols: its own when they match its text, else one per digit of
   /// the text with the reading's confidence.
-  static func digitSymbols(_ reading: EngineReading) -> [Symbol] {
+  public static func digitSymbols(_ reading: EngineReading) -> [Symbol] {
     let fromSymbols = reading.symbols.filter { $0.text.count == 1 && $0.text.first!.isNumber }
     if !fromSymbols.isEmpty, fromSymbols.map(\.text).joined() == reading.text.filter(\.isNumber) {
       return fromSymbols
@@ -119,7 +119,8 @@ public enum ReadVote {
   }
 
   /// For each skeleton position, the symbol of `symbols` aligned to it by edit distance, or nil.
-  static func align(_ symbols: [Symbol], to skeleton: [Symbol]) -> [Symbol?] {
+  /// (Public for the read evaluation, which aligns each engine's digits with the truth so.)
+  public static func align(_ symbols: [Symbol], to skeleton: [Symbol]) -> [Symbol?] {
     let rows = symbols.count, columns = skeleton.count
     var cost = [[Int]](repeating: [Int](repeating: 0, count: columns + 1), count: rows + 1)
     for row in 0...rows { cost[row][0] = row }

@@ -14,6 +14,10 @@ struct Evaluation {
   let tesseract: TesseractEngine
   let tesseractCommandLine: Bool
   var showErrors = false
+  /// Where to append, per digit an engine read, aligned with the true digits as the vote aligns
+  /// readings, one JSON line: set, engine, its confidence (Tesseract's raw, before
+  /// TesseractCalibration) and whether it is right (what Tools/calibrate-read.py fits on).
+  var symbols: FileHandle?
 
   init(weights: [String: Double], withTesseractCommandLine: Bool) throws {
     self.weights = weights
@@ -32,13 +36,19 @@ struct Evaluation {
       let fromTemplates = try templates.read(image, expected: truth.count)
       let templateTime = milliseconds(since: started)
       started = ContinuousClock.now
-      let fromTesseract = try tesseract.read(image)
+      let rawTesseract = try tesseract.read(image, calibrated: false)
+      let fromTesseract = TesseractCalibration.apply(to: rawTesseract)
       let tesseractTime = milliseconds(since: started)
       started = ContinuousClock.now
       let vote = ReadVote.decide(
         [answer("digits", fromTemplates), answer("tesseract", fromTesseract)], weights: weights,
         expectedDigits: truth.count)
       let voteTime = milliseconds(since: started)
+      if let symbols {
+        for (engine, reading) in [("digits", fromTemplates), ("tesseract", rawTesseract)] {
+          symbols.write(Data(symbolLines(set: directory, engine: engine, reading: reading, accepted: accepted).utf8))
+        }
+      }
       scores["digits", default: Score()].add(accepted, fromTemplates.text, fromTemplates.confidence, templateTime)
       if showErrors && !zip(vote.value, accepted).allSatisfy({ $1.contains($0) }) {
         print(
@@ -60,6 +70,19 @@ struct Evaluation {
     return ["digits", "tesseract", "tesseract-cli", "vote"].compactMap { engine in
       scores[engine].map { $0.line(set: name, engine: engine) }
     } + [repairs.line(set: name)]
+  }
+
+  /// One JSON line per digit of `reading` aligned with a true digit.
+  private func symbolLines(set: String, engine: String, reading: EngineReading, accepted: [String]) -> String {
+    let digits = ReadVote.digitSymbols(reading)
+    let truth = accepted.map { Symbol(text: String($0.prefix(1)), confidence: 1) }
+    let name = URL(fileURLWithPath: set).lastPathComponent
+    return zip(ReadVote.align(digits, to: truth), accepted).compactMap { symbol, allowed in
+      symbol.map {
+        "{\"set\": \"\(name)\", \"engine\": \"\(engine)\", \"confidence\": \($0.confidence), "
+          + "\"right\": \(allowed.contains($0.text))}\n"
+      }
+    }.joined()
   }
 
   private func answer(_ plugin: String, _ reading: EngineReading) -> EngineAnswer {

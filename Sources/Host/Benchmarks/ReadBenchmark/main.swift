@@ -13,11 +13,15 @@ import TesseractEngine
 
 TesseractEngine.runSingleThreaded()
 let arguments = Array(CommandLine.arguments.dropFirst())
-let sets = arguments.indices.filter { !arguments[$0].hasPrefix("--") && ($0 == 0 || arguments[$0 - 1] != "--plugins") }
-  .map { arguments[$0] }
+let sets = arguments.indices.filter {
+  !arguments[$0].hasPrefix("--") && ($0 == 0 || !["--plugins", "--symbols"].contains(arguments[$0 - 1]))
+}
+.map { arguments[$0] }
 guard !sets.isEmpty else {
   FileHandle.standardError.write(
-    Data("usage: photometer-benchmark-read SET-DIR... [--tesseract-cli] [--show-errors] [--plugins FILE]\n".utf8))
+    Data(
+      "usage: photometer-benchmark-read SET-DIR... [--tesseract-cli] [--show-errors] [--plugins FILE] [--symbols FILE.jsonl]\n"
+        .utf8))
   exit(2)
 }
 do {
@@ -26,6 +30,10 @@ do {
     contentsOf: flag.map { $0 + 1 < arguments.count ? arguments[$0 + 1] : "" } ?? "plugins.json")
   var evaluation = try Evaluation(weights: weights, withTesseractCommandLine: arguments.contains("--tesseract-cli"))
   evaluation.showErrors = arguments.contains("--show-errors")
+  if let flag = arguments.firstIndex(of: "--symbols"), flag + 1 < arguments.count {
+    _ = FileManager.default.createFile(atPath: arguments[flag + 1], contents: nil)
+    evaluation.symbols = FileHandle(forWritingAtPath: arguments[flag + 1])
+  }
   print(
     "Read evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores; weights \(weights.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
   )
