@@ -25,6 +25,21 @@ import Testing
     }
   }
 
+  /// The displays at `indices` of the read evaluation's seven-segment set (seed 1, rendered as
+  /// far as the last of them), with what the engine reads of each given its digit count.
+  func evaluationDisplays(_ indices: [Int]) async throws -> [(truth: String, read: String)] {
+    let folder = try await Rendered.digits("sevenseg", count: indices.max()! + 1, seed: 1)
+    let rows = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    return try await onOwnThread {
+      let engine = try Self.engine.get()
+      return try indices.map { index in
+        let image = try VisionImage(
+          decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(rows[index][0]))))
+        return (truth: rows[index][1], read: try engine.read(image, expected: rows[index][1].count).text)
+      }
+    }
+  }
+
   @Test func readsRenderedSevenSegmentDisplays() async throws {
     #expect(try await exactReads("sevenseg", count: 20, seed: 101) >= 14)
   }
@@ -34,16 +49,7 @@ import Testing
   /// engine read 427858, 794191 and 338851 before it found the digits on ink against the local
   /// background (black-hat) and kept an even split only where it agrees with them.
   @Test func readsDisplaysWithMarginsUnderGlare() async throws {
-    let folder = try await Rendered.digits("sevenseg", count: 61, seed: 1)
-    let rows = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
-    let readings = try await onOwnThread {
-      let engine = try Self.engine.get()
-      return try [22, 28, 60].map { index in
-        let image = try VisionImage(
-          decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(rows[index][0]))))
-        return (truth: rows[index][1], read: try engine.read(image, expected: rows[index][1].count).text)
-      }
-    }
+    let readings = try await evaluationDisplays([22, 28, 60])
     #expect(readings.map(\.truth) == ["421859", "975419", "338861"])
     for reading in readings {
       #expect(reading.read == reading.truth)
@@ -54,16 +60,7 @@ import Testing
   /// right segments) made the 4 and the 8 look like two digits run together, and 8495, with a
   /// margin on its left only. Read 64811 and 6495 before.
   @Test func readsDisplaysWithNarrowOnesAndOneMargin() async throws {
-    let folder = try await Rendered.digits("sevenseg", count: 52, seed: 1)
-    let rows = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
-    let readings = try await onOwnThread {
-      let engine = try Self.engine.get()
-      return try [14, 51].map { index in
-        let image = try VisionImage(
-          decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(rows[index][0]))))
-        return (truth: rows[index][1], read: try engine.read(image, expected: rows[index][1].count).text)
-      }
-    }
+    let readings = try await evaluationDisplays([14, 51])
     #expect(readings.map(\.truth) == ["14811", "8495"])
     for reading in readings {
       #expect(reading.read == reading.truth)
