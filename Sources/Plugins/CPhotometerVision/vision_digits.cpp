@@ -70,14 +70,29 @@ std::vector<cv::Rect> componentCells(const cv::Mat &ink) {
   return cells;
 }
 
-// The median width of some cells (the upper one of an even count).
+// The median of some values (the upper one of an even count).
+int median(std::vector<int> values) {
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
+// The median width of some cells.
 int medianWidth(const std::vector<cv::Rect> &cells) {
   std::vector<int> widths;
   for (const auto &cell : cells) {
     widths.push_back(cell.width);
   }
-  std::nth_element(widths.begin(), widths.begin() + widths.size() / 2, widths.end());
-  return widths[widths.size() / 2];
+  return median(std::move(widths));
+}
+
+// The steps between the right edges of neighbouring digits (right edges, because a seven-segment
+// 1 is only its right segments).
+std::vector<int> rightEdgeSteps(const std::vector<cv::Rect> &digits) {
+  std::vector<int> steps;
+  for (size_t index = 1; index < digits.size(); ++index) {
+    steps.push_back((digits[index].x + digits[index].width) - (digits[index - 1].x + digits[index - 1].width));
+  }
+  return steps;
 }
 
 // The median width of the broad ones of some cells, at least half as wide as the widest: a
@@ -146,18 +161,15 @@ std::vector<cv::Rect> pitchCells(const std::vector<cv::Rect> &found, int expecte
     return {};
   }
   const int width = broadWidth(found);
-  std::vector<int> steps;
-  for (size_t index = 1; index < found.size(); ++index) {
-    const int step = (found[index].x + found[index].width) - (found[index - 1].x + found[index - 1].width);
-    if (step >= width * 8 / 10 && step <= width * 2) {
-      steps.push_back(step);
-    }
-  }
+  std::vector<int> steps = rightEdgeSteps(found);
+  steps.erase(
+    std::remove_if(
+      steps.begin(), steps.end(), [width](int step) { return step < width * 8 / 10 || step > width * 2; }),
+    steps.end());
   if (steps.empty()) {
     return {};
   }
-  std::nth_element(steps.begin(), steps.begin() + steps.size() / 2, steps.end());
-  const int pitch = steps[steps.size() / 2];
+  const int pitch = median(steps);
   const cv::Rect &last = found.back();
   const int right = last.x + last.width;
   if (right - expected * pitch < -pitch / 2) {
@@ -222,17 +234,24 @@ bool fallOnePerCell(const std::vector<cv::Rect> &digits, const std::vector<cv::R
   return true;
 }
 
-// Whether the digits found leave a margin of more than a quarter of a cell of the even split on
-// both sides of the window: a display with margins around its digits, which the even split
+// On which sides of the window the digits found leave a margin of more than a quarter of a cell
+// of the even split. On both: a display with margins around its digits, which the even split
 // would cut out of step. (A counter's digits run to the window's edges.)
-bool leaveMargins(const std::vector<cv::Rect> &digits, const std::vector<cv::Rect> &even, bool bothSides = true) {
+struct Margins {
+  bool left = false, right = false;
+
+  bool both() const { return left && right; }
+  bool either() const { return left || right; }
+};
+
+Margins margins(const std::vector<cv::Rect> &digits, const std::vector<cv::Rect> &even) {
   if (digits.empty()) {
-    return false;
+    return {};
   }
   const int quarter = even.front().width / 4;
-  const bool left = digits.front().x - even.front().x > quarter;
-  const bool right = (even.back().x + even.back().width) - (digits.back().x + digits.back().width) > quarter;
-  return bothSides ? left && right : left || right;
+  return {
+    digits.front().x - even.front().x > quarter,
+    (even.back().x + even.back().width) - (digits.back().x + digits.back().width) > quarter};
 }
 
 // Whether the digits found stand at one pitch: the steps between their right edges (a
@@ -242,24 +261,20 @@ bool evenlySpaced(const std::vector<cv::Rect> &digits) {
   if (digits.size() < 3) {
     return false;
   }
-  std::vector<int> steps;
-  for (size_t index = 1; index < digits.size(); ++index) {
-    steps.push_back((digits[index].x + digits[index].width) - (digits[index - 1].x + digits[index - 1].width));
-  }
-  std::vector<int> sorted = steps;
-  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
-  const int median = sorted[sorted.size() / 2];
-  return std::all_of(steps.begin(), steps.end(), [median](int step) { return 8 * std::abs(step - median) <= median; });
+  const std::vector<int> steps = rightEdgeSteps(digits);
+  const int middle = median(steps);
+  return std::all_of(steps.begin(), steps.end(), [middle](int step) { return 8 * std::abs(step - middle) <= middle; });
 }
 
 // Components when they agree with the expected count and none is half as wide again as the
 // median (two digits run together, the count made up by one split in two), with the window split
 // evenly as the alternative. Else the even split, unless the components on ink against the local
 // background (uneven light and glare defeat one global threshold), dark or light, leave margins
-// around the digits (leaveMargins) and do not fall one per even cell: then they, with the even
-// split as the alternative, when they agree with the expected count; else the even split with
-// cells at the pitch of the digits found as the alternative. No alternative unless
-// `withAlternative` and 2 or more are expected.
+// on both sides of the digits, or on one side and stand at one pitch (evenlySpaced), and do not
+// fall one per even cell: then they, with the even split as the alternative, when they agree with
+// the expected count; else, with margins on both sides, the even split with cells at the pitch
+// of the digits found as the alternative. No alternative unless `withAlternative` and 2 or more
+// are expected.
 Layouts digitLayouts(const cv::Mat &greyImage, int expected, bool withAlternative) {
   // Within a display's margins the 1s are told from digits split in two: the width to compare
   // with is that of the broad digits.
@@ -293,8 +308,8 @@ Layouts digitLayouts(const cv::Mat &greyImage, int expected, bool withAlternativ
     if (fallOnePerCell(found, layouts.cells)) {
       return layouts;
     }
-    const bool margins = leaveMargins(found, layouts.cells);
-    if (!margins && !(leaveMargins(found, layouts.cells, false) && evenlySpaced(found))) {
+    const Margins around = margins(found, layouts.cells);
+    if (!around.both() && !(around.either() && evenlySpaced(found))) {
       continue;
     }
     if (agrees(found, true)) {
@@ -304,7 +319,7 @@ Layouts digitLayouts(const cv::Mat &greyImage, int expected, bool withAlternativ
       layouts.cells = found;
       return layouts;
     }
-    if (!margins) {
+    if (!around.both()) {
       continue;
     }
     if (nearest.empty() || std::abs(int(found.size()) - expected) < std::abs(int(nearest.size()) - expected)) {
