@@ -25,10 +25,10 @@ bool supportedWidth(int outputs) {
   return outputs >= 1 && outputs <= 256 && (outputs & (outputs - 1)) == 0;
 }
 
-// outputs[o] = bias[o] + sum over i of inputs[i] * kernel[i][o], then ReLU when asked.
+// outputs[o] = ReLU(bias[o] + sum over i of inputs[i] * kernel[i][o]): the hidden layer.
 template <int Outputs>
 __attribute__((always_inline)) inline void dense(
-  const float *inputs, int inputCount, const float *kernel, const float *bias, bool relu, float *outputs) {
+  const float *inputs, int inputCount, const float *kernel, const float *bias, float *outputs) {
   float sums[Outputs];
   std::memcpy(sums, bias, sizeof(sums));
   for (int input = 0; input < inputCount; ++input) {
@@ -39,7 +39,7 @@ __attribute__((always_inline)) inline void dense(
     }
   }
   for (int output = 0; output < Outputs; ++output) {
-    outputs[output] = relu ? std::max(sums[output], 0.0f) : sums[output];
+    outputs[output] = std::max(sums[output], 0.0f);
   }
 }
 
@@ -79,7 +79,8 @@ __attribute__((always_inline)) inline void convolve(
   }
 }
 
-// The layer functions for a width that supportedWidth allows.
+// The layer functions for a width that supportedWidth allows. (A macro rather than a generic
+// lambda: a lambda's body is not compiled for the AVX2 target of classifyWide it is called from.)
 #define PM_FOR_WIDTH(outputs, call)                                                                                    \
   switch (outputs) {                                                                                                   \
   case 1: call(1); break;                                                                                              \
@@ -125,7 +126,7 @@ __attribute__((always_inline)) inline void classifyLoop(
     pooled.data(), height / 2, width / 2, network.conv1, w + network.kernel2, w + network.bias2, padded, second.data())
     PM_FOR_WIDTH(network.conv2, PM_CONVOLVE_2)
     const std::vector<float> flat = pool(second, height / 2, width / 2, network.conv2);
-#define PM_DENSE_3(n) dense<n>(flat.data(), int(flat.size()), w + network.kernel3, w + network.bias3, true, hidden.data())
+#define PM_DENSE_3(n) dense<n>(flat.data(), int(flat.size()), w + network.kernel3, w + network.bias3, hidden.data())
     PM_FOR_WIDTH(network.hidden, PM_DENSE_3)
     // The classes, a handful: a plain loop.
     float *out = scores + size_t(cell) * size_t(network.classes);

@@ -54,15 +54,16 @@ public final class TesseractEngine {
   /// - Parameter calibrated: whether confidences are beliefs (``TesseractCalibration``) or as
   ///   Tesseract gives them (what the calibration is fitted on).
   public func read(_ image: VisionImage, calibrated: Bool = true) throws(VisionError) -> EngineReading {
-    let asItIs = try recognize(image, at: (0, 0))
+    var reading = try recognize(image, at: (0, 0))
     let window = try image.digitWindow()
-    guard window.width < image.width || window.height < image.height else {
-      return calibrated ? TesseractCalibration.apply(to: asItIs) : asItIs
+    if window.width < image.width || window.height < image.height {
+      // Neither read is better everywhere (see the type's note): the surer one is kept.
+      let inside = try recognize(try image.cropped(window), at: (window.x, window.y))
+      if inside.confidence >= reading.confidence {
+        reading = inside
+      }
     }
-    // Neither read is better everywhere (see the type's note): the surer one is kept.
-    let inside = try recognize(try image.cropped(window), at: (window.x, window.y))
-    let surer = asItIs.confidence > inside.confidence ? asItIs : inside
-    return calibrated ? TesseractCalibration.apply(to: surer) : surer
+    return calibrated ? TesseractCalibration.apply(to: reading) : reading
   }
 
   /// Reads `image`, a part of the crop whose top left corner is `origin` in the crop's pixels.
