@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Trains the digits plugin's network on the cell images `photometer-digits train --cells` wrote.
 
-    Tools/train-digit-network.py CELLS OUT [--epochs 32] [--conv1 16] [--conv2 32] [--hidden 128] [--seed 1]
+    Tools/train-digit-network.py CELLS OUT [--networks 2] [--epochs 32] [--conv1 16] [--conv2 32] [--hidden 128] [--seed 1]
 
 A small convolutional network (see pm_network_create in photometer_vision.h): 3 x 3 convolution,
 ReLU, 2 x 2 max pooling, twice; a dense ReLU layer; one score per digit. Trained with softmax
@@ -10,11 +10,20 @@ falling from 1e-3 to 0 along a half cosine. Half the images have their polarity 
 polarity comes from its border, which a wheel window's frame can fool (4% of held-out real photos
 read clearly better inverted), so the network learns digits of both polarities and the engine reads
 every cell both ways (TemplateEngine.probabilities). A wheel's label in tenths becomes a
-share of two digits (4.3: 0.7 of a 4 and 0.3 of a 5). numpy only (python3-numpy); the same cells
-and seed give the same network. Writes OUT as digit-network.bin (see
-Sources/Plugins/DigitTemplates/DigitNetworkFile.swift).
+share of two digits (4.3: 0.7 of a 4 and 0.3 of a 5). `--networks N` (default 2) trains N networks alike
+from the seeds SEED to SEED + N - 1, one process and one core each, which the engine reads
+together (their scores averaged). numpy only (python3-numpy); the same cells and seeds give the
+same networks. Writes OUT as digit-network.bin (see Sources/Plugins/DigitTemplates/DigitNetworkFile.swift).
 """
+import os
+
+# One core per network: the networks train side by side, and numpy's sums do not depend on how
+# many threads its BLAS would otherwise take.
+for variable in ["OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"]:
+    os.environ[variable] = "1"
+
 import argparse
+import multiprocessing
 import struct
 import time
 
@@ -121,28 +130,17 @@ class Network:
             self.v[k] = 0.999 * self.v[k] + 0.001 * g[k] ** 2
             p[k] -= rate * (self.m[k] / (1 - 0.9 ** self.steps)) / (np.sqrt(self.v[k] / (1 - 0.999 ** self.steps)) + 1e-8)
 
-    def write(self, path):
+    def serialised(self):
+        """The network as the file holds it: its sizes, then its weights."""
         weights = np.concatenate([self.p[k].ravel() for k in ["k1", "b1", "k2", "b2", "k3", "b3", "k4", "b4"]])
-        with open(path, "wb") as out:
-            out.write(struct.pack("<4sIIIIII", b"PMDN", 1, self.conv1, self.conv2, self.hidden, 10, len(weights)))
-            out.write(weights.astype("<f4").tobytes())
+        sizes = struct.pack("<IIIII", self.conv1, self.conv2, self.hidden, 10, len(weights))
+        return sizes + weights.astype("<f4").tobytes()
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("cells")
-    parser.add_argument("out")
-    parser.add_argument("--epochs", type=int, default=32)
-    # The engine's forward pass takes layers of a power of two up to 256 (vision_network.cpp).
-    widths = [1 << power for power in range(9)]
-    parser.add_argument("--conv1", type=int, default=16, choices=widths)
-    parser.add_argument("--conv2", type=int, default=32, choices=widths)
-    parser.add_argument("--hidden", type=int, default=128, choices=widths)
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--seed", type=int, default=1)
-    arguments = parser.parse_args()
+def train(arguments, seed):
+    """One network trained from `seed`, serialised."""
     labels, images = read_cells(arguments.cells)
-    rng = np.random.default_rng(arguments.seed)
+    rng = np.random.default_rng(seed)
     network = Network(rng, arguments.conv1, arguments.conv2, arguments.hidden, images.shape[2], images.shape[3])
     targets = shares(labels)
     # A fixed twentieth is kept out of training to show how it goes (the read evaluation is the measure).
@@ -161,9 +159,31 @@ def main():
         # Read both ways, as the engine reads: the softmax of the mean scores.
         scores = network.forward(images[watched])[0] + network.forward(-images[watched])[0]
         right = np.mean(scores.argmax(1) == targets[watched].argmax(1))
-        print(f"epoch {epoch + 1}: {right:.2%} of the watched twentieth, {time.time() - start:.0f} s", flush=True)
-    network.write(arguments.out)
-    print(f"wrote {arguments.out}")
+        print(f"seed {seed}, epoch {epoch + 1}: {right:.2%} of the watched twentieth, {time.time() - start:.0f} s",
+              flush=True)
+    return network.serialised()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("cells")
+    parser.add_argument("out")
+    parser.add_argument("--epochs", type=int, default=32)
+    # The engine's forward pass takes layers of a power of two up to 256 (vision_network.cpp).
+    widths = [1 << power for power in range(9)]
+    parser.add_argument("--conv1", type=int, default=16, choices=widths)
+    parser.add_argument("--conv2", type=int, default=32, choices=widths)
+    parser.add_argument("--hidden", type=int, default=128, choices=widths)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--networks", type=int, default=2)
+    arguments = parser.parse_args()
+    seeds = range(arguments.seed, arguments.seed + arguments.networks)
+    with multiprocessing.Pool(min(len(seeds), os.cpu_count() or 1)) as pool:
+        networks = pool.starmap(train, [(arguments, seed) for seed in seeds])
+    with open(arguments.out, "wb") as out:
+        out.write(struct.pack("<4sII", b"PMDN", 2, len(networks)) + b"".join(networks))
+    print(f"wrote {arguments.out}: {len(networks)} networks")
 
 
 if __name__ == "__main__":

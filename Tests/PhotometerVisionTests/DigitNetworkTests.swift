@@ -54,8 +54,36 @@ import Testing
     #expect(zip(dark, light).allSatisfy { abs($0 - $1) < 1e-3 })
   }
 
-  @Test func theBundledNetworkLoads() throws {
-    let network = try DigitNetwork.bundled()
-    #expect(network.shape.classes == 10)
+  @Test func aNetworkFileHoldsSeveralNetworks() throws {
+    let flat = (DigitNetwork.cellWidth / 4) * (DigitNetwork.cellHeight / 4)
+    let centre = [Float](repeating: 0, count: 4) + [1] + [Float](repeating: 0, count: 4)
+    func network(scale: Float) -> [Float] {
+      centre + [0] + centre + [0] + [Float](repeating: 1, count: flat) + [0] + [scale, -scale] + [0, 0]
+    }
+    var bytes = Data("PMDN".utf8)
+    func word(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { bytes.append(contentsOf: $0) } }
+    word(2)
+    word(2)
+    for scale: Float in [1, 3] {
+      let weights = network(scale: scale)
+      [1, 1, 1, 2, weights.count].forEach(word)
+      weights.forEach { word(Int($0.bitPattern)) }
+    }
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("networks-\(UUID()).bin")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try bytes.write(to: url)
+
+    let networks = try DigitNetwork.networks(contentsOf: url)
+    let cell = [Float](repeating: 1, count: DigitNetwork.cellWidth * DigitNetwork.cellHeight)
+    let sum = Float(flat)
+    #expect(try networks.map { try $0.scores(cell) } == [[sum, -sum], [3 * sum, -3 * sum]])
+    try bytes.dropLast(4).write(to: url)
+    #expect(throws: (any Error).self) { try DigitNetwork.networks(contentsOf: url) }
+  }
+
+  @Test func theBundledNetworksLoad() throws {
+    let networks = try DigitNetwork.bundled()
+    #expect(!networks.isEmpty)
+    #expect(networks.allSatisfy { $0.shape.classes == 10 })
   }
 }

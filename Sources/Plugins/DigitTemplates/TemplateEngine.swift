@@ -14,6 +14,11 @@ public struct TemplateEngine: Sendable {
   /// The network's weight when its probabilities and the templates' are pooled (measured with
   /// the read evaluation: 0.5 and 0.8 read fewer real strips exactly; see docs/recognizers.md).
   public static let networkShare = 0.7
+  /// The network's weight for a meter whose confirmed readings taught the engine its own cells
+  /// (``LearntCells``): they are matched beside the templates, and the more sure networks (two,
+  /// averaged) outweighed them at 0.7 (a meter of real digits read 66.7% of its strips before
+  /// learning and 80.6% after; at 0.5 100%, as at 0.3).
+  public static let learntNetworkShare = 0.5
   /// Below this confidence in its reading, the engine reads the crop's other layout of cells too
   /// (see ``read(_:expected:learnt:)``).
   public static let secondLook = 0.9
@@ -22,17 +27,18 @@ public struct TemplateEngine: Sendable {
   public static let closerLook = 0.8
 
   public var templates: DigitTemplates
-  /// The network that scores each cell beside the templates, when there is one.
-  public var network: DigitNetwork?
+  /// The networks that score each cell beside the templates, their scores averaged (none: the
+  /// templates alone).
+  public var networks: [DigitNetwork]
 
-  public init(templates: DigitTemplates, network: DigitNetwork? = nil) {
+  public init(templates: DigitTemplates, networks: [DigitNetwork] = []) {
     self.templates = templates
-    self.network = network
+    self.networks = networks
   }
 
-  /// The engine with the templates and network that ship with the plugin.
+  /// The engine with the templates and networks that ship with the plugin.
   public static func bundled() throws -> TemplateEngine {
-    TemplateEngine(templates: try DigitTemplates.bundled(), network: try DigitNetwork.bundled())
+    TemplateEngine(templates: try DigitTemplates.bundled(), networks: try DigitNetwork.bundled())
   }
 
   /// The crop as cells are cut from it and templates are made from it: grey, dark on light,
@@ -174,11 +180,11 @@ public struct TemplateEngine: Sendable {
         nearest[cell] += own[cell].map { (label: learnt.labels[$0.index], similarity: $0.similarity) }
       }
     }
-    let probabilities = try network.map { (network) throws(VisionError) in
-      try Self.probabilities(of: cells.map(\.pixels), by: network)
-    }
+    let probabilities = networks.isEmpty ? nil : try Self.probabilities(of: cells.map(\.pixels), by: networks)
     return zip(cells, nearest).enumerated().map { index, cell in
-      judgement(cell.1, network: probabilities?[index], box: cell.0.box)
+      judgement(
+        cell.1, network: probabilities?[index], box: cell.0.box,
+        networkShare: learnt.labels.isEmpty ? Self.networkShare : Self.learntNetworkShare)
     }
   }
 
@@ -199,19 +205,25 @@ public struct TemplateEngine: Sendable {
       labels: (digits + digits).map { UInt16($0 * 10) }, features: cells.flatMap { templates.project($0.features) })
   }
 
-  /// The network's probabilities for each cell image, read as it is and with its polarity
-  /// inverted, pooled geometrically (the softmax of the two readings' mean scores). A cell's polarity comes from its border (background
-  /// positive), which a wheel window's frame or a neighbouring wheel's edge can fool; the network
-  /// learnt digits of both polarities (Tools/train-digit-network.py inverts half its examples),
-  /// and the two readings together name more real digits than either (held-out training photos:
-  /// see docs/recognizers.md).
-  static func probabilities(of cells: [[Float]], by network: DigitNetwork) throws(VisionError) -> [[Double]] {
+  /// The networks' probabilities for each cell image, read as it is and with its polarity
+  /// inverted by each network, pooled geometrically (the softmax of all the readings' mean
+  /// scores). A cell's polarity comes from its border (background positive), which a wheel
+  /// window's frame or a neighbouring wheel's edge can fool; the networks learnt digits of both
+  /// polarities (Tools/train-digit-network.py inverts half its examples), and the two readings
+  /// together name more real digits than either (held-out training photos: see
+  /// docs/recognizers.md). Networks trained alike from different seeds err on different cells,
+  /// so their mean names more, and is less sure where they differ.
+  static func probabilities(of cells: [[Float]], by networks: [DigitNetwork]) throws(VisionError) -> [[Double]] {
     let pixels = cells.flatMap { $0 }
-    let scores = try network.scores(pixels + pixels.map { -$0 })
-    let classes = network.shape.classes
-    let inverted = cells.count * classes
+    let both = pixels + pixels.map { -$0 }
+    let classes = networks[0].shape.classes
+    var sums = [Float](repeating: 0, count: 2 * cells.count * classes)
+    for network in networks {
+      for (index, score) in try network.scores(both).enumerated() { sums[index] += score }
+    }
+    let inverted = cells.count * classes, readings = Double(2 * networks.count)
     return cells.indices.map { cell in
-      softmax((cell * classes..<(cell + 1) * classes).map { Double(scores[$0] + scores[inverted + $0]) / 2 })
+      softmax((cell * classes..<(cell + 1) * classes).map { Double(sums[$0] + sums[inverted + $0]) / readings })
     }
   }
 
@@ -219,8 +231,11 @@ public struct TemplateEngine: Sendable {
   /// softmax turns the scores into probabilities (a template of a wheel between two digits, label
   /// x.5 and up, counts for the next digit, the usual reading convention). The network's
   /// probabilities (``probabilities(of:by:)``) and the templates' are pooled geometrically, the
-  /// network's with weight ``networkShare``.
-  private func judgement(_ neighbours: [(label: UInt16, similarity: Float)], network: [Double]?, box: Rect)
+  /// network's with weight `networkShare` (``networkShare``, or ``learntNetworkShare`` for a
+  /// meter with cells of its own).
+  private func judgement(
+    _ neighbours: [(label: UInt16, similarity: Float)], network: [Double]?, box: Rect, networkShare: Double
+  )
     -> Judgement
   {
     var best = [Float](repeating: -1, count: 10)
@@ -235,7 +250,7 @@ public struct TemplateEngine: Sendable {
       roll = Self.roll(network)
       weights = zip(weights, network).map { fromTemplates, fromNetwork in
         exp(
-          (1 - Self.networkShare) * log(max(fromTemplates, 1e-9)) + Self.networkShare * log(max(fromNetwork, 1e-9)))
+          (1 - networkShare) * log(max(fromTemplates, 1e-9)) + networkShare * log(max(fromNetwork, 1e-9)))
       }
     }
     let total = weights.reduce(0, +)

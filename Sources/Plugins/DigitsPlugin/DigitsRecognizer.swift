@@ -25,17 +25,18 @@ struct DigitsRecognizer: Recognizer {
       let path = host.options["templates"] ?? ""
       let templates =
         try path.isEmpty ? DigitTemplates.bundled() : DigitTemplates(contentsOf: URL(fileURLWithPath: path))
-      let network: DigitNetwork? =
+      let networks: [DigitNetwork] =
         switch host.options["network"] ?? "" {
         case "": try DigitNetwork.bundled()
-        case "none": nil
-        case let path: try DigitNetwork(contentsOf: URL(fileURLWithPath: path))
+        case "none": []
+        case let path: try DigitNetwork.networks(contentsOf: URL(fileURLWithPath: path))
         }
-      engine = TemplateEngine(templates: templates, network: network)
+      engine = TemplateEngine(templates: templates, networks: networks)
       return Hello(
         name: "photometer-digits", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
         details: [
-          "engine": network == nil ? "templates" : "templates+network", "templates": "\(templates.count)",
+          "engine": networks.isEmpty ? "templates" : "templates+network", "templates": "\(templates.count)",
+          "networks": "\(networks.count)",
         ])
     } catch {
       throw ErrorReply(.invalidRequest, "cannot load the digit templates: \(error)")
