@@ -83,7 +83,13 @@ enum Training {
     for row in rows where row.count >= 2 {
       let digits = row[1].compactMap(\.wholeNumberValue)
       let image = try VisionImage(decoding: [UInt8](Data(contentsOf: base.appendingPathComponent(row[0]))))
-      for (cell, digit) in zip(try TemplateEngine.cells(of: image, expected: digits.count), digits) {
+      let cells = try TemplateEngine.cells(of: image, expected: digits.count)
+      // Cells that are not one per digit would be labelled out of step.
+      guard cells.count == digits.count else {
+        print("skipped \(row[0]): \(cells.count) cells for \(digits.count) digits")
+        continue
+      }
+      for (cell, digit) in zip(cells, digits) {
         samples.add(UInt16(digit * 10), cell)
       }
     }
