@@ -11,10 +11,11 @@ public struct TemplateEngine: Sendable {
   /// Softmax temperature turning per-digit similarities into probabilities (measured on held-out
   /// real digits so that the confidence tracks the accuracy; see docs/reading.md).
   public static let temperature: Float = 0.025
-  /// The network's weight when its probabilities and the templates' are pooled (measured with
-  /// the read evaluation: 0.5 and 0.8 read fewer real strips exactly; see docs/recognizers.md).
+  /// The networks' weight when their probabilities and the templates' are pooled (measured with
+  /// the read evaluation, one network: 0.5 and 0.8 read fewer real strips exactly; see
+  /// docs/recognizers.md).
   public static let networkShare = 0.7
-  /// The network's weight for a meter whose confirmed readings taught the engine its own cells
+  /// The networks' weight for a meter whose confirmed readings taught the engine its own cells
   /// (``LearntCells``): they are matched beside the templates, and the more sure networks (two,
   /// averaged) outweighed them at 0.7 (a meter of real digits read 66.7% of its strips before
   /// learning and 80.6% after; at 0.5 100%, as at 0.3).
