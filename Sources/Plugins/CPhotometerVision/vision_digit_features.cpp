@@ -133,6 +133,8 @@ pm_status pm_cell_features(const pm_image *image, int x, int y, int width, int h
   });
 }
 
+}  // extern "C"
+
 namespace {
 
 // scores[q][t] = queries[q] . templates[t]. The templates are read once for all queries, and
@@ -170,7 +172,159 @@ void dotProducts(
   (wide ? dotProductsWide : dotProductsPortable)(templates, template_count, queries, query_count, dimensions, scores);
 }
 
+// The k best of each row of `scores` (query_count rows of template_count), best first, in one
+// pass: a score enters the sorted list only when it beats the k-th so far, which after the first
+// few hundred templates almost none does.
+void bestOf(const float *scores, int query_count, int template_count, int k, int *indices, float *similarities) {
+  std::vector<std::pair<float, int>> best;
+  for (int query = 0; query < query_count; ++query) {
+    const float *row = scores + size_t(query) * size_t(template_count);
+    best.clear();
+    for (int item = 0; item < template_count; ++item) {
+      if (int(best.size()) == k && row[item] <= best.back().first) {
+        continue;
+      }
+      // Descending by score; equal scores keep the lower index first, as a stable sort would.
+      const auto at = std::upper_bound(
+        best.begin(), best.end(), std::make_pair(row[item], item),
+        [](const std::pair<float, int> &a, const std::pair<float, int> &b) { return a.first > b.first; });
+      best.insert(at, {row[item], item});
+      if (int(best.size()) > k) {
+        best.pop_back();
+      }
+    }
+    for (int rank = 0; rank < k; ++rank) {
+      indices[query * k + rank] = best[size_t(rank)].second;
+      similarities[query * k + rank] = best[size_t(rank)].first;
+    }
+  }
+}
+
+// Eight templates at a time, laid out dimension by dimension (lane = template), against
+// `Queries` queries: each query's eight sums stay in vector registers and no sum is reduced
+// across lanes (the row-by-row loop ended every dot product with a horizontal sum). With few
+// queries the dimensions are split over several sums per query (`Chains`), so that eight
+// independent additions are in flight: one chain of 64 waited on each addition in turn.
+template <int Queries>
+__attribute__((always_inline)) inline void blockScores(
+  const float *block, int dimensions, const float *queries, int firstItem, int template_count, float *scores) {
+  constexpr int Chains = Queries == 1 ? 4 : (8 + Queries - 1) / Queries;
+  float sums[Queries][Chains][8] = {};
+  int index = 0;
+  for (; index + Chains <= dimensions; index += Chains) {
+    for (int chain = 0; chain < Chains; ++chain) {
+      const float *lanes = block + size_t(index + chain) * 8;
+      for (int query = 0; query < Queries; ++query) {
+        const float value = queries[size_t(query) * size_t(dimensions) + size_t(index + chain)];
+        for (int lane = 0; lane < 8; ++lane) {
+          sums[query][chain][lane] += value * lanes[lane];
+        }
+      }
+    }
+  }
+  for (; index < dimensions; ++index) {
+    const float *lanes = block + size_t(index) * 8;
+    for (int query = 0; query < Queries; ++query) {
+      const float value = queries[size_t(query) * size_t(dimensions) + size_t(index)];
+      for (int lane = 0; lane < 8; ++lane) {
+        sums[query][0][lane] += value * lanes[lane];
+      }
+    }
+  }
+  const int lanes = std::min(8, template_count - firstItem);
+  for (int query = 0; query < Queries; ++query) {
+    for (int lane = 0; lane < lanes; ++lane) {
+      float sum = 0;
+      for (int chain = 0; chain < Chains; ++chain) {
+        sum += sums[query][chain][lane];
+      }
+      scores[size_t(query) * size_t(template_count) + size_t(firstItem + lane)] = sum;
+    }
+  }
+}
+
+// scores[q][t] for every block, queries eight at a time (eight registers of sums).
+__attribute__((always_inline)) inline void indexScoresLoop(
+  const float *blocked, int template_count, int dimensions, const float *queries, int query_count, float *scores) {
+  const size_t blockSize = size_t(dimensions) * 8;
+  for (int first = 0; first < query_count; first += 8) {
+    const float *chunk = queries + size_t(first) * size_t(dimensions);
+    float *rows = scores + size_t(first) * size_t(template_count);
+    for (int item = 0; item < template_count; item += 8) {
+      const float *block = blocked + size_t(item / 8) * blockSize;
+      switch (std::min(8, query_count - first)) {
+      case 8: blockScores<8>(block, dimensions, chunk, item, template_count, rows); break;
+      case 7: blockScores<7>(block, dimensions, chunk, item, template_count, rows); break;
+      case 6: blockScores<6>(block, dimensions, chunk, item, template_count, rows); break;
+      case 5: blockScores<5>(block, dimensions, chunk, item, template_count, rows); break;
+      case 4: blockScores<4>(block, dimensions, chunk, item, template_count, rows); break;
+      case 3: blockScores<3>(block, dimensions, chunk, item, template_count, rows); break;
+      case 2: blockScores<2>(block, dimensions, chunk, item, template_count, rows); break;
+      default: blockScores<1>(block, dimensions, chunk, item, template_count, rows); break;
+      }
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) void indexScoresWide(
+  const float *blocked, int template_count, int dimensions, const float *queries, int query_count, float *scores) {
+  indexScoresLoop(blocked, template_count, dimensions, queries, query_count, scores);
+}
+
+void indexScoresPortable(
+  const float *blocked, int template_count, int dimensions, const float *queries, int query_count, float *scores) {
+  indexScoresLoop(blocked, template_count, dimensions, queries, query_count, scores);
+}
+
 }  // namespace
+
+struct pm_template_index {
+  int count = 0, dimensions = 0;
+  // Blocks of eight templates, each `dimensions` x 8 floats; the last block padded with zeros.
+  std::vector<float> blocked;
+};
+
+extern "C" {
+
+pm_status pm_template_index_create(
+  const float *templates, int template_count, int dimensions, pm_template_index **out) {
+  return guarded([&] {
+    if (template_count <= 0 || dimensions <= 0) {
+      return fail(PM_BAD_ARGUMENT, "need templates of at least one dimension");
+    }
+    auto index = std::make_unique<pm_template_index>();
+    index->count = template_count;
+    index->dimensions = dimensions;
+    index->blocked.assign(size_t((template_count + 7) / 8) * size_t(dimensions) * 8, 0.0f);
+    for (int item = 0; item < template_count; ++item) {
+      for (int dimension = 0; dimension < dimensions; ++dimension) {
+        index->blocked[(size_t(item / 8) * size_t(dimensions) + size_t(dimension)) * 8 + size_t(item % 8)] =
+          templates[size_t(item) * size_t(dimensions) + size_t(dimension)];
+      }
+    }
+    *out = index.release();
+    return PM_OK;
+  });
+}
+
+void pm_template_index_free(pm_template_index *index) {
+  delete index;
+}
+
+pm_status pm_template_index_nearest(
+  const pm_template_index *index, const float *queries, int query_count, int k, int *indices, float *similarities) {
+  return guarded([&] {
+    if (query_count <= 0 || k <= 0 || k > index->count) {
+      return fail(PM_BAD_ARGUMENT, "need queries and 1 <= k <= the number of templates");
+    }
+    std::vector<float> scores(size_t(query_count) * size_t(index->count), 0.0f);
+    static const bool wide = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    (wide ? indexScoresWide : indexScoresPortable)(
+      index->blocked.data(), index->count, index->dimensions, queries, query_count, scores.data());
+    bestOf(scores.data(), query_count, index->count, k, indices, similarities);
+    return PM_OK;
+  });
+}
 
 pm_status pm_nearest_templates(
   const float *templates, int template_count, const float *queries, int query_count, int dimensions, int k,
@@ -181,30 +335,7 @@ pm_status pm_nearest_templates(
     }
     std::vector<float> scores(size_t(query_count) * size_t(template_count), 0.0f);
     dotProducts(templates, template_count, queries, query_count, dimensions, scores.data());
-    // The k best of each row in one pass: a score enters the sorted list only when it beats the
-    // k-th so far, which after the first few hundred templates almost none does.
-    std::vector<std::pair<float, int>> best;
-    for (int query = 0; query < query_count; ++query) {
-      const float *row = scores.data() + size_t(query) * size_t(template_count);
-      best.clear();
-      for (int item = 0; item < template_count; ++item) {
-        if (int(best.size()) == k && row[item] <= best.back().first) {
-          continue;
-        }
-        // Descending by score; equal scores keep the lower index first, as a stable sort would.
-        const auto at = std::upper_bound(
-          best.begin(), best.end(), std::make_pair(row[item], item),
-          [](const std::pair<float, int> &a, const std::pair<float, int> &b) { return a.first > b.first; });
-        best.insert(at, {row[item], item});
-        if (int(best.size()) > k) {
-          best.pop_back();
-        }
-      }
-      for (int rank = 0; rank < k; ++rank) {
-        indices[query * k + rank] = best[size_t(rank)].second;
-        similarities[query * k + rank] = best[size_t(rank)].first;
-      }
-    }
+    bestOf(scores.data(), query_count, template_count, k, indices, similarities);
     return PM_OK;
   });
 }

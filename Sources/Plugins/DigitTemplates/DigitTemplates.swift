@@ -16,6 +16,8 @@ public struct DigitTemplates: Sendable {
   public private(set) var labels: [UInt16] = []
   /// `count` rows of `components` floats, unit length.
   public private(set) var features: [Float] = []
+  /// ``features`` laid out for the nearest-template search.
+  public private(set) var index: TemplateIndex
 
   public var count: Int { labels.count }
 
@@ -26,9 +28,13 @@ public struct DigitTemplates: Sendable {
     self.components = components
     self.labels = labels
     let dimensions = CellFeatures.dimensions
+    var features: [Float] = []
     for row in 0..<labels.count {
-      features.append(contentsOf: project(Array(rawFeatures[(row * dimensions)..<((row + 1) * dimensions)])))
+      let raw = Array(rawFeatures[(row * dimensions)..<((row + 1) * dimensions)])
+      features.append(contentsOf: Self.project(raw, mean: mean, axes: axes, components: components))
     }
+    self.features = features
+    index = try TemplateIndex(templates: features, dimensions: components)
   }
 
   /// The templates that ship with the plugin (built by `photometer-digits train`).
@@ -41,6 +47,10 @@ public struct DigitTemplates: Sendable {
 
   /// A cell's raw features on the templates' axes, unit length.
   public func project(_ raw: [Float]) -> [Float] {
+    Self.project(raw, mean: mean, axes: axes, components: components)
+  }
+
+  private static func project(_ raw: [Float], mean: [Float], axes: [Float], components: Int) -> [Float] {
     let dimensions = CellFeatures.dimensions
     var centred = raw
     for index in 0..<dimensions { centred[index] -= mean[index] }
@@ -75,6 +85,7 @@ public struct DigitTemplates: Sendable {
     labels = try reader.halves(count)
     features = try reader.halves(count * components).map { Float(Float16(bitPattern: $0)) }
     guard reader.atEnd else { throw TemplateFileError("\(url.path) has trailing bytes") }
+    index = try TemplateIndex(templates: features, dimensions: components)
   }
 
   public func write(to url: URL) throws {

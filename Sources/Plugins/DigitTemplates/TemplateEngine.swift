@@ -171,9 +171,9 @@ public struct TemplateEngine: Sendable {
   private func judge(_ cells: [Cell], learnt: LearntCells) throws(VisionError) -> [Judgement] {
     guard !cells.isEmpty else { return [] }
     let queries = cells.flatMap { templates.project($0.features) }
-    var nearest = try CellFeatures.nearest(
-      templates: templates.features, queries: queries, dimensions: templates.components, k: Self.neighbours
-    ).map { $0.map { (label: templates.labels[$0.index], similarity: $0.similarity) } }
+    var nearest = try templates.index.nearest(queries: queries, k: Self.neighbours).map {
+      $0.map { (label: templates.labels[$0.index], similarity: $0.similarity) }
+    }
     if !learnt.labels.isEmpty {
       let own = try CellFeatures.nearest(
         templates: learnt.features, queries: queries, dimensions: templates.components, k: Self.neighbours)

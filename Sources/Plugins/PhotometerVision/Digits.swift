@@ -140,3 +140,40 @@ public enum CellFeatures {
     return (mean, axes)
   }
 }
+
+/// Templates laid out for a fast nearest-template search (``CellFeatures/nearest(templates:queries:dimensions:k:)``
+/// over a set searched again and again): in blocks of eight, dimension by dimension, so that a
+/// query meets eight templates at once.
+public final class TemplateIndex: @unchecked Sendable {
+  // Safe to share: searching does not change the index.
+  private let pointer: OpaquePointer
+  public let count: Int
+  public let dimensions: Int
+
+  /// `templates`: rows of `dimensions` floats.
+  public init(templates: [Float], dimensions: Int) throws(VisionError) {
+    var result: OpaquePointer?
+    try check(pm_template_index_create(templates, Int32(templates.count / dimensions), Int32(dimensions), &result))
+    pointer = result!
+    count = templates.count / dimensions
+    self.dimensions = dimensions
+  }
+
+  deinit {
+    pm_template_index_free(pointer)
+  }
+
+  /// For each query (rows of `queries`), the `k` most similar templates: their indices and dot
+  /// products, best first.
+  public func nearest(queries: [Float], k: Int) throws(VisionError) -> [[(index: Int, similarity: Float)]] {
+    let queryCount = queries.count / dimensions
+    guard queryCount > 0 else { return [] }
+    let k = min(k, count)
+    var indices = [Int32](repeating: 0, count: queryCount * k)
+    var similarities = [Float](repeating: 0, count: queryCount * k)
+    try check(pm_template_index_nearest(pointer, queries, Int32(queryCount), Int32(k), &indices, &similarities))
+    return (0..<queryCount).map { query in
+      (0..<k).map { rank in (Int(indices[query * k + rank]), similarities[query * k + rank]) }
+    }
+  }
+}

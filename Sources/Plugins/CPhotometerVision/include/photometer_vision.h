@@ -176,6 +176,18 @@ pm_status pm_nearest_templates(
   const float *templates, int template_count, const float *queries, int query_count, int dimensions, int k,
   int *indices, float *similarities);
 
+typedef struct pm_template_index pm_template_index;
+
+/// `template_count` templates of `dimensions` floats (row-major), copied and laid out for
+/// pm_template_index_nearest: in blocks of eight, dimension by dimension, so that a query meets
+/// eight templates at once.
+pm_status pm_template_index_create(
+  const float *templates, int template_count, int dimensions, pm_template_index **out);
+void pm_template_index_free(pm_template_index *index);
+/// As pm_nearest_templates, over the index's templates (`queries` of the index's dimensions).
+pm_status pm_template_index_nearest(
+  const pm_template_index *index, const float *queries, int query_count, int k, int *indices, float *similarities);
+
 /// Principal components of `rows` feature vectors of `dimensions` floats: their mean
 /// (`dimensions` floats) and the first `components` unit eigenvectors (row-major).
 pm_status pm_principal_components(
