@@ -1,5 +1,6 @@
 import DigitTemplates
 import Foundation
+import PhotometerProtocol
 import PhotometerVision
 import TestSupport
 import Testing
@@ -118,6 +119,18 @@ import Testing
     // Measured 100 of 120 and 56 of 60 (docs/recognizers.md).
     #expect(Double(told) >= 0.7 * Double(rolling), "\(told) of \(rolling) rolls told within 0.2")
     #expect(Double(calledSettled) >= 0.8 * Double(settled), "\(calledSettled) of \(settled) called settled")
+  }
+
+  @Test func cellsOutOfStepStrayFromAnEvenRow() {
+    func cells(_ spans: [(Int32, Int32)]) -> [Rect] { spans.map { Rect(x: $0.0, y: 0, width: $0.1, height: 40) } }
+    // An even row, and one with a narrow 1 at the right of its cell: rows of digits.
+    let even: [(Int32, Int32)] = (0..<8).map { (4 + 30 * Int32($0), 30) }
+    #expect(TemplateEngine.stray(cells(even)) < 0.01)
+    #expect(TemplateEngine.stray(cells([(4, 30), (50, 10), (64, 30), (94, 30)])) < TemplateEngine.strayLimit)
+    // The component cells the engine found on a real counter strip (18877143, pitch 30): a digit
+    // left out and another cut in two.
+    let outOfStep = cells([(4, 30), (37, 24), (60, 35), (125, 18), (163, 9), (185, 24), (210, 9), (220, 19)])
+    #expect(TemplateEngine.stray(outOfStep) > TemplateEngine.strayLimit)
   }
 
   @Test func templateFilesRoundTrip() async throws {
