@@ -131,14 +131,16 @@ public struct TemplateEngine: Sendable {
   {
     let crop = try PreparedCrop(image)
     let (found, other) = try crop.prepared.digitCellLayouts(expected: expected)
+    // The meter's own cells, laid out for the search once for all the cells judged below.
+    let own = try OwnCells(learnt, dimensions: templates.components)
     var rects = found
     var digits: [Judgement]
     if let other, other != found, Self.stray(found) > Self.strayLimit {
-      (rects, digits) = (other, try judge(crop.cut(other), learnt: learnt))
+      (rects, digits) = (other, try judge(crop.cut(other), own: own))
     } else {
-      digits = try judge(crop.cut(found), learnt: learnt)
+      digits = try judge(crop.cut(found), own: own)
       if Self.confidence(of: digits) < Self.secondLook, let other, other != found {
-        let second = try judge(crop.cut(other), learnt: learnt)
+        let second = try judge(crop.cut(other), own: own)
         if Self.belief(in: second) > Self.belief(in: digits) {
           (rects, digits) = (other, second)
         }
@@ -146,7 +148,7 @@ public struct TemplateEngine: Sendable {
     }
     let unsure = digits.indices.filter { digits[$0].probabilities.max()! < Self.closerLook }
     if !unsure.isEmpty {
-      let closer = try judge(crop.cut(unsure.map { Self.inset(rects[$0]) }), learnt: learnt)
+      let closer = try judge(crop.cut(unsure.map { Self.inset(rects[$0]) }), own: own)
       for (index, view) in zip(unsure, closer) {
         digits[index].probabilities = zip(digits[index].probabilities, view.probabilities).map { ($0 + $1) / 2 }
       }
@@ -197,25 +199,36 @@ public struct TemplateEngine: Sendable {
     digits.reduce(0) { $0 + log(max($1.probabilities.max()!, 1e-9)) }
   }
 
+  /// A meter's own cells (``LearntCells``) with their search index; `nil` for a meter that has none.
+  private struct OwnCells {
+    let labels: [UInt16]
+    let index: TemplateIndex
+
+    init?(_ learnt: LearntCells, dimensions: Int) throws(VisionError) {
+      guard !learnt.labels.isEmpty else { return nil }
+      labels = learnt.labels
+      index = try TemplateIndex(templates: learnt.features, dimensions: dimensions)
+    }
+  }
+
   /// Judges the cells, one judgement each.
-  private func judge(_ cells: [Cell], learnt: LearntCells) throws(VisionError) -> [Judgement] {
+  private func judge(_ cells: [Cell], own: OwnCells?) throws(VisionError) -> [Judgement] {
     guard !cells.isEmpty else { return [] }
     let queries = cells.flatMap { templates.project($0.features) }
     var nearest = try templates.index.nearest(queries: queries, k: Self.neighbours).map {
       $0.map { (label: templates.labels[$0.index], similarity: $0.similarity) }
     }
-    if !learnt.labels.isEmpty {
-      let own = try CellFeatures.nearest(
-        templates: learnt.features, queries: queries, dimensions: templates.components, k: Self.neighbours)
+    if let own {
+      let fromOwn = try own.index.nearest(queries: queries, k: Self.neighbours)
       for cell in nearest.indices {
-        nearest[cell] += own[cell].map { (label: learnt.labels[$0.index], similarity: $0.similarity) }
+        nearest[cell] += fromOwn[cell].map { (label: own.labels[$0.index], similarity: $0.similarity) }
       }
     }
     let probabilities = networks.isEmpty ? nil : try Self.probabilities(of: cells.map(\.pixels), by: networks)
     return zip(cells, nearest).enumerated().map { index, cell in
       judgement(
         cell.1, network: probabilities?[index], box: cell.0.box,
-        networkShare: learnt.labels.isEmpty ? Self.networkShare : Self.learntNetworkShare)
+        networkShare: own == nil ? Self.networkShare : Self.learntNetworkShare)
     }
   }
 

@@ -102,31 +102,10 @@ extension VisionImage {
   }
 }
 
-/// Nearest-template search over cell features.
+/// Cell features and their principal axes (the nearest-template search is ``TemplateIndex``).
 public enum CellFeatures {
   /// The length of a cell's feature vector.
   public static let dimensions = Int(pm_cell_feature_size())
-
-  /// For each query (rows of `queries`), the `k` most similar templates (rows of `templates`,
-  /// `dimensions` floats each): their indices and dot products (cosine similarities for unit
-  /// rows), best first.
-  public static func nearest(templates: [Float], queries: [Float], dimensions: Int, k: Int) throws(VisionError)
-    -> [[(index: Int, similarity: Float)]]
-  {
-    let templateCount = templates.count / dimensions
-    let queryCount = queries.count / dimensions
-    guard queryCount > 0 else { return [] }
-    let k = min(k, templateCount)
-    var indices = [Int32](repeating: 0, count: queryCount * k)
-    var similarities = [Float](repeating: 0, count: queryCount * k)
-    try check(
-      pm_nearest_templates(
-        templates, Int32(templateCount), queries, Int32(queryCount), Int32(dimensions), Int32(k), &indices,
-        &similarities))
-    return (0..<queryCount).map { query in
-      (0..<k).map { rank in (Int(indices[query * k + rank]), similarities[query * k + rank]) }
-    }
-  }
 
   /// The mean and the first `components` principal axes (unit rows) of `rows` (rows of
   /// ``dimensions`` floats).
@@ -141,9 +120,8 @@ public enum CellFeatures {
   }
 }
 
-/// Templates laid out for a fast nearest-template search (``CellFeatures/nearest(templates:queries:dimensions:k:)``
-/// over a set searched again and again): in blocks of eight, dimension by dimension, so that a
-/// query meets eight templates at once.
+/// Templates laid out for the nearest-template search: in blocks of eight, dimension by
+/// dimension, so that a query meets eight templates at once.
 public final class TemplateIndex: @unchecked Sendable {
   // Safe to share: searching does not change the index.
   private let pointer: OpaquePointer

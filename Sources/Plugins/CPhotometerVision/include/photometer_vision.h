@@ -170,12 +170,6 @@ int pm_cell_height(void);
 /// positive, so that polarity does not matter.
 pm_status pm_cell_pixels(const pm_image *image, int x, int y, int width, int height, float *out);
 
-/// For each of `query_count` feature vectors, the `k` best of `template_count` templates by dot
-/// product (cosine similarity for unit vectors): indices and similarities, best first.
-pm_status pm_nearest_templates(
-  const float *templates, int template_count, const float *queries, int query_count, int dimensions, int k,
-  int *indices, float *similarities);
-
 typedef struct pm_template_index pm_template_index;
 
 /// `template_count` templates of `dimensions` floats (row-major), copied and laid out for
@@ -184,7 +178,9 @@ typedef struct pm_template_index pm_template_index;
 pm_status pm_template_index_create(
   const float *templates, int template_count, int dimensions, pm_template_index **out);
 void pm_template_index_free(pm_template_index *index);
-/// As pm_nearest_templates, over the index's templates (`queries` of the index's dimensions).
+/// For each of `query_count` feature vectors (of the index's dimensions), the `k` best of the
+/// index's templates by dot product (cosine similarity for unit vectors): indices and
+/// similarities, best first.
 pm_status pm_template_index_nearest(
   const pm_template_index *index, const float *queries, int query_count, int k, int *indices, float *similarities);
 
