@@ -21,6 +21,22 @@ import Testing
     #expect(score.acceptedAccuracy(rejecting: 0.2) == Proportion(2, of: 4))
   }
 
+  @Test func measuresHowFarConfidencesAreFromProbabilities() {
+    var score = EngineScore()
+    // At 0.9, 9 of 10 right; at 0.25, 1 of 4: confidences that are probabilities.
+    for index in 0..<10 {
+      score.add(accepted: ["1"], answer: index < 9 ? "1" : "7", confidence: 0.9, milliseconds: 1)
+    }
+    for index in 0..<4 {
+      score.add(accepted: ["1"], answer: index < 1 ? "1" : "7", confidence: 0.25, milliseconds: 1)
+    }
+    #expect(score.calibrationError() < 1e-9)
+    // Two more right answers at 0.25: that bin is 3 of 6 right at 0.25, off by 0.25 for 6 of 16.
+    score.add(accepted: ["1"], answer: "1", confidence: 0.25, milliseconds: 1)
+    score.add(accepted: ["1"], answer: "1", confidence: 0.25, milliseconds: 1)
+    #expect(abs(score.calibrationError() - 0.25 * 6 / 16) < 1e-9)
+  }
+
   @Test func countsDisagreementsWithTheVote() {
     var score = EngineScore()
     score.add(accepted: ["1"], answer: "1", confidence: 1, milliseconds: 1, vote: "1")

@@ -74,6 +74,25 @@ public struct EngineScore: Sendable {
     return Proportion(kept.filter(\.exact).count, of: kept.count)
   }
 
+  /// How far the confidences are from being probabilities (expected calibration error): the
+  /// answers binned by confidence into `bins` equal widths, each bin's gap between its mean
+  /// confidence and its share of exact answers, weighted by its share of the answers. 0 when a
+  /// confidence of 0.9 is right 9 times in 10 throughout.
+  public func calibrationError(bins: Int = 10) -> Double {
+    guard !answers.isEmpty, bins > 0 else { return 0 }
+    var confidence = [Double](repeating: 0, count: bins)
+    var exact = [Double](repeating: 0, count: bins)
+    var count = [Double](repeating: 0, count: bins)
+    for answer in answers {
+      let clamped = answer.confidence.isNaN ? 0 : min(max(answer.confidence, 0), 1)
+      let bin = min(Int(clamped * Double(bins)), bins - 1)
+      confidence[bin] += clamped
+      exact[bin] += answer.exact ? 1 : 0
+      count[bin] += 1
+    }
+    return (0..<bins).reduce(0) { $0 + abs(confidence[$1] - exact[$1]) } / Double(answers.count)
+  }
+
   /// The time an answer took at `fraction` (0.5: the median), in milliseconds.
   public func latency(_ fraction: Double) -> Double {
     percentile(answers.map(\.milliseconds), fraction)

@@ -4,7 +4,7 @@ import PhotometerScoring
 /// One engine's results over one set, as a line of the evaluation's table.
 struct Score {
   static let header =
-    "set              engine         strips  exact    per-digit  accepted@90%  ms/strip (p50 p95)"
+    "set              engine         strips  exact    per-digit  accepted@90%  calibration  ms/strip (p50 p95)"
 
   private var score = EngineScore()
 
@@ -19,6 +19,7 @@ struct Score {
   func line(set: String, engine: String) -> String {
     pad(set, 16) + " " + pad(engine, 14) + " " + pad("\(score.count)", 7) + " " + pad(score.exactRate.percent, 8)
       + " " + pad(score.digitAccuracy.percent, 10) + " " + pad(score.acceptedAccuracy().percent, 13) + " "
+      + pad(String(format: "%.3f", score.calibrationError()), 12) + " "
       + String(format: "%.2f %.2f", score.latency(0.5), score.latency(0.95))
   }
 }

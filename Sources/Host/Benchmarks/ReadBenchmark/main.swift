@@ -1,7 +1,8 @@
 // photometer-benchmark-read: the reading evaluation. Each engine alone and their vote read every
 // labelled digit window of each set; prints exact-match rate, per-digit accuracy, accuracy of the
-// accepted values when the least confident 10% are rejected, and time per strip. A fixed
-// workload; the sets come from Tools/make-digits.py (see docs/reading.md).
+// accepted values when the least confident 10% are rejected, the calibration error of the
+// confidences (EngineScore.calibrationError) and time per strip. A fixed
+// workload; the sets come from Tools/make-digits.py (see the README and docs/recognizers.md).
 //
 //   swift build -c release && .build/release/photometer-benchmark-read SET-DIR... [--tesseract-cli] [--show-errors]
 //
