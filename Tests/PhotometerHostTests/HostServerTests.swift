@@ -56,7 +56,9 @@ import Testing
     #expect(result.engines.map(\.voted) == [true, true, false])
     #expect(result.engines.map(\.version) == ["1.0.0", "1.0.0", "1.0.0"])
     #expect(result.flags.contains("engines-disagree"))
-    #expect(abs(result.confidence - 0.6) < 1e-9)
+    // b's belief in the 8 (0.9, the rest 0.1/9 a digit) tilted by a's, at half b's weight:
+    // 0.9 / (0.9 + sqrt(0.9 x 0.1/9) + 8 x 0.1/9) = 81/98.
+    #expect(abs(result.confidence - 81.0 / 98) < 1e-9)
     #expect(result.summary.contains("00128"))
     #expect(await host.finish() == 0)
   }

@@ -30,6 +30,38 @@ import Testing
     #expect(outcome.flags.contains("engines-disagree"))
   }
 
+  @Test func aSureDigitStaysSureWhenALighterEngineReadsAnother() {
+    // The digits engine (weight 3) is sure of a 7 that Tesseract (weight 1) reads as a 1.
+    let outcome = ReadVote.decide(
+      [answer("digits", [("7", 0.999, [("1", 0.0008)])]), answer("tesseract", [("1", 0.7, [])])],
+      weights: ["digits": 3, "tesseract": 1])
+    #expect(outcome.value == "7")
+    #expect(outcome.confidence > 0.99)
+    #expect(outcome.flags == ["engines-disagree"])
+  }
+
+  @Test func aLighterEngineTipsADigitTheHeavierIsUnsureOf() {
+    let weights = ["digits": 3.0, "tesseract": 1]
+    let unsure = answer("digits", [("4", 0.45, [("9", 0.29), ("8", 0.19)])])
+    // Tesseract reads the runner-up the digits engine half believes in: that tips it.
+    let tipped = ReadVote.decide([unsure, answer("tesseract", [("8", 0.7, [])])], weights: weights)
+    #expect(tipped.value == "8")
+    #expect(tipped.digits[0].alternatives.first?.text == "4")
+    // A digit the digits engine gives next to nothing is not enough.
+    let kept = ReadVote.decide([unsure, answer("tesseract", [("3", 0.7, [])])], weights: weights)
+    #expect(kept.value == "4")
+    #expect(kept.confidence < 0.5)
+  }
+
+  @Test func aWheelsNeighbourCountsForTheDigit() {
+    // A wheel caught between 4 and 5 reads right as either; a 4 or a 7 does not.
+    let rolling = ReadVote.decide([answer("a", [("4", 0.55, [("5", 0.44)])])])
+    #expect(rolling.value == "4")
+    #expect(abs(rolling.confidence - 0.99) < 1e-9)
+    let torn = ReadVote.decide([answer("a", [("4", 0.55, [("7", 0.44)])])])
+    #expect(abs(torn.confidence - 0.55) < 1e-9)
+  }
+
   @Test func aWheelsRollComesFromTheStrongestVoiceThatFitsTheDigit() {
     func rolling(_ plugin: String, _ text: String, _ confidence: Double, _ roll: WheelRoll?) -> EngineAnswer {
       let symbols = text.map { Symbol(text: String($0), confidence: confidence) }

@@ -1,18 +1,38 @@
+import Foundation
 import PhotometerProtocol
 
-/// Combines the read engines' answers into one value, character by character (ROVER-style).
+/// Combines the read engines' answers into one value, digit by digit: the answers are aligned
+/// (ROVER-style) and their beliefs pooled at each position.
 ///
 /// Each voting engine's digits (decimal separators dropped: the meter's settings place them) are
 /// aligned to a skeleton, the answer of the engine with the most `weight x confidence` that has
-/// the expected number of digits when that is known. At each position every engine votes
-/// `weight x probability` for its character and, through its symbol's alternatives, for the
-/// runners-up; an engine with nothing at that position votes for a gap (unless the skeleton has
-/// the meter's digit count: then it abstains). A position's winner is kept unless the gap wins. A digit's confidence is its winner's share of the weight of all
-/// voting engines, answered or failed; the value's confidence is that of its weakest digit.
-/// Shadow engines (`voted == false`) never count.
+/// the expected number of digits when that is known. At each position every engine that read a
+/// digit there gives a belief over the ten digits: its digit's confidence, its alternatives',
+/// and what is left spread evenly over the digits it did not name. The beliefs are pooled
+/// geometrically, each raised to its engine's weight over the heaviest engine's weight, and
+/// normalised, so the heaviest engine's belief stands as it is and each other tilts it as far as
+/// its weight allows. A digit's confidence is its pooled probability and its likelier wheel
+/// neighbour's when an engine named that neighbour (a wheel caught between two digits reads
+/// right as either); the value's confidence is that of its weakest digit.
+///
+/// (A linear pool, each engine voting `weight x probability`, reported the winner's share of all
+/// the weight: 75% for a reading the digits engine was sure of whenever Tesseract, weighing a
+/// quarter, read another digit or none, so its confidence was no probability (calibration error
+/// on strips 0.13-0.26, against 0.002-0.03 pooled so), and a weak engine that disagreed cost
+/// a sure digit as much as an unsure one. See docs/recognizers.md for the figures.)
+///
+/// When the skeleton does not have the meter's digit count (or that is unknown), an engine with
+/// nothing at a position votes `weight x its reading's confidence` to drop it, against
+/// `weight x confidence` of each engine that read a digit there; a position kept so has its
+/// confidence scaled by the digits' side of that vote. Failed engines are flagged and have no
+/// say; shadow engines (`voted == false`) never count.
 public enum ReadVote {
   /// Below this confidence a result carries the `low-confidence` flag.
   public static let lowConfidence = 0.5
+
+  /// The least belief an engine gives a digit (so that engines sure of different digits still
+  /// pool to a belief).
+  static let leastBelief = 1e-6
 
   public struct Outcome: Hashable, Sendable {
     /// The voted digits, or empty when no voting engine answered.
@@ -37,59 +57,44 @@ public enum ReadVote {
   public static func decide(
     _ answers: [EngineAnswer], weights: [String: Double] = [:], expectedDigits: Int = 0
   ) -> Outcome {
-    let voters = answers.filter(\.voted)
-    let totalWeight = voters.reduce(0) { $0 + (weights[$1.plugin] ?? 1) }
+    // In plugin order, so that the outcome does not depend on the order of the answers.
+    let voters = answers.filter(\.voted).sorted { $0.plugin < $1.plugin }
     var failed = false
-    var readings: [(weight: Double, symbols: [Symbol], confidence: Double)] = []
+    var readings: [Reading] = []
     for answer in voters {
       switch answer.outcome {
       case .success(let reading):
         let symbols = digitSymbols(reading)
         if !symbols.isEmpty {
-          readings.append((weights[answer.plugin] ?? 1, symbols, clamp(reading.confidence)))
+          readings.append(
+            Reading(
+              weight: max(0, weights[answer.plugin] ?? 1), symbols: symbols, confidence: clamp(reading.confidence)))
         }
       case .failure:
         failed = true
       }
     }
-    guard totalWeight > 0, let skeleton = skeleton(readings, expectedDigits: expectedDigits) else {
+    guard let skeleton = skeleton(readings, expectedDigits: expectedDigits) else {
       return Outcome(value: "", confidence: 0, flags: ["no-reading"] + (failed ? ["engine-failed"] : []))
     }
     // With the meter's digit count known and met by the skeleton, every position is a digit:
     // an engine that missed one abstains there instead of voting to drop it.
     let gapsVote = expectedDigits == 0 || skeleton.count != expectedDigits
-    var ballots = [[String: Double]](repeating: [:], count: skeleton.count)
-    // Per position, the strongest voice's word on a wheel caught between two digits.
-    var rolls = [(weight: Double, roll: WheelRoll)?](repeating: nil, count: skeleton.count)
+    let heaviest = readings.map(\.weight).max() ?? 0
+    var positions = [Position](repeating: Position(), count: skeleton.count)
     for reading in readings {
-      let aligned = align(reading.symbols, to: skeleton)
-      for position in skeleton.indices {
-        guard let symbol = aligned[position] else {
+      let exponent = heaviest > 0 ? reading.weight / heaviest : 1
+      for (position, symbol) in align(reading.symbols, to: skeleton).enumerated() {
+        guard let symbol else {
           if gapsVote {
-            ballots[position]["", default: 0] += reading.weight * reading.confidence
+            positions[position].againstDigit += reading.weight * reading.confidence
           }
           continue
         }
-        ballots[position][symbol.text, default: 0] += reading.weight * clamp(symbol.confidence)
-        if let roll = symbol.roll, reading.weight * clamp(symbol.confidence) > rolls[position]?.weight ?? 0 {
-          rolls[position] = (reading.weight * clamp(symbol.confidence), roll)
-        }
-        for alternative in symbol.alternatives where alternative.text.count == 1 {
-          ballots[position][alternative.text, default: 0] += reading.weight * clamp(alternative.confidence)
-        }
+        positions[position].add(symbol, exponent: exponent, weight: reading.weight)
       }
     }
-    let digits = zip(ballots, rolls).compactMap { ballot, roll -> Symbol? in
-      // Ties go to the smaller character so that the outcome does not depend on answer order.
-      let ranked = ballot.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-      guard let winner = ranked.first, !winner.key.isEmpty else { return nil }
-      return Symbol(
-        text: winner.key, confidence: min(1, winner.value / totalWeight),
-        alternatives: ranked.dropFirst().filter { !$0.key.isEmpty }.prefix(3).map {
-          Alternative(text: $0.key, confidence: min(1, $0.value / totalWeight))
-        },
-        roll: roll.map(\.roll).flatMap { $0.fits(winner.key) ? $0 : nil })
-    }
+    let digits = positions.compactMap { $0.outcome() }
     let value = digits.map(\.text).joined()
     let confidence = digits.map(\.confidence).min() ?? 0
     var flags: [String] = []
@@ -97,6 +102,71 @@ public enum ReadVote {
     if Set(readings.map { $0.symbols.map(\.text).joined() }).count > 1 { flags.append("engines-disagree") }
     if confidence < lowConfidence { flags.append("low-confidence") }
     return Outcome(value: value, confidence: confidence, digits: digits, flags: flags)
+  }
+
+  /// An engine's digits with its weight and the reading's confidence.
+  private struct Reading {
+    var weight: Double
+    var symbols: [Symbol]
+    var confidence: Double
+  }
+
+  /// What the engines say about one position of the skeleton.
+  private struct Position {
+    /// Per digit 0-9, the sum of the engines' log beliefs, each times its exponent.
+    var logBelief = [Double](repeating: 0, count: 10)
+    /// The digits some engine named (its digit or an alternative).
+    var named: Set<Int> = []
+    /// `weight x confidence` of the engines that read a digit here, and of those that read none.
+    var forDigit = 0.0
+    var againstDigit = 0.0
+    /// The strongest voice's word on a wheel caught between two digits.
+    var roll: (weight: Double, roll: WheelRoll)?
+
+    mutating func add(_ symbol: Symbol, exponent: Double, weight: Double) {
+      guard let digit = symbol.text.first?.wholeNumberValue else { return }
+      var belief = [Double?](repeating: nil, count: 10)
+      belief[digit] = clamp(symbol.confidence)
+      for alternative in symbol.alternatives {
+        if alternative.text.count == 1, let other = alternative.text.first?.wholeNumberValue, belief[other] == nil {
+          belief[other] = clamp(alternative.confidence)
+        }
+      }
+      let said = belief.compactMap { $0 }
+      let total = said.reduce(0, +)
+      let unnamed = 10 - said.count
+      for index in 0..<10 {
+        let probability =
+          belief[index].map { total > 1 ? $0 / total : $0 } ?? max(0, 1 - total) / Double(max(unnamed, 1))
+        logBelief[index] += exponent * log(max(probability, ReadVote.leastBelief))
+        if belief[index] != nil { named.insert(index) }
+      }
+      let strength = weight * clamp(symbol.confidence)
+      forDigit += strength
+      if let wheel = symbol.roll, strength > roll?.weight ?? 0 {
+        roll = (strength, wheel)
+      }
+    }
+
+    /// The voted digit, or nil when the position is dropped.
+    func outcome() -> Symbol? {
+      guard forDigit > 0, forDigit >= againstDigit else { return nil }
+      let top = logBelief.max()!
+      let unnormalised = logBelief.map { exp($0 - top) }
+      let sum = unnormalised.reduce(0, +)
+      let pooled = unnormalised.map { $0 / sum }
+      // Ties go to the smaller digit.
+      let ranked = (0..<10).sorted { pooled[$0] != pooled[$1] ? pooled[$0] > pooled[$1] : $0 < $1 }
+      let winner = ranked[0]
+      let neighbour = [(winner + 1) % 10, (winner + 9) % 10].filter(named.contains).map { pooled[$0] }.max() ?? 0
+      let kept = forDigit / (forDigit + againstDigit)
+      return Symbol(
+        text: String(winner), confidence: min(1, pooled[winner] + neighbour) * kept,
+        alternatives: ranked.dropFirst().filter(named.contains).prefix(3).map {
+          Alternative(text: String($0), confidence: pooled[$0])
+        },
+        roll: roll.map(\.roll).flatMap { $0.fits(String(winner)) ? $0 : nil })
+    }
   }
 
   /// The reading's digits as symbols: its own when they match its text, else one per digit of
@@ -111,9 +181,7 @@ public enum ReadVote {
 
   /// The reading the others are aligned to: the strongest with the expected length, else the
   /// strongest.
-  private static func skeleton(
-    _ readings: [(weight: Double, symbols: [Symbol], confidence: Double)], expectedDigits: Int
-  ) -> [Symbol]? {
+  private static func skeleton(_ readings: [Reading], expectedDigits: Int) -> [Symbol]? {
     let ranked = readings.sorted { $0.weight * $0.confidence > $1.weight * $1.confidence }
     return (ranked.first { $0.symbols.count == expectedDigits } ?? ranked.first)?.symbols
   }

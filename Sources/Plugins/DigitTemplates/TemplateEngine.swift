@@ -9,7 +9,7 @@ public struct TemplateEngine: Sendable {
   /// Neighbours consulted per cell.
   public static let neighbours = 12
   /// Softmax temperature turning per-digit similarities into probabilities (measured on held-out
-  /// real digits so that the confidence tracks the accuracy; see docs/reading.md).
+  /// real digits so that the confidence tracks the accuracy; see docs/recognizers.md).
   public static let temperature: Float = 0.025
   /// The networks' weight when their probabilities and the templates' are pooled (measured with
   /// the read evaluation, one network: 0.5 and 0.8 read fewer real strips exactly; see
@@ -109,9 +109,9 @@ public struct TemplateEngine: Sendable {
     public var pixels: [Float]
   }
 
-  /// Reads the crop. With `expected` > 0 the crop is split into that many cells. The reading's
-  /// confidence is the product of its digits' (the chance that all are right, were they
-  /// independent): it ranks readings by how far to trust them better than the weakest digit's
+  /// Reads the crop. With `expected` > 0 the crop is split into that many cells. A digit's
+  /// confidence is its probability; the reading's is the product of the chances that each digit
+  /// reads right (``share(_:)``: were they independent, the chance that all do): it ranks readings by how far to trust them better than the weakest digit's
   /// (real strips, 10% least confident rejected: 95.2% right against 94.4%).
   ///
   /// When the engine is unsure of its reading (under ``secondLook``) it reads the crop's other
@@ -155,7 +155,8 @@ public struct TemplateEngine: Sendable {
     }
     let symbols = digits.map(Self.symbol)
     return EngineReading(
-      text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).reduce(1, *), symbols: symbols)
+      text: symbols.map(\.text).joined(), confidence: digits.map { Self.share($0.probabilities) }.reduce(1, *),
+      symbols: symbols)
   }
 
   /// How far the cells stray from an even row: the largest distance of a cell's centre from the
@@ -301,26 +302,31 @@ public struct TemplateEngine: Sendable {
     return Judgement(probabilities: weights.map { $0 / total }, roll: roll, box: box)
   }
 
-  /// The digit judged likeliest and the next two, the runners-up, with their probabilities. The
-  /// digit's confidence is its probability and its likelier neighbour's (the digit above or
-  /// below): the network learnt a wheel caught between two digits as a share of each (4.3: 0.7
-  /// of a 4, 0.3 of a 5), and such a wheel is rightly read as either, so the share of the
-  /// neighbour is no doubt about the digit. (Its probability alone put right readings of rolling
-  /// wheels among the least sure: on real strips at 0.5-0.6, 97% of digits were right. With the
-  /// neighbour's share the calibration error fell from 0.032 to 0.003, and the accepted@90% of
-  /// real strips rose from 97.8% to 98.9%; rendered sets, with no rolling digits, are unchanged.)
+  /// The digit judged likeliest and the next two, the runners-up, each with its probability.
   static func symbol(_ judgement: Judgement) -> Symbol {
     let probabilities = judgement.probabilities
     let ranked = (0..<10).sorted { probabilities[$0] > probabilities[$1] }
     let digit = ranked[0]
-    let neighbour = max(probabilities[(digit + 1) % 10], probabilities[(digit + 9) % 10])
     return Symbol(
-      text: String(digit), confidence: min(1, probabilities[digit] + neighbour), box: judgement.box,
+      text: String(digit), confidence: probabilities[digit], box: judgement.box,
       alternatives: ranked.dropFirst().prefix(2).filter { probabilities[$0] > 0 }.map {
         Alternative(text: String($0), confidence: probabilities[$0])
       },
       // Only a roll that agrees with the digit read.
       roll: judgement.roll.flatMap { $0.fits(String(digit)) ? $0 : nil })
+  }
+
+  /// The chance that the likeliest digit reads right: its probability and its likelier
+  /// neighbour's (the digit above or below). The network learnt a wheel caught between two
+  /// digits as a share of each (4.3: 0.7 of a 4, 0.3 of a 5), and such a wheel is rightly read
+  /// as either, so the share of the neighbour is no doubt about the digit. (Its probability alone
+  /// put right readings of rolling wheels among the least sure: on real strips at 0.5-0.6, 97% of
+  /// digits were right. With the neighbour's share the calibration error fell from 0.032 to
+  /// 0.003, and the accepted@90% of real strips rose from 97.8% to 98.9%; rendered sets, with no
+  /// rolling digits, are unchanged.) The vote counts the neighbour so too (``ReadVote``).
+  static func share(_ probabilities: [Double]) -> Double {
+    let digit = probabilities.indices.max { probabilities[$0] < probabilities[$1] }!
+    return min(1, probabilities[digit] + max(probabilities[(digit + 1) % 10], probabilities[(digit + 9) % 10]))
   }
 
   /// A wheel caught between two digits, from the network's probabilities: it learnt a wheel
