@@ -131,6 +131,13 @@ import Testing
     // left out and another cut in two.
     let outOfStep = cells([(4, 30), (37, 24), (60, 35), (125, 18), (163, 9), (185, 24), (210, 9), (220, 19)])
     #expect(TemplateEngine.stray(outOfStep) > TemplateEngine.strayLimit)
+    // Reading and learning start from the even layout then, and look at no other; a row of
+    // digits is read first, the other layout kept for a second look.
+    let evenRow = cells(even)
+    #expect(TemplateEngine.layouts((outOfStep, evenRow)) == (evenRow, nil))
+    #expect(TemplateEngine.layouts((evenRow, outOfStep)) == (evenRow, outOfStep))
+    #expect(TemplateEngine.layouts((evenRow, evenRow)) == (evenRow, nil))
+    #expect(TemplateEngine.layouts((outOfStep, nil)) == (outOfStep, nil))
   }
 
   @Test func templateFilesRoundTrip() async throws {

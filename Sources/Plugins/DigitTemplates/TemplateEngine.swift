@@ -130,20 +130,15 @@ public struct TemplateEngine: Sendable {
     -> EngineReading
   {
     let crop = try PreparedCrop(image)
-    let (found, other) = try crop.prepared.digitCellLayouts(expected: expected)
+    let (first, second) = Self.layouts(try crop.prepared.digitCellLayouts(expected: expected))
     // The meter's own cells, laid out for the search once for all the cells judged below.
     let own = try OwnCells(learnt, dimensions: templates.components)
-    var rects = found
-    var digits: [Judgement]
-    if let other, other != found, Self.stray(found) > Self.strayLimit {
-      (rects, digits) = (other, try judge(crop.cut(other), own: own))
-    } else {
-      digits = try judge(crop.cut(found), own: own)
-      if Self.confidence(of: digits) < Self.secondLook, let other, other != found {
-        let second = try judge(crop.cut(other), own: own)
-        if Self.belief(in: second) > Self.belief(in: digits) {
-          (rects, digits) = (other, second)
-        }
+    var rects = first
+    var digits = try judge(crop.cut(first), own: own)
+    if Self.confidence(of: digits) < Self.secondLook, let second {
+      let judged = try judge(crop.cut(second), own: own)
+      if Self.belief(in: judged) > Self.belief(in: digits) {
+        (rects, digits) = (second, judged)
       }
     }
     let unsure = digits.indices.filter { digits[$0].probabilities.max()! < Self.closerLook }
@@ -157,6 +152,14 @@ public struct TemplateEngine: Sendable {
     return EngineReading(
       text: symbols.map(\.text).joined(), confidence: digits.map { Self.share($0.probabilities) }.reduce(1, *),
       symbols: symbols)
+  }
+
+  /// The layout of cells to read first, and the one to read when unsure of it: the cell
+  /// finder's layout and its other one, unless the finder's strays from an even row (more than
+  /// ``strayLimit``): then the other alone.
+  public static func layouts(_ found: (cells: [Rect], alternative: [Rect]?)) -> (first: [Rect], second: [Rect]?) {
+    guard let other = found.alternative, other != found.cells else { return (found.cells, nil) }
+    return stray(found.cells) > strayLimit ? (other, nil) : (found.cells, other)
   }
 
   /// How far the cells stray from an even row: the largest distance of a cell's centre from the
@@ -242,7 +245,8 @@ public struct TemplateEngine: Sendable {
     let digits = value.compactMap(\.wholeNumberValue)
     guard !digits.isEmpty else { return nil }
     let crop = try PreparedCrop(image)
-    let rects = try crop.prepared.digitCells(expected: digits.count)
+    // The layout `read` reads first: not one that strays from an even row.
+    let rects = Self.layouts(try crop.prepared.digitCellLayouts(expected: digits.count)).first
     guard rects.count == digits.count else { return nil }
     // Each cell as it is read: whole, and inset for a closer look.
     let cells = try crop.cut(rects) + crop.cut(rects.map(Self.inset))
