@@ -45,6 +45,12 @@ import Testing
     #expect(outcome.flags == ["engine-failed"])
   }
 
+  @Test func anEngineThatGivesNoConfidenceStillGivesItsDigits() {
+    let outcome = ReadVote.decide([answer("a", "42", 0)])
+    #expect(outcome.value == "42")
+    #expect(outcome.flags == ["low-confidence"])
+  }
+
   @Test func noAnswerGivesNoReading() {
     #expect(ReadVote.decide([failure("a")]) == .init(value: "", confidence: 0, flags: ["no-reading", "engine-failed"]))
     #expect(ReadVote.decide([]).flags == ["no-reading"])

@@ -18,7 +18,7 @@ import PhotometerProtocol
 /// (A linear pool, each engine voting `weight x probability`, reported the winner's share of all
 /// the weight: 75% for a reading the digits engine was sure of whenever Tesseract, weighing a
 /// quarter, read another digit or none, so its confidence was no probability (calibration error
-/// on strips 0.13-0.26, against 0.002-0.03 pooled so), and a weak engine that disagreed cost
+/// on strips 0.13-0.26, against 0.001-0.03 pooled so), and a weak engine that disagreed cost
 /// a sure digit as much as an unsure one. See docs/recognizers.md for the figures.)
 ///
 /// When the skeleton does not have the meter's digit count (or that is unknown), an engine with
@@ -94,7 +94,7 @@ public enum ReadVote {
         positions[position].add(symbol, exponent: exponent, weight: reading.weight)
       }
     }
-    let digits = positions.compactMap { $0.outcome() }
+    let digits = zip(positions, skeleton).compactMap { $0.outcome(preferring: $1.text.first?.wholeNumberValue) }
     let value = digits.map(\.text).joined()
     let confidence = digits.map(\.confidence).min() ?? 0
     var flags: [String] = []
@@ -135,10 +135,13 @@ public enum ReadVote {
       let said = belief.compactMap { $0 }
       let total = said.reduce(0, +)
       let unnamed = 10 - said.count
+      var probabilities = (0..<10).map { index in
+        belief[index].map { total > 1 ? $0 / total : $0 } ?? max(0, 1 - total) / Double(max(unnamed, 1))
+      }
+      // The digit read is the engine's likeliest, whatever confidence it gave (none: 0).
+      probabilities[digit] = probabilities.max()!
       for index in 0..<10 {
-        let probability =
-          belief[index].map { total > 1 ? $0 / total : $0 } ?? max(0, 1 - total) / Double(max(unnamed, 1))
-        logBelief[index] += exponent * log(max(probability, ReadVote.leastBelief))
+        logBelief[index] += exponent * log(max(probabilities[index], ReadVote.leastBelief))
         if belief[index] != nil { named.insert(index) }
       }
       let strength = weight * clamp(symbol.confidence)
@@ -148,18 +151,23 @@ public enum ReadVote {
       }
     }
 
-    /// The voted digit, or nil when the position is dropped.
-    func outcome() -> Symbol? {
-      guard forDigit > 0, forDigit >= againstDigit else { return nil }
+    /// The voted digit, or nil when the position is dropped; of digits as likely, `preferred`
+    /// (the skeleton's), then the smaller.
+    func outcome(preferring preferred: Int?) -> Symbol? {
+      // Dropped only by engines that read nothing here and outweigh those that read a digit.
+      guard againstDigit == 0 || forDigit >= againstDigit else { return nil }
       let top = logBelief.max()!
       let unnormalised = logBelief.map { exp($0 - top) }
       let sum = unnormalised.reduce(0, +)
       let pooled = unnormalised.map { $0 / sum }
-      // Ties go to the smaller digit.
-      let ranked = (0..<10).sorted { pooled[$0] != pooled[$1] ? pooled[$0] > pooled[$1] : $0 < $1 }
+      let ranked = (0..<10).sorted { a, b in
+        if pooled[a] != pooled[b] { return pooled[a] > pooled[b] }
+        if (a == preferred) != (b == preferred) { return a == preferred }
+        return a < b
+      }
       let winner = ranked[0]
       let neighbour = [(winner + 1) % 10, (winner + 9) % 10].filter(named.contains).map { pooled[$0] }.max() ?? 0
-      let kept = forDigit / (forDigit + againstDigit)
+      let kept = againstDigit == 0 ? 1 : forDigit / (forDigit + againstDigit)
       return Symbol(
         text: String(winner), confidence: min(1, pooled[winner] + neighbour) * kept,
         alternatives: ranked.dropFirst().filter(named.contains).prefix(3).map {
