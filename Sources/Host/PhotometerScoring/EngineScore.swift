@@ -82,13 +82,11 @@ public struct EngineScore: Sendable {
     guard !answers.isEmpty, bins > 0 else { return 0 }
     var confidence = [Double](repeating: 0, count: bins)
     var exact = [Double](repeating: 0, count: bins)
-    var count = [Double](repeating: 0, count: bins)
     for answer in answers {
       let clamped = answer.confidence.isNaN ? 0 : min(max(answer.confidence, 0), 1)
       let bin = min(Int(clamped * Double(bins)), bins - 1)
       confidence[bin] += clamped
       exact[bin] += answer.exact ? 1 : 0
-      count[bin] += 1
     }
     return (0..<bins).reduce(0) { $0 + abs(confidence[$1] - exact[$1]) } / Double(answers.count)
   }

@@ -111,8 +111,9 @@ public struct TemplateEngine: Sendable {
 
   /// Reads the crop. With `expected` > 0 the crop is split into that many cells. A digit's
   /// confidence is its probability; the reading's is the product of the chances that each digit
-  /// reads right (``share(_:)``: were they independent, the chance that all do): it ranks readings by how far to trust them better than the weakest digit's
-  /// (real strips, 10% least confident rejected: 95.2% right against 94.4%).
+  /// reads right (``share(_:)``; were they independent, the chance that all do): it ranks
+  /// readings by how far to trust them better than the weakest digit's (real strips, 10% least
+  /// confident rejected: 95.2% right against 94.4%).
   ///
   /// When the engine is unsure of its reading (under ``secondLook``) it reads the crop's other
   /// layout of cells too and keeps the one whose digits it is surer of, all together. Then each
