@@ -4,7 +4,8 @@
     Tools/make-digits.py OUT --kind sevenseg|wheels|real|bloodpressure --count 300 --seed 1 [--meterdigits DIR --part test]
 
 sevenseg: LCD displays in DSEG7 faces (glucose meters, thermometers, counters) with faint ghost
-          segments, glare, blur, noise, rotation and uneven light.
+          segments, glare, blur, noise, rotation and uneven light; with `--points P`, a share P of
+          them shows a decimal point, which the label carries ("36.7").
 wheels:   mechanical counters in DejaVu faces, light digits on dark wheels, the last ones red.
 bloodpressure: monitors' LCDs, systolic/diastolic/pulse on three lines (text "120/80/70").
 real:     strips of 5 to 8 real digit photos from ../shared/data/meterdigits side by side; `--part`
@@ -42,9 +43,13 @@ def fnv1a(text):
     return value
 
 
-def seven_segment(rng):
+def seven_segment(rng, points=0.0):
     digits = rng.randint(2, 6)
     text = "".join(str(rng.randint(0, 9)) for _ in range(digits))
+    ghosts = "8" * digits
+    if points and rng.random() < points:  # a decimal point after one of the digits but the last
+        at = rng.randint(1, digits - 1)
+        text, ghosts = text[:at] + "." + text[at:], ghosts[:at] + "." + ghosts[at:]
     face = ImageFont.truetype(os.path.join(DSEG, rng.choice(SEVEN_SEGMENT_FACES)), rng.randint(40, 64))
     background = tuple(rng.randint(150, 215) + d for d in (0, rng.randint(0, 20), rng.randint(-10, 10)))
     ink = tuple(rng.randint(10, 60) for _ in range(3))
@@ -54,8 +59,8 @@ def seven_segment(rng):
     image = Image.new("RGB", (width, height), background)
     draw = ImageDraw.Draw(image)
     ghost = tuple(int(b * 0.88 + i * 0.12) for b, i in zip(background, ink))
-    draw.text((20 - left, 15 - top), "8" * digits, fill=ghost, font=face)
-    draw.text((20 - left, 15 - top), text.rjust(digits, "!"), fill=ink, font=face)
+    draw.text((20 - left, 15 - top), ghosts, fill=ghost, font=face)
+    draw.text((20 - left, 15 - top), text, fill=ink, font=face)
     return text, image
 
 
@@ -177,6 +182,8 @@ def main():
     parser.add_argument("--part", choices=["test", "train"], default="test")
     parser.add_argument("--digits", type=int, help="digits per real strip (default: 5 to 8)")
     parser.add_argument("--meter", action="store_true", help="real strips of one meter (see above)")
+    parser.add_argument("--points", type=float, default=0.0,
+                        help="sevenseg: the share of displays with a decimal point (\"36.7\")")
     arguments = parser.parse_args()
     rng = random.Random(arguments.seed)
     os.makedirs(arguments.out, exist_ok=True)
@@ -198,7 +205,7 @@ def main():
         for index in range(arguments.count):
             accept = ""
             if arguments.kind == "sevenseg":
-                text, image = seven_segment(rng)
+                text, image = seven_segment(rng, arguments.points)
                 data = degrade(image, rng)
             elif arguments.kind == "wheels":
                 text, image = wheels(rng)

@@ -1,0 +1,82 @@
+"""Real digit windows composed from ../shared/data/meterdigits, and the split that keeps a camera
+set-up on one side.
+
+A meterdigits file name carries, after its label, the ROI name and the date of the camera's photo
+(`4.0_10_dig7_20220602-132530.jpg`); the set-up key is that stem with the time of day dropped and
+the date cut to the month (`10_dig7_202206`), so the photos one camera took of one meter in a month
+stay together. Names that are a bare content hash say nothing of their set-up: they all go to
+training, never to the development part.
+"""
+import os
+import re
+
+import cv2
+import numpy as np
+
+from .render import round_digit
+
+DEVELOPMENT_SHARE = 7  # one set-up key in seven (by FNV-1a hash) is development
+
+
+def fnv1a(text):
+    value = 0x811C9DC5
+    for byte in text.encode():
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return value
+
+
+def setup_key(name):
+    """The camera set-up a file belongs to, or None when the name does not tell."""
+    stem = re.sub(r"^-?[0-9.]+(?=[_ -])", "", os.path.splitext(name)[0]).lstrip("_ -")
+    if re.fullmatch(r"[0-9a-f]{32}", stem) or not stem:
+        return None
+    date = re.search(r"(20[12][0-9])-?([01][0-9])-?[0-3][0-9]", stem)
+    if date:
+        return stem[:date.start()] + date.group(1) + date.group(2)
+    return re.sub(r"[0-9]+$", "", stem) or stem
+
+
+def load(root):
+    """Every photo as (label value in [0, 10), grey image, part) with part 'train' or 'dev'."""
+    photos = []
+    for label in sorted(os.listdir(root)):
+        folder = os.path.join(root, label)
+        if not os.path.isdir(folder) or not re.fullmatch(r"[0-9]\.[0-9]", label):
+            continue
+        for name in sorted(os.listdir(folder)):
+            image = cv2.imread(os.path.join(folder, name), cv2.IMREAD_COLOR)
+            if image is None:
+                continue
+            key = setup_key(name)
+            part = "dev" if key is not None and fnv1a(key) % DEVELOPMENT_SHARE == 0 else "train"
+            photos.append((float(label), image, part))
+    return photos
+
+
+def real_strip(rng, photos):
+    """Photos of one kind side by side, as a window of a counter shows them: gaps of the frame's
+    colour, a frame above and below, sometimes a sliver of a neighbour at either end."""
+    digits = int(rng.choice([1, 1, 2, 3, 4, 5, 5, 6, 6, 7, 7, 8]))
+    height = 32
+    width = int(round(20 * rng.uniform(0.8, 1.25)))
+    gap = int(rng.choice([0, 0, 0, rng.integers(1, 6)]))
+    frame = rng.integers(0, 256, 3).astype(np.uint8)
+    pad_y = [int(rng.choice([0, 0, rng.integers(1, 7)])) for _ in range(2)]
+    sliver = [int(rng.integers(3, 9)) if rng.random() < 0.2 else 0 for _ in range(2)]
+    total = sliver[0] + digits * width + (digits - 1) * gap + sliver[1]
+    image = np.zeros((height + sum(pad_y), total, 3), np.uint8) + frame
+    shown = []
+    x = 0
+    if sliver[0]:
+        part = cv2.resize(photos[int(rng.integers(len(photos)))][1], (width, height))
+        image[pad_y[0]:pad_y[0] + height, :sliver[0]] = part[:, -sliver[0]:]
+        x = sliver[0]
+    for index in range(digits):
+        value, photo, _ = photos[int(rng.integers(len(photos)))]
+        image[pad_y[0]:pad_y[0] + height, x:x + width] = cv2.resize(photo, (width, height), interpolation=cv2.INTER_AREA)
+        shown.append((str(round_digit(value)), x, x + width, value))
+        x += width + (gap if index < digits - 1 else 0)
+    if sliver[1]:
+        part = cv2.resize(photos[int(rng.integers(len(photos)))][1], (width, height))
+        image[pad_y[0]:pad_y[0] + height, x:x + sliver[1]] = part[:, :sliver[1]]
+    return image, shown

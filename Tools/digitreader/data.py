@@ -1,0 +1,66 @@
+"""Training and development samples: the image as the plugin prepares it, its CTC target and, per
+output column, the wheel position it should report (NaN where the column holds no digit)."""
+import math
+from multiprocessing import Pool
+
+import numpy as np
+
+from . import augment, compose, render
+from .model import CLASSES, STRIDE
+
+# Share of each kind of window in the training mix.
+MIX = (("real", 0.5), ("sevenseg", 0.25), ("wheels", 0.25))
+
+_photos = None
+_faces = None
+
+
+def _start(photos, faces):
+    global _photos, _faces
+    _photos, _faces = photos, faces
+
+
+def sample(rng, kind, photos, faces, augmented=True):
+    if kind == "real":
+        image, shown = compose.real_strip(rng, photos)
+    elif kind == "sevenseg":
+        image, shown = render.seven_segment(rng)
+    else:
+        image, shown = render.wheels(rng, faces)
+    if augmented:
+        image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
+    prepared = augment.prepare(image)
+    text = "".join(char for char, *_ in shown)
+    columns = prepared.shape[1] // STRIDE
+    roll = np.full(columns, np.nan, np.float32)
+    for char, x0, x1, value in shown:
+        if value is None:
+            continue
+        inset = (x1 - x0) * 0.2
+        for column in range(columns):
+            if x0 + inset <= column * STRIDE + STRIDE / 2 <= x1 - inset:
+                roll[column] = value
+    return prepared, text, roll
+
+
+def _chunk(arguments):
+    seed, count, kinds = arguments
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        kind = kinds[int(rng.choice(len(kinds), p=[share for _, share in MIX]))]
+        out.append(sample(rng, kind, _photos, _faces) + (kind,))
+    return out
+
+
+def generate(seed, count, photos, faces, processes=2, chunk=500):
+    """`count` augmented samples of the training mix, the same for the same seed."""
+    kinds = [kind for kind, _ in MIX]
+    jobs = [(seed * 1_000_003 + index, min(chunk, count - index * chunk), kinds)
+            for index in range(math.ceil(count / chunk))]
+    with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
+        return [item for part in pool.map(_chunk, jobs) for item in part]
+
+
+def encode(text):
+    return [CLASSES.index(char) for char in text]

@@ -1,0 +1,171 @@
+"""The training style of rendered digit windows: seven-segment displays drawn segment by segment
+(no font: any segment width, gap, slant and bevel) and wheel counters in faces other than the ones
+Tools/make-digits.py renders with. Tools/make-digits.py's displays (DSEG7 faces) and counters
+(DejaVu faces) are never trained on: they measure how the reader does on a style it has not seen.
+
+Each function returns (image as H x W x 3 uint8, [(text, x0, x1, value)]) where each entry is one
+character with its horizontal extent and, for digits, the wheel position (a float in [0, 10)).
+"""
+import glob
+import math
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+# Segments a-g as (x0, y0, x1, y1) on a unit cell 1 wide and 2 high.
+SEGMENTS = {
+    "a": ((0, 0), (1, 0)), "b": ((1, 0), (1, 1)), "c": ((1, 1), (1, 2)), "d": ((0, 2), (1, 2)),
+    "e": ((0, 1), (0, 2)), "f": ((0, 0), (0, 1)), "g": ((0, 1), (1, 1)),
+}
+LIT = {
+    "0": "abcdef", "1": "bc", "2": "abdeg", "3": "abcdg", "4": "bcfg", "5": "acdfg", "6": "acdefg",
+    "7": "abc", "8": "abcdefg", "9": "abcdfg",
+}
+WHEEL_FACES = [
+    "/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationMono-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeMonoBold.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSerifBold.ttf",
+    "/usr/share/fonts/truetype/croscore/Arimo-Bold.ttf",
+    "/usr/share/fonts/truetype/croscore/Cousine-Regular.ttf",
+    "/usr/share/fonts/truetype/croscore/Tinos-Bold.ttf",
+    "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Medium.ttf",
+    "/usr/share/fonts/truetype/roboto/unhinted/RobotoCondensed-Medium.ttf",
+    "/usr/share/fonts/truetype/open-sans/OpenSans-CondBold.ttf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusMonoPS-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf",
+]
+FACES_PACKAGES = "fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-roboto-unhinted fonts-open-sans fonts-urw-base35"
+
+
+def available_faces():
+    faces = [face for face in WHEEL_FACES if glob.glob(face)]
+    if len(faces) < len(WHEEL_FACES) // 2:
+        raise SystemExit(f"train-digit-reader: install the training faces: apt-get install {FACES_PACKAGES}")
+    return faces
+
+
+def random_text(rng, digits, point_chance):
+    text = "".join(str(rng.integers(10)) for _ in range(digits))
+    if digits >= 2 and rng.random() < point_chance:
+        at = int(rng.integers(1, digits))
+        text = text[:at] + "." + text[at:]
+    return text
+
+
+def seven_segment(rng):
+    """An LCD or LED display: segments as polygons, ghost segments of the unlit ones, a decimal
+    point after a digit, leading places blank or ghost."""
+    digits = int(rng.integers(1, 9))
+    text = random_text(rng, digits, 0.45)
+    places = digits + int(rng.integers(0, 3)) if rng.random() < 0.3 else digits
+    scale = rng.uniform(14, 30)            # cell width in pixels
+    tall = rng.uniform(1.6, 2.3)           # cell height / width
+    thick = rng.uniform(0.12, 0.28)        # segment thickness / width
+    gap = rng.uniform(0.0, 0.08)           # gap at segment ends
+    slant = rng.uniform(-0.05, 0.22)       # italic shear
+    pitch = rng.uniform(1.35, 1.8)         # place pitch / width
+    lit_display = rng.random() < 0.25      # lit segments on a dark ground
+    if lit_display:
+        ground = rng.integers(0, 50, 3)
+        ink = np.array(rng.choice([(255, 60, 40), (60, 255, 90), (90, 200, 255), (240, 240, 240), (255, 170, 40)]))
+        ink = np.clip(ink * rng.uniform(0.7, 1.0), 0, 255)
+    else:
+        ground = np.array([rng.integers(130, 230)] * 3) + rng.integers(-15, 20, 3)
+        ink = rng.integers(0, 70, 3)
+    ghost_level = rng.choice([0.0, rng.uniform(0.05, 0.3)])
+    ghost = ground * (1 - ghost_level) + ink * ghost_level
+    width = int(scale * (pitch * places + 1.2))
+    height = int(scale * (tall + 0.8))
+    image = np.zeros((height, width, 3), np.float32) + ground
+    margin_x, margin_y = scale * 0.6, scale * 0.4
+    glyphs = [c for c in text]
+    shown = []
+    place = places - digits
+    x_of = lambda place_index: margin_x + place_index * pitch * scale
+    for place_index in range(places - digits):
+        draw_digit(image, "8", x_of(place_index), margin_y, scale, tall, thick, gap, slant, ghost, ghost)
+    for char in glyphs:
+        if char == ".":
+            x = x_of(place) - (pitch - 1) * scale * 0.5 - thick * scale * 0.5
+            y = margin_y + tall * scale - thick * scale
+            size = thick * scale * rng.uniform(1.0, 1.4)
+            cv2.rectangle(image, (int(x), int(y)), (int(x + size), int(y + size)), ink.tolist(), -1)
+            shown.append((".", x, x + size, None))
+            continue
+        draw_digit(image, char, x_of(place), margin_y, scale, tall, thick, gap, slant, ink, ghost)
+        shown.append((char, x_of(place) - scale * 0.05, x_of(place) + scale * (1.05 + slant * tall), float(char)))
+        place += 1
+    if rng.random() < 0.5:  # a point lit after the last digit would be read; ghost points are not
+        pass
+    return np.clip(image, 0, 255).astype(np.uint8), shown
+
+
+def draw_digit(image, char, x, y, scale, tall, thick, gap, slant, ink, ghost):
+    for name, ((ax, ay), (bx, by)) in SEGMENTS.items():
+        colour = ink if name in LIT[char] else ghost
+        if colour is ghost and np.allclose(ghost, image[0, 0]):
+            continue
+        ay2, by2 = ay * tall / 2, by * tall / 2
+        t = thick / 2
+        if ax == bx:  # vertical
+            pts = [(ax - t, ay2 + gap + t), (ax, ay2 + gap), (ax + t, ay2 + gap + t),
+                   (bx + t, by2 - gap - t), (bx, by2 - gap), (bx - t, by2 - gap - t)]
+        else:
+            pts = [(ax + gap + t, ay2 - t), (ax + gap, ay2), (ax + gap + t, ay2 + t),
+                   (bx - gap - t, by2 + t), (bx - gap, by2), (bx - gap - t, by2 - t)]
+        poly = np.array([[x + scale * (px + slant * (tall - py)), y + scale * py] for px, py in pts], np.float32)
+        cv2.fillPoly(image, [np.round(poly * 8).astype(np.int32)], colour.tolist(), lineType=cv2.LINE_AA, shift=3)
+
+
+def wheel_strip(face, size, digit, fraction, cell, height, wheel, ink):
+    """One wheel: digit and digit + 1 stacked, shown `fraction` of the way from one to the next."""
+    column = Image.new("RGB", (cell, height * 3), tuple(int(v) for v in wheel))
+    draw = ImageDraw.Draw(column)
+    for row, value in enumerate([(digit + 9) % 10, digit, (digit + 1) % 10]):
+        left, top, right, bottom = draw.textbbox((0, 0), str(value), font=face)
+        draw.text(((cell - (right - left)) / 2 - left, row * height + (height - (bottom - top)) / 2 - top),
+                  str(value), fill=tuple(int(v) for v in ink), font=face)
+    offset = int(round(height + fraction * height))
+    return np.asarray(column)[offset:offset + height]
+
+
+def wheels(rng, faces):
+    """A mechanical counter: wheels in a window, the last ones often red, some caught mid-roll."""
+    digits = int(rng.integers(1, 9))
+    face = ImageFont.truetype(faces[int(rng.integers(len(faces)))], int(rng.integers(22, 44)))
+    cell = int(face.size * rng.uniform(0.65, 0.95))
+    height = int(face.size * rng.uniform(1.15, 1.5))
+    gap = int(rng.integers(0, max(1, cell // 3)))
+    dark = rng.random() < 0.7
+    wheel = rng.integers(5, 60, 3) if dark else rng.integers(190, 250, 3)
+    ink = rng.integers(200, 256, 3) if dark else rng.integers(0, 50, 3)
+    frame = rng.integers(0, 256, 3)
+    red = int(rng.integers(0, 4)) if digits > 3 else 0
+    border = int(rng.integers(2, 10))
+    image = np.zeros((height + 2 * border, digits * (cell + gap) - gap + 2 * border, 3), np.uint8) + frame.astype(np.uint8)
+    shown = []
+    for index in range(digits):
+        digit = int(rng.integers(10))
+        fraction = 0.0
+        if rng.random() < 0.3:
+            fraction = float(rng.uniform(0.05, 0.95))
+        elif rng.random() < 0.3:
+            fraction = float(rng.uniform(-0.08, 0.08))
+        colour = (rng.integers(120, 200), rng.integers(0, 40), rng.integers(0, 40)) if index >= digits - red else wheel
+        strip = wheel_strip(face, face.size, digit, fraction, cell, height, colour, ink)
+        x = border + index * (cell + gap)
+        image[border:border + height, x:x + cell] = strip
+        value = (digit + fraction) % 10
+        shown.append((str(round_digit(value)), x, x + cell, value))
+    return image, shown
+
+
+def round_digit(value):
+    """The digit a wheel at `value` is labelled with: the nearer one (x.5 and up: x + 1)."""
+    return int(math.floor(value + 0.5)) % 10

@@ -1,0 +1,136 @@
+#!/usr/bin/python3
+"""Writes the sets the read engines are measured on, never trained or fitted on:
+
+    Tools/make-validation-sets.py OUT [--validation DIR] [--seed 1]
+
+From ../shared/data/meterdigits-validation (13 real devices that meterdigits does not have), per
+device family (gas, water, power, lcd):
+  OUT/digits-FAMILY   every settled digit photo (x.0, x.1) as it is, at the camera's resolution;
+  OUT/rolling-FAMILY  every digit photo, mid-roll ones included (either neighbour reads right);
+  OUT/strips-FAMILY   300 windows (gas: 100) of 5 to 8 photos of one device folder side by side,
+                      as a counter's window shows them: the device's photos scaled to one height,
+                      gaps and a frame of one colour around them.
+And, by Tools/make-digits.py, the rendering style the reader never trains on (DSEG7 and DejaVu
+faces; the reader trains on Tools/digitreader/render.py's):
+  OUT/sevenseg        300 seven-segment displays, half with a decimal point ("36.7");
+  OUT/wheels          300 wheel counters.
+Labels as in make-digits.py: OUT/*/labels.csv holds file,text,accept. The photos are written to
+OUT, never into the repository.
+"""
+import argparse
+import csv
+import io
+import os
+import random
+import re
+import subprocess
+import sys
+
+from PIL import Image
+
+FAMILIES = {"gasmeter": "gas", "watermeter": "water", "powermeter": "power", "lcd": "lcd"}
+
+
+def family(folder):
+    return FAMILIES[folder.split("-")[0]]
+
+
+def label_of(name):
+    """(digit, tenth) of a file name's label: `4.5_...` or `4_...`; None for a blank LCD place."""
+    match = re.match(r"^(\d+)(?:\.(\d))?_", name)
+    if not match or int(match.group(1)) > 9:
+        return None
+    return int(match.group(1)), int(match.group(2) or 0)
+
+
+def accepted(digit, tenth):
+    """As make-digits.py: x.0 and x.1 read x, x.9 reads x + 1, x.2 to x.8 either."""
+    following = str((digit + 1) % 10)
+    if tenth <= 1:
+        return str(digit)
+    if tenth == 9:
+        return following
+    return str(digit) + following
+
+
+def nearest(digit, tenth):
+    return str((digit + 1) % 10 if tenth >= 5 else digit)
+
+
+def write_set(folder, rows):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "labels.csv"), "w", newline="") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(["file", "text", "accept"])
+        for name, data, text, accept in rows:
+            with open(os.path.join(folder, name), "wb") as output:
+                output.write(data)
+            writer.writerow([name, text, accept])
+
+
+def strip(rng, photos):
+    """5 to 8 photos of one device side by side in a frame."""
+    count = rng.randint(5, 8)
+    chosen = [rng.choice(photos) for _ in range(count)]
+    height = sorted(Image.open(path).size[1] for path, _ in chosen)[count // 2]
+    parts = [Image.open(path).convert("RGB") for path, _ in chosen]
+    parts = [part.resize((max(1, round(part.size[0] * height / part.size[1])), height)) for part in parts]
+    gap, border = rng.choice([0, 0, 1, 2, 3]), rng.randint(0, 6)
+    frame = tuple(rng.randint(0, 80) if rng.random() < 0.7 else rng.randint(150, 255) for _ in range(3))
+    width = sum(part.size[0] for part in parts) + gap * (count - 1) + 2 * border
+    image = Image.new("RGB", (width, height + 2 * border), frame)
+    x = border
+    for part in parts:
+        image.paste(part, (x, border))
+        x += part.size[0] + gap
+    text = "".join(nearest(*label) for _, label in chosen)
+    accept = "|".join(accepted(*label) for _, label in chosen)
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue(), text, accept
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out")
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser.add_argument("--validation", default=os.path.join(here, "../../shared/data/meterdigits-validation"))
+    parser.add_argument("--seed", type=int, default=1)
+    arguments = parser.parse_args()
+    rng = random.Random(arguments.seed)
+    devices = {}
+    for folder in sorted(os.listdir(arguments.validation)):
+        path = os.path.join(arguments.validation, folder)
+        if not os.path.isdir(path):
+            continue
+        for name in sorted(os.listdir(path)):
+            label = label_of(name)
+            if label is not None:
+                devices.setdefault(folder, []).append((os.path.join(path, name), label))
+    for kind in sorted(set(FAMILIES.values())):
+        folders = [folder for folder in devices if family(folder) == kind]
+        photos = [photo for folder in folders for photo in devices[folder]]
+        for settled_only, name in ((True, "digits"), (False, "rolling")):
+            rows = []
+            for index, (path, (digit, tenth)) in enumerate(photos):
+                if settled_only and tenth > 1:
+                    continue
+                with open(path, "rb") as file:
+                    rows.append((f"{index:05d}.jpg", file.read(), nearest(digit, tenth), accepted(digit, tenth)))
+            write_set(os.path.join(arguments.out, f"{name}-{kind}"), rows)
+        rows = []
+        for index in range(100 if kind == "gas" else 300):
+            folder = rng.choice(folders)
+            rows.append((f"{index:05d}.png",) + strip(rng, devices[folder]))
+        write_set(os.path.join(arguments.out, f"strips-{kind}"), rows)
+        print(f"{kind}: {len(folders)} folders, {len(photos)} photos", file=sys.stderr)
+    make_digits = os.path.join(here, "make-digits.py")
+    seed = str(arguments.seed + 100)
+    subprocess.run([make_digits, os.path.join(arguments.out, "sevenseg"), "--kind", "sevenseg", "--count", "300",
+                    "--seed", seed, "--points", "0.5"], check=True)
+    subprocess.run([make_digits, os.path.join(arguments.out, "wheels"), "--kind", "wheels", "--count", "300",
+                    "--seed", seed], check=True)
+
+
+if __name__ == "__main__":
+    main()

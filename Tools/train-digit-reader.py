@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""Trains the sequence digit reader and exports it for the digits plugin.
+
+    python3 -m venv /tmp/venv && /tmp/venv/bin/pip install torch onnx opencv-python-headless numpy pillow
+    apt-get install fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-roboto-unhinted \
+        fonts-open-sans fonts-urw-base35 fonts-dseg
+    /tmp/venv/bin/python Tools/train-digit-reader.py [--rounds 5] [--seed 1]
+
+Trains only on ../shared/data/meterdigits (its training part: see digitreader/compose.py for the
+split that keeps a camera set-up on one side) composed into windows, and on displays and counters
+of the training style (digitreader/render.py). Picks the epoch that reads the development part
+best, fits the softmax temperature on it (so that a digit's confidence is its chance of being
+right), and writes Sources/Plugins/DigitReader/digit-reader.onnx and digit-reader.json.
+Seeded: the same seed, the same data and the same order (PyTorch on CPU with deterministic
+kernels; the thread count is fixed at 2).
+"""
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cv2  # noqa: E402
+from digitreader import augment, compose, data, render  # noqa: E402
+from digitreader.model import BLANK, CLASSES, HEIGHT, STRIDE, DigitReader  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def batches(samples, size, rng):
+    """Batches of samples of similar width, padded with zeros (the prepared images' mean)."""
+    order = sorted(range(len(samples)), key=lambda index: samples[index][0].shape[1] + rng.random() * 6)
+    groups = [order[start:start + size] for start in range(0, len(order), size)]
+    rng.shuffle(groups)
+    for group in groups:
+        width = max(samples[index][0].shape[1] for index in group)
+        width += (-width) % STRIDE
+        images = np.zeros((len(group), 1, HEIGHT, width), np.float32)
+        rolls = np.full((len(group), width // STRIDE), np.nan, np.float32)
+        targets, lengths = [], []
+        for row, index in enumerate(group):
+            image, text, roll = samples[index][:3]
+            images[row, 0, :, :image.shape[1]] = image
+            rolls[row, :len(roll)] = roll
+            targets += data.encode(text)
+            lengths.append(len(text))
+        yield (torch.from_numpy(images), torch.tensor(targets, dtype=torch.long),
+               torch.tensor(lengths, dtype=torch.long), torch.from_numpy(rolls))
+
+
+def losses(model, batch, ctc):
+    images, targets, lengths, rolls = batch
+    output = model(images)[:, :, 0, :]                        # N x 14 x T
+    logits = output[:, :len(CLASSES)].permute(2, 0, 1)        # T x N x C
+    frames = torch.full((images.shape[0],), logits.shape[0], dtype=torch.long)
+    loss_ctc = ctc(logits.log_softmax(2), targets, frames, lengths)
+    angle = rolls * (2 * math.pi / 10)
+    mask = ~torch.isnan(rolls)
+    circle = output[:, len(CLASSES):]
+    if mask.any():
+        predicted = circle.permute(0, 2, 1)[mask]
+        truth = torch.stack([torch.cos(angle[mask]), torch.sin(angle[mask])], 1)
+        loss_roll = ((predicted - truth) ** 2).sum(1).mean()
+    else:
+        loss_roll = torch.zeros(())
+    return loss_ctc, loss_roll
+
+
+def greedy(scores):
+    """The best path of one image's class scores (C x T), collapsed: [class, first column, last]."""
+    emissions, previous = [], BLANK
+    for column, index in enumerate(scores.argmax(0).tolist()):
+        if index != BLANK and index == previous:
+            emissions[-1][2] = column
+        elif index != BLANK:
+            emissions.append([index, column, column])
+        previous = index
+    return emissions
+
+
+def confidence(probabilities, emissions):
+    """The reading's confidence as the plugin gives it (SequenceReader): the product of each
+    character's probability at its surest column and of the least sure gap (gapConfidence)."""
+    value = 1.0
+    for index, first, last in emissions:
+        value *= float(probabilities[index, first:last + 1].max())
+    gap, at = 1.0, 0
+    previous = BLANK
+    for column in range(probabilities.shape[1]):
+        while at < len(emissions) and emissions[at][2] < column:
+            previous = emissions[at][0]
+            at += 1
+        if at < len(emissions) and emissions[at][1] <= column:
+            continue
+        allowed = {BLANK, previous, emissions[at][0] if at < len(emissions) else BLANK}
+        other = max(float(probabilities[k, column]) for k in range(len(CLASSES)) if k not in allowed)
+        gap = min(gap, 1 - other)
+    return value * gap
+
+
+def accepted(shown_values, text):
+    """Whether `text` reads a window whose characters are (char, value) pairs: a wheel caught
+    between two digits (x.2 to x.8) may be read as either."""
+    if len(text) != len(shown_values):
+        return False
+    for char, (truth, value) in zip(text, shown_values):
+        if value is None or value == int(value):
+            if char != truth:
+                return False
+            continue
+        lower = int(math.floor(value)) % 10
+        fraction = value - math.floor(value)
+        allowed = {str(lower)} if fraction < 0.15 else {str((lower + 1) % 10)} if fraction > 0.85 else \
+            {str(lower), str((lower + 1) % 10)}
+        if char not in allowed:
+            return False
+    return True
+
+
+def development(seed, photos, faces, count, raw=False):
+    """A fixed development set: real windows of the development set-ups, and rendered ones. With
+    `raw`, the images as a camera gives them (for --write-development), else as prepared."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for index in range(count):
+        kind = ["real", "real", "sevenseg", "wheels"][index % 4]
+        image, shown = (compose.real_strip(rng, photos) if kind == "real" else
+                        render.seven_segment(rng) if kind == "sevenseg" else render.wheels(rng, faces))
+        image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
+        out.append((image if raw else augment.prepare(image), [(char, value) for char, _, _, value in shown], kind))
+    return out
+
+
+def allowed(char, value):
+    """The characters that read a window's character right (see `accepted`)."""
+    if value is None or value == int(value):
+        return char
+    lower, fraction = int(math.floor(value)) % 10, value - math.floor(value)
+    upper = str((lower + 1) % 10)
+    return str(lower) if fraction < 0.15 else upper if fraction > 0.85 else str(lower) + upper
+
+
+def write_development(folder, dev):
+    """The development windows as labelled sets (file,text,accept) for photometer-benchmark-read."""
+    import csv
+    for kind in ("real", "sevenseg", "wheels"):
+        path = os.path.join(folder, f"dev-{kind}")
+        os.makedirs(path, exist_ok=True)
+        with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
+            writer = csv.writer(file, lineterminator="\n")
+            writer.writerow(["file", "text", "accept"])
+            for index, (image, truth, _) in enumerate(item for item in dev if item[2] == kind):
+                cv2.imwrite(os.path.join(path, f"{index:05d}.png"), image)
+                writer.writerow([f"{index:05d}.png", "".join(char for char, _ in truth),
+                                 "|".join(allowed(char, value) for char, value in truth)])
+
+
+def evaluate(model, dev, temperature=1.0):
+    """The share of development windows read right, per kind, and per window the reading's
+    confidence (`confidence`) with whether the window was read right. Windows of similar width go
+    through the network together, each decoded over its own columns."""
+    model.eval()
+    right, kinds, confidences = 0, {}, []
+    order = sorted(range(len(dev)), key=lambda index: dev[index][0].shape[1])
+    with torch.no_grad():
+        for start in range(0, len(order), 64):
+            group = order[start:start + 64]
+            width = max(dev[index][0].shape[1] for index in group)
+            images = np.zeros((len(group), 1, HEIGHT, width), np.float32)
+            for row, index in enumerate(group):
+                images[row, 0, :, :dev[index][0].shape[1]] = dev[index][0]
+            output = model(torch.from_numpy(images))[:, :len(CLASSES), 0]
+            for row, index in enumerate(group):
+                image, truth, kind = dev[index]
+                scores = output[row, :, :image.shape[1] // STRIDE]
+                emissions = greedy(scores)
+                ok = accepted(truth, "".join(CLASSES[index] for index, _, _ in emissions))
+                right += ok
+                total, good = kinds.get(kind, (0, 0))
+                kinds[kind] = (total + 1, good + ok)
+                confidences.append((confidence(torch.softmax(scores / temperature, 0), emissions), ok))
+    model.train()
+    return right / len(dev), {kind: round(good / total, 4) for kind, (total, good) in kinds.items()}, confidences
+
+
+def fit_temperature(model, dev):
+    """The softmax temperature under which the reading's confidence best predicts that the window
+    is read right (least log loss over the development windows)."""
+    best = (float("inf"), 1.0)
+    for temperature in [0.6, 0.8, 1.0, 1.2, 1.5, 2.0, 2.5, 3.0]:
+        _, _, confidences = evaluate(model, dev, temperature)
+        loss = -sum(math.log(max(c if ok else 1 - c, 1e-6)) for c, ok in confidences) / len(confidences)
+        best = min(best, (loss, temperature))
+    return best[1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--meterdigits", default=os.path.join(ROOT, "../shared/data/meterdigits"))
+    parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of fresh training windows")
+    parser.add_argument("--samples", type=int, default=40000, help="fresh training windows per round")
+    parser.add_argument("--epochs-per-round", type=int, default=2)
+    parser.add_argument("--batch", type=int, default=48)
+    parser.add_argument("--width", type=float, default=0.75, help="channel width multiplier")
+    parser.add_argument("--refit-temperature", action="store_true",
+                        help="fit the temperature of the exported network in --output again and stop")
+    parser.add_argument("--write-development", metavar="DIR",
+                        help="write the development windows to DIR/dev-real, dev-sevenseg, dev-wheels and stop")
+    arguments = parser.parse_args()
+
+    torch.manual_seed(arguments.seed)
+    torch.set_num_threads(2)
+    torch.use_deterministic_algorithms(True)
+    rng = random.Random(arguments.seed)
+    faces = render.available_faces()
+    photos = compose.load(arguments.meterdigits)
+    train = [photo for photo in photos if photo[2] == "train"]
+    dev_photos = [photo for photo in photos if photo[2] == "dev"]
+    print(f"meterdigits: {len(train)} training photos, {len(dev_photos)} development photos", flush=True)
+    if arguments.write_development:
+        write_development(arguments.write_development,
+                          development(arguments.seed + 7919, dev_photos, faces, 1200, raw=True))
+        return
+    dev = development(arguments.seed + 7919, dev_photos, faces, 1200)
+    if arguments.refit_temperature:
+        refit_temperature(arguments.output, dev)
+        return
+
+    model = DigitReader(arguments.width)
+    print(f"parameters: {sum(p.numel() for p in model.parameters())}", flush=True)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    ctc = nn.CTCLoss(blank=BLANK, zero_infinity=True)
+    started = time.time()
+    best, best_state = -1.0, None
+    steps = arguments.rounds * arguments.epochs_per_round * math.ceil(arguments.samples / arguments.batch)
+    step = 0
+    for round_index in range(arguments.rounds):
+        samples = data.generate(arguments.seed * 1000 + round_index, arguments.samples, train, faces)
+        print(f"round {round_index}: {len(samples)} windows generated at {time.time() - started:.0f} s", flush=True)
+        for epoch in range(arguments.epochs_per_round):
+            total_ctc = total_roll = count = 0
+            for batch in batches(samples, arguments.batch, rng):
+                # Cosine from 2e-3 down to 1e-4 over the whole run.
+                for group in optimiser.param_groups:
+                    group["lr"] = 2e-3 * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(1.0, step / steps))))
+                loss_ctc, loss_roll = losses(model, batch, ctc)
+                optimiser.zero_grad()
+                (loss_ctc + 0.5 * loss_roll).backward()
+                nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+                optimiser.step()
+                total_ctc += float(loss_ctc.detach())
+                total_roll += float(loss_roll.detach())
+                count += 1
+                step += 1
+            score, kinds, _ = evaluate(model, dev)
+            print(f"round {round_index} epoch {epoch}: ctc {total_ctc / count:.3f} roll {total_roll / count:.3f} "
+                  f"dev {score:.4f} {kinds} lr {optimiser.param_groups[0]['lr']:.5f} at {time.time() - started:.0f} s",
+                  flush=True)
+            if score > best:
+                best, best_state = score, {k: v.clone() for k, v in model.state_dict().items()}
+                export(model, arguments.output, 1.0, arguments.seed)  # a checkpoint to look at meanwhile
+                model.train()
+    model.load_state_dict(best_state)
+    temperature = fit_temperature(model, dev)
+    print(f"best development score {best:.4f}; temperature {temperature}", flush=True)
+    export(model, arguments.output, temperature, arguments.seed)
+
+
+class ExportedReader(nn.Module):
+    """The exported network run by OpenCV's dnn module, as a module `evaluate` can call."""
+
+    def __init__(self, path):
+        super().__init__()
+        self.net = cv2.dnn.readNetFromONNX(path)
+
+    def forward(self, images):
+        self.net.setInput(images.numpy())
+        return torch.from_numpy(self.net.forward().copy())
+
+
+def refit_temperature(folder, dev):
+    settings_path = os.path.join(folder, "digit-reader.json")
+    model = ExportedReader(os.path.join(folder, "digit-reader.onnx"))
+    temperature = fit_temperature(model, dev)
+    with open(settings_path) as file:
+        settings = json.load(file)
+    settings["temperature"] = temperature
+    with open(settings_path, "w") as file:
+        json.dump(settings, file, indent=2)
+        file.write("\n")
+    print(f"development score {evaluate(model, dev)[0]:.4f}; temperature {temperature}", flush=True)
+
+
+def export(model, folder, temperature, seed):
+    model.eval()
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "digit-reader.onnx")
+    example = torch.zeros(1, 1, HEIGHT, 120)
+    torch.onnx.export(model, example, path, opset_version=11, dynamo=False, input_names=["image"],
+                      output_names=["scores"], dynamic_axes={"image": {0: "n", 3: "w"}, "scores": {0: "n", 3: "t"}})
+    with open(os.path.join(folder, "digit-reader.json"), "w") as file:
+        json.dump({"height": HEIGHT, "stride": STRIDE, "classes": CLASSES, "temperature": temperature,
+                   "seed": seed}, file, indent=2)
+        file.write("\n")
+    print(f"wrote {path} ({os.path.getsize(path)} bytes, temperature {temperature})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
