@@ -28,6 +28,13 @@ import Testing
     #expect(!rule.allows("1234"))  // a digit short
   }
 
+  @Test func aDecimalPointTheDisplayShowedStands() {
+    let thermometer = Meter(name: "fever", kind: .thermometer, unit: "C", digits: 3)
+    let rule = Plausibility(meter: thermometer, previous: nil, now: 0)
+    #expect(rule.allows("36.7"))  // three digits, 36.7 C
+    #expect(!rule.allows("367"))  // 367 C, with no decimals set
+  }
+
   @Test func medicalValuesStayInTheirPhysicalRange() {
     let glucose = Plausibility(meter: Meter(name: "g", kind: .glucose, unit: "mg/dL"), previous: nil, now: 0)
     #expect(glucose.allows("105"))

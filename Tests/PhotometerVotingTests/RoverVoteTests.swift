@@ -81,6 +81,36 @@ import Testing
     #expect(unfit.digits[1].roll == nil)
   }
 
+  @Test func aWheelCaughtMidRollIsNeverReportedSure() {
+    var reading = EngineReading(
+      text: "14", confidence: 0.99,
+      symbols: [
+        Symbol(text: "1", confidence: 0.999),
+        Symbol(
+          text: "4", confidence: 0.6, alternatives: [Alternative(text: "5", confidence: 0.4)],
+          roll: WheelRoll(from: "4", fraction: 0.5)),
+      ])
+    let outcome = ReadVote.decide([
+      EngineAnswer(plugin: "a", version: "1", outcome: .success(reading), milliseconds: 1, voted: true)
+    ])
+    #expect(outcome.value == "14")
+    #expect(outcome.digits[1].confidence == WheelRoll.confidenceLimit)
+    #expect(outcome.confidence == WheelRoll.confidenceLimit)
+    reading.symbols[1].roll = nil
+    let settled = ReadVote.decide([
+      EngineAnswer(plugin: "a", version: "1", outcome: .success(reading), milliseconds: 1, voted: true)
+    ])
+    #expect(settled.confidence > 0.99)
+  }
+
+  @Test func theDecimalPointStandsWhereTheSkeletonsEngineReadIt() {
+    let outcome = ReadVote.decide([plain("a", "36.7", 0.9), plain("b", "367", 0.5)], weights: ["a": 3, "b": 1])
+    #expect(outcome.value == "36.7")
+    #expect(outcome.digits.map(\.text).joined() == "367")
+    #expect(ReadVote.decide([plain("a", "367", 0.9), plain("b", "3.67", 0.5)], weights: ["a": 3]).value == "367")
+    #expect(ReadVote.decide([plain("a", "3.6.7", 0.9)]).value == "367")
+  }
+
   @Test func aMissingOrExtraDigitIsAlignedNotShifted() {
     // b dropped the second digit; a whole-string or position-by-position vote would shift it.
     let outcome = ReadVote.decide(
@@ -95,7 +125,9 @@ import Testing
   }
 
   @Test func decimalSeparatorsAreNotDigits() {
-    #expect(ReadVote.decide([plain("a", "12.5", 0.9)]).value == "125")
+    let outcome = ReadVote.decide([plain("a", "12.5", 0.9)])
+    #expect(outcome.digits.map(\.text) == ["1", "2", "5"])
+    #expect(outcome.value == "12.5")
   }
 
   @Test func theWeakestDigitIsTheValuesConfidence() {

@@ -239,8 +239,11 @@ extension HostServer {
     return flags.filter { seen.insert($0).inserted }
   }
 
-  static func withDecimals(_ digits: String, decimals: Int) -> String {
-    guard decimals > 0, digits.count > decimals, digits.allSatisfy(\.isNumber) else { return digits }
+  /// The value with the meter's decimals: the point so many digits from the right, in place of
+  /// one the display showed; with none set, the value as read.
+  static func withDecimals(_ value: String, decimals: Int) -> String {
+    let digits = value.filter(\.isNumber)
+    guard decimals > 0, digits.count > decimals, value.allSatisfy({ $0.isNumber || $0 == "." }) else { return value }
     return String(digits.dropLast(decimals)) + "." + String(digits.suffix(decimals))
   }
 

@@ -45,9 +45,10 @@ public struct Plausibility: Sendable {
     return true
   }
 
-  /// Whether the digits (decimal point left out) are a value the meter can show now.
+  /// Whether the digits are a value the meter can show now: with the meter's decimals, or with
+  /// the decimal point the display showed.
   public func allows(_ digits: String) -> Bool {
-    guard meter.digits == 0 || digits.count == meter.digits, let value = number(digits) else {
+    guard meter.digits == 0 || digits.filter(\.isNumber).count == meter.digits, let value = number(digits) else {
       return false
     }
     if let range = meter.range ?? Self.physicalRange(meter.kind, unit: meter.unit), !range.contains(value) {
@@ -102,9 +103,10 @@ public struct Plausibility: Sendable {
     return best
   }
 
-  /// The digits as a number with the meter's decimals.
+  /// The digits as a number with the meter's decimals (a point the display showed stands).
   private func number(_ digits: String) -> Double? {
     guard let whole = Double(digits) else { return nil }
+    if digits.contains(".") { return whole }
     var scale = 1.0
     for _ in 0..<meter.decimals { scale *= 10 }
     return whole / scale

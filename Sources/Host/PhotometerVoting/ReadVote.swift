@@ -21,6 +21,11 @@ import PhotometerProtocol
 /// on strips 0.13-0.26, against 0.001-0.03 pooled so), and a weak engine that disagreed cost
 /// a sure digit as much as an unsure one. See docs/recognizers.md for the figures.)
 ///
+/// A decimal point is where the skeleton's engine read one (a display's "36.7"); the meter's
+/// decimals, when set, replace it (HostServer.withDecimals). A digit on a wheel caught mid-roll is
+/// never surer than ``WheelRoll/confidenceLimit``: which of its two digits the meter shows is its
+/// convention's and the previous reading's call.
+///
 /// When the skeleton does not have the meter's digit count (or that is unknown), an engine with
 /// nothing at a position votes `weight x its reading's confidence` to drop it, against
 /// `weight x confidence` of each engine that read a digit there; a position kept so has its
@@ -35,10 +40,12 @@ public enum ReadVote {
   static let leastBelief = 1e-6
 
   public struct Outcome: Hashable, Sendable {
-    /// The voted digits, or empty when no voting engine answered.
+    /// The voted digits, with a decimal point where the skeleton's engine read one; empty when
+    /// no voting engine answered.
     public var value: String
     public var confidence: Double
-    /// Per digit of ``value``: the winner with its confidence and the runners-up.
+    /// Per digit of ``value`` (its point left out): the winner with its confidence and the
+    /// runners-up.
     public var digits: [Symbol]
     /// `no-reading`, `engine-failed`, `engines-disagree`, `low-confidence`, in that order.
     public var flags: [String]
@@ -68,13 +75,14 @@ public enum ReadVote {
         if !symbols.isEmpty {
           readings.append(
             Reading(
-              weight: max(0, weights[answer.plugin] ?? 1), symbols: symbols, confidence: clamp(reading.confidence)))
+              weight: max(0, weights[answer.plugin] ?? 1), symbols: symbols, confidence: clamp(reading.confidence),
+              decimals: shownDecimals(reading.text)))
         }
       case .failure:
         failed = true
       }
     }
-    guard let skeleton = skeleton(readings, expectedDigits: expectedDigits) else {
+    guard let (skeleton, decimals) = skeleton(readings, expectedDigits: expectedDigits) else {
       return Outcome(value: "", confidence: 0, flags: ["no-reading"] + (failed ? ["engine-failed"] : []))
     }
     // With the meter's digit count known and met by the skeleton, every position is a digit:
@@ -95,7 +103,10 @@ public enum ReadVote {
       }
     }
     let digits = zip(positions, skeleton).compactMap { $0.outcome(preferring: $1.text.first?.wholeNumberValue) }
-    let value = digits.map(\.text).joined()
+    var value = digits.map(\.text).joined()
+    if let decimals, decimals < value.count {
+      value.insert(".", at: value.index(value.endIndex, offsetBy: -decimals))
+    }
     let confidence = digits.map(\.confidence).min() ?? 0
     var flags: [String] = []
     if failed { flags.append("engine-failed") }
@@ -104,11 +115,20 @@ public enum ReadVote {
     return Outcome(value: value, confidence: confidence, digits: digits, flags: flags)
   }
 
-  /// An engine's digits with its weight and the reading's confidence.
+  /// An engine's digits with its weight, the reading's confidence and the digits after the
+  /// decimal point it read.
   private struct Reading {
     var weight: Double
     var symbols: [Symbol]
     var confidence: Double
+    var decimals: Int?
+  }
+
+  /// The digits after a reading's one decimal point, or nil (no point, several, or none after).
+  static func shownDecimals(_ text: String) -> Int? {
+    guard text.filter({ $0 == "." }).count == 1, let point = text.firstIndex(of: ".") else { return nil }
+    let after = text[text.index(after: point)...].filter(\.isNumber).count
+    return after > 0 && text[..<point].contains(where: \.isNumber) ? after : nil
   }
 
   /// What the engines say about one position of the skeleton.
@@ -168,12 +188,14 @@ public enum ReadVote {
       let winner = ranked[0]
       let neighbour = [(winner + 1) % 10, (winner + 9) % 10].filter(named.contains).map { pooled[$0] }.max() ?? 0
       let kept = againstDigit == 0 ? 1 : forDigit / (forDigit + againstDigit)
+      let rolling = roll.map(\.roll).flatMap { $0.fits(String(winner)) ? $0 : nil }
+      let limit = rolling == nil ? 1 : WheelRoll.confidenceLimit
       return Symbol(
-        text: String(winner), confidence: min(1, pooled[winner] + neighbour) * kept,
+        text: String(winner), confidence: min(limit, pooled[winner] + neighbour) * kept,
         alternatives: ranked.dropFirst().filter(named.contains).prefix(3).map {
           Alternative(text: String($0), confidence: pooled[$0])
         },
-        roll: roll.map(\.roll).flatMap { $0.fits(String(winner)) ? $0 : nil })
+        roll: rolling)
     }
   }
 
@@ -189,9 +211,9 @@ public enum ReadVote {
 
   /// The reading the others are aligned to: the strongest with the expected length, else the
   /// strongest.
-  private static func skeleton(_ readings: [Reading], expectedDigits: Int) -> [Symbol]? {
+  private static func skeleton(_ readings: [Reading], expectedDigits: Int) -> ([Symbol], decimals: Int?)? {
     let ranked = readings.sorted { $0.weight * $0.confidence > $1.weight * $1.confidence }
-    return (ranked.first { $0.symbols.count == expectedDigits } ?? ranked.first)?.symbols
+    return (ranked.first { $0.symbols.count == expectedDigits } ?? ranked.first).map { ($0.symbols, $0.decimals) }
   }
 
   /// For each skeleton position, the symbol of `symbols` aligned to it by edit distance, or nil.

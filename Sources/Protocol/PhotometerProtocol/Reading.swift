@@ -132,6 +132,10 @@ public struct Symbol: Hashable, Sendable {
 /// A counter wheel caught between two digits: it shows `from` rolled `fraction` of the way to the
 /// next digit (the meterdigits labels' x.t is from x, fraction t/10).
 public struct WheelRoll: Hashable, Sendable {
+  /// The most confidence a digit on a wheel caught mid-roll is given: which of its two digits
+  /// the meter shows is the meter's convention's call and its previous reading's, not the image's.
+  public static let confidenceLimit = 0.95
+
   /// The lower digit: "4" between 4 and 5, "9" between 9 and 0.
   public var from: String
   /// Above 0 and below 1.
