@@ -12,6 +12,7 @@ let package = Package(
     .executable(name: "photometer-keypoints", targets: ["KeypointPlugin"]),
     .executable(name: "photometer-tesseract", targets: ["TesseractPlugin"]),
     .executable(name: "photometer-digits", targets: ["DigitsPlugin"]),
+    .executable(name: "photometer-reader", targets: ["ReaderPlugin"]),
     .executable(name: "photometer-benchmark-protocol", targets: ["ProtocolBenchmark"]),
     .executable(name: "photometer-benchmark-identify", targets: ["IdentifyBenchmark"]),
     .executable(name: "photometer-benchmark-read", targets: ["ReadBenchmark"]),
@@ -123,8 +124,8 @@ let package = Package(
     .executableTarget(
       name: "ReadBenchmark",
       dependencies: [
-        "DigitTemplates", "TesseractEngine", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
-        "PhotometerScoring", "PhotometerHost",
+        "DigitReader", "DigitTemplates", "TesseractEngine", "PhotometerVision", "PhotometerVoting",
+        "PhotometerProtocol", "PhotometerScoring", "PhotometerHost",
       ],
       path: "Sources/Host/Benchmarks/ReadBenchmark"
     ),
@@ -187,10 +188,30 @@ let package = Package(
       path: "Sources/Plugins/DigitTemplates",
       resources: [.copy("digit-templates.bin"), .copy("digit-network.bin")]
     ),
+    .target(
+      name: "CDigitReader",
+      path: "Sources/Plugins/CDigitReader",
+      exclude: ["opencv4"],
+      cxxSettings: [.headerSearchPath("opencv4")],
+      linkerSettings: [
+        .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_dnn"),
+      ]
+    ),
+    .target(
+      name: "DigitReader",
+      dependencies: ["CDigitReader", "PhotometerVision", "PhotometerProtocol"],
+      path: "Sources/Plugins/DigitReader",
+      resources: [.copy("digit-reader.onnx"), .copy("digit-reader.json")]
+    ),
     .executableTarget(
       name: "DigitsPlugin",
       dependencies: ["PluginKit", "DigitTemplates", "PhotometerVision"],
       path: "Sources/Plugins/DigitsPlugin"
+    ),
+    .executableTarget(
+      name: "ReaderPlugin",
+      dependencies: ["PluginKit", "DigitReader", "PhotometerVision"],
+      path: "Sources/Plugins/ReaderPlugin"
     ),
     .executableTarget(
       name: "TestPlugin",
@@ -230,6 +251,10 @@ let package = Package(
     .testTarget(
       name: "PhotometerVisionTests",
       dependencies: ["PhotometerVision", "MeterMatchers", "DigitTemplates", "TesseractEngine", "TestSupport"]
+    ),
+    .testTarget(
+      name: "DigitReaderTests",
+      dependencies: ["DigitReader", "PhotometerVision", "PhotometerProtocol", "TestSupport"]
     ),
     .testTarget(
       name: "PhotometerVotingTests",

@@ -4,7 +4,7 @@
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install torch onnx opencv-python-headless numpy pillow
     apt-get install fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-roboto-unhinted \
         fonts-open-sans fonts-urw-base35 fonts-dseg
-    /tmp/venv/bin/python Tools/train-digit-reader.py [--rounds 5] [--seed 1]
+    /tmp/venv/bin/python Tools/train-digit-reader.py [--rounds 7] [--seed 1]
 
 Trains only on ../shared/data/meterdigits (its training part: see digitreader/compose.py for the
 split that keeps a camera set-up on one side) composed into windows, and on displays and counters
@@ -206,7 +206,7 @@ def main():
     parser.add_argument("--meterdigits", default=os.path.join(ROOT, "../shared/data/meterdigits"))
     parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rounds", type=int, default=5, help="rounds of fresh training windows")
+    parser.add_argument("--rounds", type=int, default=7, help="rounds of fresh training windows")
     parser.add_argument("--samples", type=int, default=40000, help="fresh training windows per round")
     parser.add_argument("--epochs-per-round", type=int, default=2)
     parser.add_argument("--batch", type=int, default=48)

@@ -29,4 +29,29 @@ import Testing
     #expect(status.requests == 4)
     await host.close()
   }
+
+  /// The sequence reader gets a meter's confirmed readings too: the digit count they agree on
+  /// constrains its reading of a meter whose settings give none, and it never asks for crops.
+  @Test func confirmedReadingsGiveTheReaderAMetersDigitCount() async throws {
+    let folder = try await Rendered.digits("wheels", count: 1, seed: 7)
+    let row = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+    let host = try await launchHost(
+      withPlugin: "reader", command: Products.executable("photometer-reader"), role: "read")
+    _ = try await host.call(
+      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [photo])), \.meterInfo)
+    // Two confirmed readings with one digit more (a leading wheel the window left out).
+    let longer = row[1].count + 1
+    for value in ["1" + row[1], "2" + row[1]] {
+      let stored = try await host.call(
+        .addReading(AddReadingRequest(meter: "Gas", value: value, takenAt: 1, source: .ocr, crop: photo.data)),
+        \.readingInfo)
+      _ = try await host.call(.confirmReading(id: stored.id, value: ""), \.readingInfo)
+    }
+    let learnt = try await host.read(ReadRequest(image: photo, meter: "Gas"))
+    #expect(learnt.engines.first?.value?.text.count == longer, "\(learnt.engines)")
+    let status = try #require(try await host.call(.listPlugins, \.pluginList).first)
+    #expect(status.requests == 1)
+    await host.close()
+  }
 }

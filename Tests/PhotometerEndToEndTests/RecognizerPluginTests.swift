@@ -39,7 +39,10 @@ import Testing
     let result = try #require(try json(read).first)
     let value = try #require(result["value"] as? String)
     #expect(value.count == Int(try await Rendered.rows(folder.appendingPathComponent("meters.csv"))[0][6]))
-    #expect((result["engines"] as? [[String: Any]])?.compactMap { $0["engine"] as? String } == ["digits", "tesseract"])
+    #expect(
+      (result["engines"] as? [[String: Any]])?.compactMap { $0["engine"] as? String } == [
+        "digits", "reader", "tesseract",
+      ])
     #expect(result["reading_id"] is Double)
     let history = try json(try await run(["readings", queries[0][1], "--json"]))
     #expect(history.map { $0["value"] as? String } == [value])

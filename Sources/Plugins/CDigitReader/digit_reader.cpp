@@ -1,0 +1,116 @@
+// The sequence digit reader: the window prepared as Tools/digitreader/augment.py `prepare` does,
+// and the ONNX network forwarded by OpenCV's dnn module.
+#include "digit_reader.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+struct pm_reader {
+  cv::dnn::Net net;
+  int height = 32;
+  // cv::dnn::Net keeps its buffers between forwards: one forward at a time.
+  std::mutex lock;
+};
+
+namespace {
+
+thread_local std::string lastError;
+
+template <typename Body> pm_reader_status guarded(pm_reader_status failure, Body body) {
+  try {
+    lastError.clear();
+    return body();
+  } catch (const cv::Exception &error) {
+    lastError = error.what();
+  } catch (const std::exception &error) {
+    lastError = error.what();
+  }
+  return failure;
+}
+
+// The least spread the prepared window is divided by: a blank window stays blank.
+constexpr double leastSpread = 8;
+
+cv::Mat prepare(const cv::Mat &window, int height, bool inverted) {
+  cv::Mat grey;
+  if (window.channels() == 3) {
+    cv::cvtColor(window, grey, cv::COLOR_BGR2GRAY);
+  } else {
+    grey = window;
+  }
+  long scaled_width = std::lround(double(grey.cols) * height / grey.rows);
+  int width = int(std::clamp(scaled_width, 8L, long(PM_READER_MAX_WIDTH)));
+  cv::Mat scaled;
+  // (Area interpolation only shrinks both ways; a window squeezed to the width limit while
+  // scaled up in height takes linear.)
+  cv::resize(grey, scaled, cv::Size(width, height), 0, 0, grey.rows > height && grey.cols >= width ? cv::INTER_AREA : cv::INTER_LINEAR);
+  cv::Mat pixels;
+  scaled.convertTo(pixels, CV_32F);
+  if (inverted) pixels = 255.0 - pixels;
+  cv::Scalar mean, spread;
+  cv::meanStdDev(pixels, mean, spread);
+  pixels = (pixels - mean[0]) / std::max(spread[0], leastSpread);
+  return pixels;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char *pm_reader_last_error(void) { return lastError.c_str(); }
+
+pm_reader_status pm_reader_load(const char *path, int height, pm_reader **out) {
+  return guarded(PM_READER_BAD_MODEL, [&] {
+    auto reader = new pm_reader();
+    reader->net = cv::dnn::readNetFromONNX(path);
+    reader->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+    reader->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+    reader->height = height;
+    *out = reader;
+    return PM_READER_OK;
+  });
+}
+
+void pm_reader_free(pm_reader *reader) { delete reader; }
+
+pm_reader_status pm_reader_run(
+  pm_reader *reader, const uint8_t *pixels, int width, int height, int channels, int inverted, float **scores,
+  int *score_channels, int *columns) {
+  if (width < 1 || height < 1 || (channels != 1 && channels != 3)) return PM_READER_BAD_IMAGE;
+  return guarded(PM_READER_FAILED, [&] {
+    cv::Mat window(height, width, channels == 3 ? CV_8UC3 : CV_8UC1, const_cast<uint8_t *>(pixels));
+    cv::Mat prepared = prepare(window, reader->height, inverted != 0);
+    int shape[] = {1, 1, prepared.rows, prepared.cols};
+    cv::Mat blob(4, shape, CV_32F, prepared.data);
+    cv::Mat output;
+    {
+      std::lock_guard<std::mutex> hold(reader->lock);
+      reader->net.setInput(blob);
+      output = reader->net.forward().clone();
+    }
+    if (output.dims != 4 || output.size[0] != 1 || output.size[2] != 1) {
+      lastError = "the network's output is not 1 x C x 1 x T";
+      return PM_READER_BAD_MODEL;
+    }
+    size_t count = size_t(output.size[1]) * output.size[3];
+    auto copy = static_cast<float *>(std::malloc(count * sizeof(float)));
+    if (copy == nullptr) return PM_READER_FAILED;
+    std::memcpy(copy, output.ptr<float>(), count * sizeof(float));
+    *scores = copy;
+    *score_channels = output.size[1];
+    *columns = output.size[3];
+    return PM_READER_OK;
+  });
+}
+
+void pm_reader_scores_free(float *scores) { std::free(scores); }
+
+}  // extern "C"

@@ -1,0 +1,52 @@
+// The sequence digit reader's network, run by OpenCV's dnn module, as plain C for Swift.
+//
+// Every function catches OpenCV's exceptions and returns a status; nothing throws across this
+// boundary. The reader is opaque and freed with `pm_reader_free`.
+#ifndef PHOTOMETER_DIGIT_READER_H
+#define PHOTOMETER_DIGIT_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  PM_READER_OK = 0,
+  PM_READER_BAD_IMAGE = 1,
+  PM_READER_BAD_MODEL = 2,
+  PM_READER_FAILED = 3,
+} pm_reader_status;
+
+/// The text of the last failure on this thread (OpenCV's message), or "".
+const char *pm_reader_last_error(void);
+
+typedef struct pm_reader pm_reader;
+
+/// The widest window the network reads, in its own pixels (at its height): about 90 digits. A
+/// wider window (a 1-pixel-high strip scaled up) is squeezed to this width, so that a hostile
+/// image cannot make the forward pass allocate without bound.
+#define PM_READER_MAX_WIDTH 2880
+
+/// Loads an ONNX network (`cv::dnn::readNetFromONNX`) that takes N x 1 x `height` x W grey images
+/// and gives N x C x 1 x W / stride scores.
+pm_reader_status pm_reader_load(const char *path, int height, pm_reader **out);
+void pm_reader_free(pm_reader *reader);
+
+/// Scores a window of 8-bit pixels (`channels` 1 or 3, BGR, rows packed): the window in grey,
+/// scaled to the network's height with its aspect kept up to PM_READER_MAX_WIDTH (area
+/// interpolation down, linear up), zero
+/// mean and unit spread (at least 8 grey levels), forwarded; with `inverted` its polarity flipped
+/// first. `*scores` (free with `pm_reader_scores_free`) holds `*channels` rows of `*columns`
+/// floats: the network's output as it is. Safe to call from several threads (one at a time runs).
+pm_reader_status pm_reader_run(
+  pm_reader *reader, const uint8_t *pixels, int width, int height, int channels, int inverted, float **scores,
+  int *score_channels, int *columns);
+void pm_reader_scores_free(float *scores);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

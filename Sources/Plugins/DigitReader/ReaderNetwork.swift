@@ -1,0 +1,109 @@
+import CDigitReader
+import Foundation
+import PhotometerVision
+
+/// Why the reader's network could not be loaded or run.
+public struct ReaderError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var description: String
+
+  public init(_ description: String) {
+    self.description = description
+  }
+}
+
+/// The reader's network (an ONNX file run by OpenCV's dnn module) and the settings it was
+/// trained with (`digit-reader.json`, written by Tools/train-digit-reader.py).
+public final class ReaderNetwork: @unchecked Sendable {
+  // Safe to share: pm_reader_run serialises the forward passes.
+  private let pointer: OpaquePointer
+  public let settings: Settings
+
+  /// What the network was trained with.
+  public struct Settings: Codable, Hashable, Sendable {
+    /// Windows are scaled to this many pixels high.
+    public var height: Int
+    /// Input pixels per output column.
+    public var stride: Int
+    /// The character of each CTC class, the blank first.
+    public var classes: String
+    /// The softmax temperature that makes a character's probability its chance of being right,
+    /// fitted on meterdigits' development set-ups.
+    public var temperature: Double
+  }
+
+  /// Loads `model` (ONNX) with the settings in `settings` (JSON).
+  public init(model: URL, settings: URL) throws(ReaderError) {
+    do {
+      self.settings = try JSONDecoder().decode(Settings.self, from: Data(contentsOf: settings))
+    } catch {
+      throw ReaderError("cannot read the reader's settings \(settings.path): \(error)")
+    }
+    var result: OpaquePointer?
+    guard pm_reader_load(model.path, Int32(self.settings.height), &result) == PM_READER_OK, let result else {
+      throw ReaderError(
+        "cannot load the reader's network \(model.path): \(String(cString: pm_reader_last_error()))")
+    }
+    pointer = result
+  }
+
+  deinit {
+    pm_reader_free(pointer)
+  }
+
+  /// The network and settings that ship with the plugin.
+  public static func bundled() throws(ReaderError) -> ReaderNetwork {
+    guard let model = Bundle.module.url(forResource: "digit-reader", withExtension: "onnx"),
+      let settings = Bundle.module.url(forResource: "digit-reader", withExtension: "json")
+    else {
+      throw ReaderError("the digit reader's network is not beside the plugin (digit-reader.onnx, digit-reader.json)")
+    }
+    return try ReaderNetwork(model: model, settings: settings)
+  }
+
+  /// The network's output for a window: per column, a score for each class, then the wheel
+  /// position as (cos, sin) of 2 pi value / 10.
+  public func scores(_ image: VisionImage, inverted: Bool = false) throws(ReaderError) -> ColumnScores {
+    let pixels = image.pixels
+    var scores: UnsafeMutablePointer<Float>?
+    var channels: Int32 = 0
+    var columns: Int32 = 0
+    let status = pm_reader_run(
+      pointer, pixels, Int32(image.width), Int32(image.height), Int32(image.channels), inverted ? 1 : 0, &scores,
+      &channels, &columns)
+    guard status == PM_READER_OK, let scores else {
+      throw ReaderError("the reader's network failed: \(String(cString: pm_reader_last_error()))")
+    }
+    defer { pm_reader_scores_free(scores) }
+    let values = Array(UnsafeBufferPointer(start: scores, count: Int(channels) * Int(columns)))
+    return ColumnScores(channels: Int(channels), columns: Int(columns), values: values)
+  }
+}
+
+/// The network's output for one window: `channels` rows of `columns` floats.
+public struct ColumnScores: Sendable {
+  public var channels: Int
+  public var columns: Int
+  public var values: [Float]
+
+  public init(channels: Int, columns: Int, values: [Float]) {
+    self.channels = channels
+    self.columns = columns
+    self.values = values
+  }
+
+  /// Per column, the softmax of the first `classes` channels at `temperature`.
+  public func probabilities(classes: Int, temperature: Double) -> [[Double]] {
+    (0..<columns).map { column in
+      let scores = (0..<classes).map { Double(values[$0 * columns + column]) / temperature }
+      let top = scores.max() ?? 0
+      let weights = scores.map { exp($0 - top) }
+      let total = weights.reduce(0, +)
+      return weights.map { $0 / total }
+    }
+  }
+
+  /// The wheel position the channels after the first `classes` give at `column`, as (cos, sin).
+  public func wheel(classes: Int, column: Int) -> (cos: Double, sin: Double) {
+    (Double(values[classes * columns + column]), Double(values[(classes + 1) * columns + column]))
+  }
+}

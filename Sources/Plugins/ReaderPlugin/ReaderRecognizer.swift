@@ -1,0 +1,50 @@
+import DigitReader
+import Foundation
+import PhotometerProtocol
+import PhotometerVision
+import PluginKit
+
+/// The sequence digit reader as a read plugin. Option `model`: an ONNX reader from
+/// Tools/train-digit-reader.py, its `.json` settings beside it, to use instead of the bundled one
+/// (an A/B test of two trainings). The request's `digits`, else the count the meter's confirmed
+/// readings agree on (``MeterPrior``), constrains the decoding; without either the reader finds
+/// the count itself.
+struct ReaderRecognizer: Recognizer {
+  static let acceptedOptions = [
+    OptionSpec(
+      name: "model", description: "an ONNX reader from Tools/train-digit-reader.py, its .json beside it",
+      defaultValue: "")
+  ]
+
+  let roles: [Role] = [.read]
+  private var reader: SequenceReader?
+
+  mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
+    let path = host.options["model"] ?? ""
+    do {
+      let network =
+        try path.isEmpty
+        ? ReaderNetwork.bundled()
+        : ReaderNetwork(
+          model: URL(fileURLWithPath: path),
+          settings: URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("json"))
+      reader = SequenceReader(network: network)
+      return Hello(
+        name: "photometer-reader", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
+        details: ["engine": "sequence reader (CTC, OpenCV dnn)", "model": path.isEmpty ? "bundled" : path])
+    } catch {
+      throw ErrorReply(.invalidRequest, "cannot load the digit reader: \(error)")
+    }
+  }
+
+  mutating func read(_ request: ReadRequest) throws(ErrorReply) -> EngineReading {
+    let crop = try DigitCrop.decode(request)
+    let digits =
+      request.digits > 0 ? Int(request.digits) : MeterPrior(confirmed: request.examples.map(\.value)).digits ?? 0
+    do {
+      return try reader!.read(crop, digits: digits)
+    } catch {
+      throw ErrorReply(.internal, "reading failed: \(error)")
+    }
+  }
+}

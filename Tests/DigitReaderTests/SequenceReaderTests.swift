@@ -1,0 +1,94 @@
+import DigitReader
+import Foundation
+import PhotometerProtocol
+import PhotometerVision
+import TestSupport
+import Testing
+
+/// The committed network, loaded as the plugin loads it, on windows of the rendering style it
+/// never trained on (Tools/make-digits.py's DSEG7 displays and DejaVu counters), not told how
+/// many digits they hold.
+@Suite struct SequenceReaderTests {
+  static let reader = Result { try SequenceReader.bundled() }
+
+  /// The windows of a rendered set the reader reads exactly, and the set's size.
+  func exactReads(_ kind: String, count: Int, seed: Int, extra: [String] = []) async throws -> (right: Int, of: Int) {
+    let folder = try await Rendered.digits(kind, count: count, seed: seed, extra: extra)
+    return try await onOwnThread {
+      let reader = try Self.reader.get()
+      var right = 0
+      for row in try Rendered.rows(folder.appendingPathComponent("labels.csv")) {
+        let image = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+        let reading = try reader.read(image)
+        #expect(reading.symbols.map(\.text).joined() == reading.text)
+        #expect((0...1).contains(reading.confidence))
+        right += reading.text == row[1] ? 1 : 0
+      }
+      return (right, count)
+    }
+  }
+
+  /// (The shipped network reads 22 of these 30; the floor guards against a broken load or
+  /// decoding, not the accuracy goal, which the read benchmark measures.)
+  @Test func readsSevenSegmentDisplaysWithTheirDecimalPoint() async throws {
+    let result = try await exactReads("sevenseg", count: 30, seed: 211, extra: ["--points", "1"])
+    #expect(result.right >= 20)
+  }
+
+  /// (17 of 30 with the shipped network.)
+  @Test func readsWheelCountersWithoutBeingToldTheirLength() async throws {
+    let result = try await exactReads("wheels", count: 30, seed: 212)
+    #expect(result.right >= 15)
+  }
+
+  @Test func aDigitCountConstrainsTheReading() async throws {
+    let folder = try await Rendered.digits("wheels", count: 6, seed: 213)
+    try await onOwnThread {
+      let reader = try Self.reader.get()
+      for row in try Rendered.rows(folder.appendingPathComponent("labels.csv")) {
+        let image = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+        for count in [row[1].count - 1, row[1].count, row[1].count + 1] {
+          #expect(try reader.read(image, digits: count).text.count == count)
+        }
+      }
+    }
+  }
+
+  @Test func aWrongModelFileIsNamedInTheError() throws {
+    let bogus = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-model-\(UUID()).onnx")
+    try Data("not onnx".utf8).write(to: bogus)
+    defer { try? FileManager.default.removeItem(at: bogus) }
+    do {
+      _ = try ReaderNetwork(model: bogus, settings: bogus)
+      Issue.record("a file that is not JSON loaded as settings")
+    } catch {
+      #expect(error.description.contains(bogus.path))
+    }
+  }
+}
+
+/// Real photos of wheels caught half-way from 3 to 4 (meterdigits labels them 3.5),
+/// read one by one.
+@Suite(
+  .enabled(if: FileManager.default.fileExists(atPath: "\(Products.repository)/../shared/data/meterdigits/3.5"))
+)
+struct WheelRollTests {
+  @Test func aWheelCaughtHalfWayReadsTheLowerDigitAndSaysSo() async throws {
+    let folder = URL(fileURLWithPath: "\(Products.repository)/../shared/data/meterdigits/3.5")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().prefix(20)
+    let readings = try await onOwnThread {
+      let reader = try SequenceReaderTests.reader.get()
+      return try names.map { name in
+        try reader.read(VisionImage(decoding: [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))))
+      }
+    }
+    let rolling = readings.filter { $0.symbols.first?.roll?.from == "3" }
+    #expect(rolling.count >= 14, "\(readings.map(\.text))")
+    for reading in rolling {
+      #expect(reading.text == "3")
+      #expect(reading.confidence <= WheelRoll.confidenceLimit)
+      #expect(reading.symbols[0].alternatives.first?.text == "4")
+      #expect((0.15...0.85).contains(reading.symbols[0].roll!.fraction))
+    }
+  }
+}
