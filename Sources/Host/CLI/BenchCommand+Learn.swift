@@ -5,7 +5,8 @@ import PhotometerScoring
 
 extension BenchCommand {
   /// The engines on one meter's images before and after learning from the first `examples` of
-  /// them, confirmed (corrected to their labels) as a user would.
+  /// them, confirmed (corrected to their labels) as a user would. The meter has no digit count
+  /// set unless --told: what the engines learn is theirs.
   func benchLearning(_ images: [LabelledImage], examples: Int) async throws {
     var options = global
     let database = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).sqlite")
@@ -17,18 +18,19 @@ extension BenchCommand {
     let before: Tally
     let after: Tally
     do {
-      let meter = Meter(name: "bench", kind: .other, digits: images[0].text.count, countsUp: false)
+      let digits = told ? images[0].text.filter(\.isNumber).count : 0
+      let meter = Meter(name: "bench", kind: .other, digits: digits, countsUp: false)
       let reference = Image(data: try loadImage(images[0].path), name: images[0].path)
       _ = try await client.call(.addMeter(AddMeterRequest(meter: meter, references: [reference])), \.meterInfo)
-      before = try await Self.score(scored, meter: meter.name, client: client)
+      before = try await Self.score(scored, meter: meter.name, told: told, client: client)
       for labelled in taught {
-        let outcome = await Self.read(labelled, meter: meter.name, save: true, client: client)
+        let outcome = await Self.read(labelled, meter: meter.name, told: told, save: true, client: client)
         guard let id = outcome.result?.readingID, id != 0 else {
           throw CommandFailure.badInput("\(labelled.path) was not saved: \(outcome.failure ?? "no reading")")
         }
         _ = try await client.call(.confirmReading(id: Int64(id), value: labelled.text), \.readingInfo)
       }
-      after = try await Self.score(scored, meter: meter.name, client: client)
+      after = try await Self.score(scored, meter: meter.name, told: told, client: client)
       await client.close()
     } catch {
       await client.close()

@@ -16,7 +16,9 @@ struct BenchCommand: AsyncParsableCommand {
       DIR holds images and a labels.csv with the header file,text (and optionally accept, per \
       digit the digits that count as right, |-separated; Tools/make-digits.py writes such \
       folders). Every read plugin of the configuration reads every image, one image at a time, \
-      with the label's digit count as the expected count; the vote is the host's. Per engine: \
+      not told how many digits it holds (with --told, told the label's digit count, as a meter's \
+      --digits would); the vote is the host's. Values are compared as a user gets them, a \
+      display's decimal point included ("36.7"). Per engine: \
       exact-match rate with its 95% interval, per-digit accuracy, accuracy of the accepted values \
       when the least confident 10% are rejected, median and p95 ms per image (the vote's: the whole \
       request as the client saw it) and the plugin's peak memory (its processes' VmHWM).
@@ -41,6 +43,7 @@ struct BenchCommand: AsyncParsableCommand {
   @Option(help: "Also write the table as an SVG bar chart to this file.") var svg: String?
   @Flag(help: "DIR is a household of meters and queries: compare the identify plugins.") var identify = false
   @Flag(help: "One JSON object per engine, one per line.") var json = false
+  @Flag(help: "Tell the engines each label's digit count, as a meter's --digits would.") var told = false
   @Option(help: "DIR is one meter: score the engines before and after learning from its first N images.")
   var learn: Int?
 
@@ -71,7 +74,7 @@ struct BenchCommand: AsyncParsableCommand {
       let client = try await global.connect()
       let tally: Tally
       do {
-        tally = try await Self.score(images, client: client)
+        tally = try await Self.score(images, told: told, client: client)
         await client.close()
       } catch {
         await client.close()
@@ -82,10 +85,12 @@ struct BenchCommand: AsyncParsableCommand {
   }
 
   /// Reads every image, one at a time, as `meter` (or as no meter), and scores the engines.
-  static func score(_ images: [LabelledImage], meter: String = "", client: HostClient) async throws -> Tally {
+  static func score(_ images: [LabelledImage], meter: String = "", told: Bool, client: HostClient) async throws
+    -> Tally
+  {
     var tally = Tally()
     await runInOrder(images, width: 1) { labelled in
-      await Self.read(labelled, meter: meter, client: client)
+      await Self.read(labelled, meter: meter, told: told, client: client)
     } emit: { outcome in
       tally.add(outcome)
     }
@@ -114,15 +119,15 @@ struct BenchCommand: AsyncParsableCommand {
     var milliseconds: Double
   }
 
-  static func read(_ labelled: LabelledImage, meter: String = "", save: Bool = false, client: HostClient) async
-    -> Outcome
-  {
+  static func read(
+    _ labelled: LabelledImage, meter: String = "", told: Bool = false, save: Bool = false, client: HostClient
+  ) async -> Outcome {
     let clock = ContinuousClock()
     let start = clock.now
     do {
       let request = ReadRequest(
         image: Image(data: try loadImage(labelled.path), name: labelled.path), meter: meter,
-        digits: UInt32(labelled.text.count), save: save)
+        digits: told ? UInt32(labelled.text.filter(\.isNumber).count) : 0, save: save)
       let result = try await client.read(request)
       return Outcome(image: labelled, result: result, milliseconds: milliseconds(clock.now - start))
     } catch {
@@ -162,16 +167,21 @@ struct BenchCommand: AsyncParsableCommand {
       for answer in result.engines {
         let index = row(answer.plugin, voted: answer.voted)
         rows[index].score.add(
-          accepted: accepted, answer: answer.value.map { $0.text.filter(\.isNumber) },
+          accepted: accepted, answer: answer.value.map { Self.asRead($0.text) },
           confidence: answer.value?.confidence ?? 0, milliseconds: answer.milliseconds,
-          vote: result.value.filter(\.isNumber))
+          vote: Self.asRead(result.value))
       }
       let vote = row(EngineComparison.vote, voted: true)
       rows[vote].score.add(
-        accepted: accepted, answer: result.value.isEmpty ? nil : result.value.filter(\.isNumber),
+        accepted: accepted, answer: result.value.isEmpty ? nil : Self.asRead(result.value),
         confidence: result.confidence, milliseconds: outcome.milliseconds)
       // The vote stays last.
       rows.append(rows.remove(at: vote))
+    }
+
+    /// A value as a user gets it: digits and a decimal point.
+    static func asRead(_ text: String) -> String {
+      text.filter { $0.isNumber || $0 == "." }
     }
 
     private mutating func row(_ engine: String, voted: Bool) -> Int {

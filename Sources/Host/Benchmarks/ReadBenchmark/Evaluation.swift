@@ -1,3 +1,4 @@
+import DigitReader
 import DigitTemplates
 import Foundation
 import PhotometerProtocol
@@ -6,13 +7,19 @@ import PhotometerVision
 import PhotometerVoting
 import TesseractEngine
 
-/// Runs the engines and the vote over one labelled set.
+/// Runs the engines and the vote over one labelled set. Headline rows are blind: no engine is
+/// told the digit count. With `told`, rows marked "told" give each engine the true digit count
+/// (a meter's `--digits`) beside them. `digits` is the shipped template engine, `reader` the
+/// sequence reader (a shadow plugin: it does not vote); the vote is the shipped one, digits and
+/// Tesseract.
 struct Evaluation {
   /// Each engine's weight in the vote, by plugin name, as plugins.json gives them.
   let weights: [String: Double]
+  let reader: SequenceReader
   let templates: TemplateEngine
   let tesseract: TesseractEngine
   let tesseractCommandLine: Bool
+  var told = false
   var showErrors = false
   /// Where to append, per digit an engine read, aligned with the true digits as the vote aligns
   /// readings, one JSON line: set, engine, its confidence (Tesseract's raw, before
@@ -21,6 +28,7 @@ struct Evaluation {
 
   init(weights: [String: Double], withTesseractCommandLine: Bool) throws {
     self.weights = weights
+    reader = try SequenceReader.bundled()
     templates = try TemplateEngine.bundled()
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine
@@ -29,47 +37,64 @@ struct Evaluation {
   func run(_ directory: String) throws -> [String] {
     var scores: [String: Score] = [:]
     var repairs = RepairTally()
+    func add(_ engine: String, _ accepted: [String], _ reading: EngineReading, _ time: Double) {
+      scores[engine, default: Score()].add(accepted, reading.text, reading.confidence, time)
+    }
     for labelled in try LabelledSet.load(directory) {
       let (path, truth, accepted) = (labelled.path, labelled.text, labelled.accepted)
+      let count = truth.filter(\.isNumber).count
       let image = try VisionImage(decoding: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
-      var started = ContinuousClock.now
-      let fromTemplates = try templates.read(image, expected: truth.count)
-      let templateTime = milliseconds(since: started)
-      started = ContinuousClock.now
-      let rawTesseract = try tesseract.read(image, calibrated: false)
-      let fromTesseract = TesseractCalibration.apply(to: rawTesseract)
-      let tesseractTime = milliseconds(since: started)
-      started = ContinuousClock.now
-      let vote = ReadVote.decide(
-        [answer("digits", fromTemplates), answer("tesseract", fromTesseract)], weights: weights,
-        expectedDigits: truth.count)
-      let voteTime = milliseconds(since: started)
+      let (fromReader, readerTime) = try timed { try reader.read(image) }
+      add("reader", accepted, fromReader, readerTime)
+      let (fromTemplates, templateTime) = try timed { try templates.read(image, expected: 0) }
+      add("digits", accepted, fromTemplates, templateTime)
+      let (rawTesseract, tesseractTime) = try timed { try tesseract.read(image, calibrated: false) }
+      var fromTesseract = TesseractCalibration.apply(to: rawTesseract)
+      fromTesseract.text = fromTesseract.text.filter { $0.isNumber || $0 == "." }
+      add("tesseract", accepted, fromTesseract, tesseractTime)
+      let (vote, voteTime) = timed {
+        ReadVote.decide([answer("digits", fromTemplates), answer("tesseract", fromTesseract)], weights: weights)
+      }
+      scores["vote", default: Score()].add(
+        accepted, vote.value, vote.confidence, max(templateTime, tesseractTime) + voteTime)
+      repairs.add(vote, truth: truth, accepted: accepted, index: scores["vote"]!.count)
+      if told {
+        let (toldReader, toldTime) = try timed { try reader.read(image, digits: count) }
+        add("reader told", accepted, toldReader, toldTime)
+        let (toldTemplates, time) = try timed { try templates.read(image, expected: count) }
+        add("digits told", accepted, toldTemplates, time)
+        let toldVote = ReadVote.decide(
+          [answer("digits", toldTemplates), answer("tesseract", fromTesseract)], weights: weights,
+          expectedDigits: count)
+        scores["vote told", default: Score()].add(accepted, toldVote.value, toldVote.confidence, 0)
+      }
       if let symbols {
         for (engine, reading) in [("digits", fromTemplates), ("tesseract", rawTesseract)] {
           symbols.write(Data(symbolLines(set: directory, engine: engine, reading: reading, accepted: accepted).utf8))
         }
       }
-      scores["digits", default: Score()].add(accepted, fromTemplates.text, fromTemplates.confidence, templateTime)
-      if showErrors && !zip(vote.value, accepted).allSatisfy({ $1.contains($0) }) {
+      if showErrors
+        && !(vote.value.count == accepted.count && zip(vote.value, accepted).allSatisfy({ $1.contains($0) }))
+      {
         print(
-          "  \(URL(fileURLWithPath: path).lastPathComponent) truth \(truth): digits \(fromTemplates.text) (\(fromTemplates.confidence)), "
-            + "tesseract \(fromTesseract.text), vote \(vote.value)")
+          "  \(URL(fileURLWithPath: path).lastPathComponent) truth \(truth): reader \(fromReader.text), digits \(fromTemplates.text) "
+            + "(\(String(format: "%.3f", fromReader.confidence))), tesseract \(fromTesseract.text), vote \(vote.value)")
       }
-      scores["tesseract", default: Score()].add(
-        accepted, fromTesseract.text.filter(\.isNumber), fromTesseract.confidence, tesseractTime)
-      scores["vote", default: Score()].add(
-        accepted, vote.value, vote.confidence, max(templateTime, tesseractTime) + voteTime)
-      repairs.add(vote, truth: truth, accepted: accepted, index: scores["vote"]!.count)
       if tesseractCommandLine {
-        started = ContinuousClock.now
-        let text = try TesseractCommandLine.read(path)
-        scores["tesseract-cli", default: Score()].add(accepted, text, 1, milliseconds(since: started))
+        let (text, time) = try timed { try TesseractCommandLine.read(path) }
+        scores["tesseract-cli", default: Score()].add(accepted, text, 1, time)
       }
     }
     let name = URL(fileURLWithPath: directory).lastPathComponent
-    return ["digits", "tesseract", "tesseract-cli", "vote"].compactMap { engine in
-      scores[engine].map { $0.line(set: name, engine: engine) }
-    } + [repairs.line(set: name)]
+    let engines = ["reader", "digits", "tesseract", "tesseract-cli", "vote", "reader told", "digits told", "vote told"]
+    return engines.compactMap { engine in scores[engine].map { $0.line(set: name, engine: engine) } }
+      + [repairs.line(set: name)]
+  }
+
+  private func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    let started = ContinuousClock.now
+    let result = try body()
+    return (result, milliseconds(since: started))
   }
 
   /// One JSON line per digit of `reading` aligned with a true digit.
@@ -106,7 +131,7 @@ enum TesseractCommandLine {
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).filter(\.isNumber)
+    return String(decoding: data, as: UTF8.self).filter { $0.isNumber || $0 == "." }
   }
 }
 
@@ -126,7 +151,9 @@ struct RepairTally {
 
   mutating func add(_ vote: ReadVote.Outcome, truth: String, accepted: [String], index: Int) {
     guard let value = Double(truth) else { return }
-    let meter = Meter(name: "bench", kind: .water, unit: "m3", digits: truth.count, countsUp: true, maxRatePerHour: 100)
+    let meter = Meter(
+      name: "bench", kind: .water, unit: "m3", digits: truth.filter(\.isNumber).count, countsUp: true,
+      maxRatePerHour: 100)
     let previous = StoredReading(
       id: 1, meter: "bench", value: "", numeric: max(0, value - Double(index % 50)), unit: "m3", takenAt: 0,
       recordedAt: 0, source: .manual)

@@ -1,10 +1,11 @@
 // photometer-benchmark-read: the reading evaluation. Each engine alone and their vote read every
-// labelled digit window of each set; prints exact-match rate, per-digit accuracy, accuracy of the
+// labelled digit window of each set, not told its digit count (with `--told`, told it too, in
+// rows of their own); prints exact-match rate, per-digit accuracy, accuracy of the
 // accepted values when the least confident 10% are rejected, the calibration error of the
 // confidences (EngineScore.calibrationError) and time per strip. A fixed
 // workload; the sets come from Tools/make-digits.py (see the README and docs/recognizers.md).
 //
-//   swift build -c release && .build/release/photometer-benchmark-read SET-DIR... [--tesseract-cli] [--show-errors]
+//   swift build -c release && .build/release/photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors]
 //
 // The vote weighs the engines as plugins.json does (`--plugins FILE`, default the one in the
 // current folder: the repository's when run from its root).
@@ -21,7 +22,7 @@ let sets = arguments.indices.filter {
 guard !sets.isEmpty else {
   FileHandle.standardError.write(
     Data(
-      "usage: photometer-benchmark-read SET-DIR... [--tesseract-cli] [--show-errors] [--plugins FILE] [--symbols FILE.jsonl]\n"
+      "usage: photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors] [--plugins FILE] [--symbols FILE.jsonl]\n"
         .utf8))
   exit(2)
 }
@@ -31,6 +32,7 @@ do {
     contentsOf: flag.map { $0 + 1 < arguments.count ? arguments[$0 + 1] : "" } ?? "plugins.json")
   var evaluation = try Evaluation(weights: weights, withTesseractCommandLine: arguments.contains("--tesseract-cli"))
   evaluation.showErrors = arguments.contains("--show-errors")
+  evaluation.told = arguments.contains("--told")
   if let flag = arguments.firstIndex(of: "--symbols"), flag + 1 < arguments.count {
     _ = FileManager.default.createFile(atPath: arguments[flag + 1], contents: nil)
     evaluation.symbols = FileHandle(forWritingAtPath: arguments[flag + 1])
