@@ -18,6 +18,8 @@ Labels as in make-digits.py: OUT/*/labels.csv holds file,text,accept. The photos
 OUT, never into the repository.
 """
 import argparse
+import functools
+import importlib.util
 import csv
 import io
 import os
@@ -43,14 +45,19 @@ def label_of(name):
     return int(match.group(1)), int(match.group(2) or 0)
 
 
+@functools.lru_cache(maxsize=1)
+def _make_digits():
+    """Tools/make-digits.py as a module (its name is no identifier), for its labelling rules."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "make-digits.py")
+    spec = importlib.util.spec_from_file_location("make_digits", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def accepted(digit, tenth):
-    """As make-digits.py: x.0 and x.1 read x, x.9 reads x + 1, x.2 to x.8 either."""
-    following = str((digit + 1) % 10)
-    if tenth <= 1:
-        return str(digit)
-    if tenth == 9:
-        return following
-    return str(digit) + following
+    """As make-digits.py labels real digits: x.0 and x.1 read x, x.9 x + 1, x.2 to x.8 either."""
+    return _make_digits().accepted(f"{digit}.{tenth}")
 
 
 def nearest(digit, tenth):
