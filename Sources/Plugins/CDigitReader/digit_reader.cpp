@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -39,7 +40,7 @@ template <typename Body> pm_reader_status guarded(pm_reader_status failure, Body
 // The least spread the prepared window is divided by: a blank window stays blank.
 constexpr double leastSpread = 8;
 
-cv::Mat prepare(const cv::Mat &window, int height, bool inverted) {
+cv::Mat prepare(const cv::Mat &window, int height) {
   cv::Mat grey;
   if (window.channels() == 3) {
     cv::cvtColor(window, grey, cv::COLOR_BGR2GRAY);
@@ -54,7 +55,6 @@ cv::Mat prepare(const cv::Mat &window, int height, bool inverted) {
   cv::resize(grey, scaled, cv::Size(width, height), 0, 0, grey.rows > height && grey.cols >= width ? cv::INTER_AREA : cv::INTER_LINEAR);
   cv::Mat pixels;
   scaled.convertTo(pixels, CV_32F);
-  if (inverted) pixels = 255.0 - pixels;
   cv::Scalar mean, spread;
   cv::meanStdDev(pixels, mean, spread);
   pixels = (pixels - mean[0]) / std::max(spread[0], leastSpread);
@@ -69,12 +69,13 @@ const char *pm_reader_last_error(void) { return lastError.c_str(); }
 
 pm_reader_status pm_reader_load(const char *path, int height, pm_reader **out) {
   return guarded(PM_READER_BAD_MODEL, [&] {
-    auto reader = new pm_reader();
+    // Owned until the import has succeeded: a file that is no network must not leak it.
+    auto reader = std::make_unique<pm_reader>();
     reader->net = cv::dnn::readNetFromONNX(path);
     reader->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
     reader->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
     reader->height = height;
-    *out = reader;
+    *out = reader.release();
     return PM_READER_OK;
   });
 }
@@ -82,12 +83,12 @@ pm_reader_status pm_reader_load(const char *path, int height, pm_reader **out) {
 void pm_reader_free(pm_reader *reader) { delete reader; }
 
 pm_reader_status pm_reader_run(
-  pm_reader *reader, const uint8_t *pixels, int width, int height, int channels, int inverted, float **scores,
-  int *score_channels, int *columns) {
+  pm_reader *reader, const uint8_t *pixels, int width, int height, int channels, float **scores, int *score_channels,
+  int *columns) {
   if (width < 1 || height < 1 || (channels != 1 && channels != 3)) return PM_READER_BAD_IMAGE;
   return guarded(PM_READER_FAILED, [&] {
     cv::Mat window(height, width, channels == 3 ? CV_8UC3 : CV_8UC1, const_cast<uint8_t *>(pixels));
-    cv::Mat prepared = prepare(window, reader->height, inverted != 0);
+    cv::Mat prepared = prepare(window, reader->height);
     int shape[] = {1, 1, prepared.rows, prepared.cols};
     cv::Mat blob(4, shape, CV_32F, prepared.data);
     cv::Mat output;

@@ -8,10 +8,13 @@ public struct CTCDecoder: Sendable {
   public let alphabet: [Character]
   /// The classes that count as digits when a digit count is given.
   public let digitClasses: Set<Int>
+  /// The class of each digit 0-9 (nil for a digit the alphabet lacks).
+  public let classOfDigit: [Int?]
 
   public init(alphabet: [Character]) {
     self.alphabet = alphabet
     digitClasses = Set(alphabet.indices.filter { alphabet[$0].isNumber })
+    classOfDigit = (0..<10).map { digit in alphabet.firstIndex(of: Character(String(digit))) }
   }
 
   /// One character of the best path: its class and the columns it spans.

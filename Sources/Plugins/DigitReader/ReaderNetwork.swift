@@ -62,13 +62,13 @@ public final class ReaderNetwork: @unchecked Sendable {
 
   /// The network's output for a window: per column, a score for each class, then the wheel
   /// position as (cos, sin) of 2 pi value / 10.
-  public func scores(_ image: VisionImage, inverted: Bool = false) throws(ReaderError) -> ColumnScores {
+  public func scores(_ image: VisionImage) throws(ReaderError) -> ColumnScores {
     let pixels = image.pixels
     var scores: UnsafeMutablePointer<Float>?
     var channels: Int32 = 0
     var columns: Int32 = 0
     let status = pm_reader_run(
-      pointer, pixels, Int32(image.width), Int32(image.height), Int32(image.channels), inverted ? 1 : 0, &scores,
+      pointer, pixels, Int32(image.width), Int32(image.height), Int32(image.channels), &scores,
       &channels, &columns)
     guard status == PM_READER_OK, let scores else {
       throw ReaderError("the reader's network failed: \(String(cString: pm_reader_last_error()))")

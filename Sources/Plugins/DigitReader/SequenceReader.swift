@@ -77,7 +77,7 @@ public struct SequenceReader: Sendable {
     guard let digit = emission.character.wholeNumberValue else {
       return Symbol(text: String(emission.character), confidence: column[emission.classIndex], box: box)
     }
-    let digitProbability = { (digit: Int) in column[decoder.alphabet.firstIndex(of: Character(String(digit)))!] }
+    let digitProbability = { (digit: Int) in decoder.classOfDigit[digit].map { column[$0] } ?? 0 }
     let alternatives = (0..<10).filter { $0 != digit }.sorted { digitProbability($0) > digitProbability($1) }
       .prefix(2).map { Alternative(text: String($0), confidence: digitProbability($0)) }
     let roll = WheelPosition(scores, classes: probabilities[0].count, columns: emission.columns)

@@ -37,12 +37,11 @@ void pm_reader_free(pm_reader *reader);
 /// Scores a window of 8-bit pixels (`channels` 1 or 3, BGR, rows packed): the window in grey,
 /// scaled to the network's height with its aspect kept up to PM_READER_MAX_WIDTH (area
 /// interpolation down, linear up), zero
-/// mean and unit spread (at least 8 grey levels), forwarded; with `inverted` its polarity flipped
-/// first. `*scores` (free with `pm_reader_scores_free`) holds `*channels` rows of `*columns`
+/// mean and unit spread (at least 8 grey levels), forwarded. `*scores` (free with `pm_reader_scores_free`) holds `*channels` rows of `*columns`
 /// floats: the network's output as it is. Safe to call from several threads (one at a time runs).
 pm_reader_status pm_reader_run(
-  pm_reader *reader, const uint8_t *pixels, int width, int height, int channels, int inverted, float **scores,
-  int *score_channels, int *columns);
+  pm_reader *reader, const uint8_t *pixels, int width, int height, int channels, float **scores, int *score_channels,
+  int *columns);
 void pm_reader_scores_free(float *scores);
 
 #ifdef __cplusplus
