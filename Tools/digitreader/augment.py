@@ -1,14 +1,15 @@
 """What real photos do to a digit window, and the reader's input as the plugin prepares it.
 
-`prepare` must stay the same computation as pm_reader_prepare in
-Sources/Plugins/CPhotometerVision/vision_reader.cpp: grey, 32 pixels high with the aspect kept
-(area interpolation down, linear up), then zero mean and unit spread (the spread at least 8 grey
-levels, so that a blank window is not blown up into noise).
+`prepare` must stay the same computation as `prepare` in
+Sources/Plugins/CDigitReader/digit_reader.cpp: grey, 32 pixels high with the aspect kept
+(area interpolation down, linear up), zero mean and unit spread (the spread at least 8 grey
+levels, so that a blank window is not blown up into noise), zeros on the right up to a whole
+number of output columns.
 """
 import cv2
 import numpy as np
 
-from .model import HEIGHT
+from .model import HEIGHT, STRIDE
 
 
 def prepare(image):
@@ -18,7 +19,8 @@ def prepare(image):
     method = cv2.INTER_AREA if height > HEIGHT else cv2.INTER_LINEAR
     grey = cv2.resize(grey, (target, HEIGHT), interpolation=method).astype(np.float32)
     mean, spread = float(grey.mean()), float(grey.std())
-    return (grey - mean) / max(spread, 8.0)
+    grey = (grey - mean) / max(spread, 8.0)
+    return np.pad(grey, ((0, 0), (0, (-target) % STRIDE)))
 
 
 # A window whose grey spread falls under this after the camera is one nobody could read: it is

@@ -17,6 +17,7 @@
 struct pm_reader {
   cv::dnn::Net net;
   int height = 32;
+  int stride = 4;
   // cv::dnn::Net keeps its buffers between forwards: one forward at a time.
   std::mutex lock;
 };
@@ -40,7 +41,7 @@ template <typename Body> pm_reader_status guarded(pm_reader_status failure, Body
 // The least spread the prepared window is divided by: a blank window stays blank.
 constexpr double leastSpread = 8;
 
-cv::Mat prepare(const cv::Mat &window, int height) {
+cv::Mat prepare(const cv::Mat &window, int height, int stride) {
   cv::Mat grey;
   if (window.channels() == 3) {
     cv::cvtColor(window, grey, cv::COLOR_BGR2GRAY);
@@ -58,6 +59,10 @@ cv::Mat prepare(const cv::Mat &window, int height) {
   cv::Scalar mean, spread;
   cv::meanStdDev(pixels, mean, spread);
   pixels = (pixels - mean[0]) / std::max(spread[0], leastSpread);
+  // Zeros (the mean) on the right up to a whole number of columns, as training pads its batches:
+  // the network would drop the last partial column, and with it a digit's right edge.
+  int extra = (stride - width % stride) % stride;
+  if (extra > 0) cv::copyMakeBorder(pixels, pixels, 0, 0, 0, extra, cv::BORDER_CONSTANT, cv::Scalar(0));
   return pixels;
 }
 
@@ -67,7 +72,7 @@ extern "C" {
 
 const char *pm_reader_last_error(void) { return lastError.c_str(); }
 
-pm_reader_status pm_reader_load(const char *path, int height, pm_reader **out) {
+pm_reader_status pm_reader_load(const char *path, int height, int stride, pm_reader **out) {
   return guarded(PM_READER_BAD_MODEL, [&] {
     // Owned until the import has succeeded: a file that is no network must not leak it.
     auto reader = std::make_unique<pm_reader>();
@@ -75,6 +80,7 @@ pm_reader_status pm_reader_load(const char *path, int height, pm_reader **out) {
     reader->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
     reader->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
     reader->height = height;
+    reader->stride = std::max(stride, 1);
     *out = reader.release();
     return PM_READER_OK;
   });
@@ -88,7 +94,7 @@ pm_reader_status pm_reader_run(
   if (width < 1 || height < 1 || (channels != 1 && channels != 3)) return PM_READER_BAD_IMAGE;
   return guarded(PM_READER_FAILED, [&] {
     cv::Mat window(height, width, channels == 3 ? CV_8UC3 : CV_8UC1, const_cast<uint8_t *>(pixels));
-    cv::Mat prepared = prepare(window, reader->height);
+    cv::Mat prepared = prepare(window, reader->height, reader->stride);
     int shape[] = {1, 1, prepared.rows, prepared.cols};
     cv::Mat blob(4, shape, CV_32F, prepared.data);
     cv::Mat output;

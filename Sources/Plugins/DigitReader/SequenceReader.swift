@@ -85,14 +85,15 @@ public struct SequenceReader: Sendable {
     else {
       return Symbol(text: String(digit), confidence: digitProbability(digit), box: box, alternatives: alternatives)
     }
-    // Caught between `lower` and the next digit: the counter's convention reads the lower one
-    // (until the wheel has passed the reading line), and which of the two the meter shows is
-    // not the image's call alone.
+    // Caught between `lower` and the next digit: which of the two the window shows is the
+    // classes' call (the position head misjudges settled wheels of unseen meters, often by more
+    // than the margin); the roll says the reading may be either, and caps the confidence.
     let upper = (lower + 1) % 10
+    let other = digit == lower ? upper : lower
     return Symbol(
-      text: String(lower),
+      text: String(digit),
       confidence: min(WheelRoll.confidenceLimit, digitProbability(lower) + digitProbability(upper)), box: box,
-      alternatives: [Alternative(text: String(upper), confidence: digitProbability(upper))],
+      alternatives: [Alternative(text: String(other), confidence: digitProbability(other))],
       roll: WheelRoll(from: String(lower), fraction: roll.value - roll.value.rounded(.down)))
   }
 }

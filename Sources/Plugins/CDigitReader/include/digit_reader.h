@@ -31,13 +31,14 @@ typedef struct pm_reader pm_reader;
 
 /// Loads an ONNX network (`cv::dnn::readNetFromONNX`) that takes N x 1 x `height` x W grey images
 /// and gives N x C x 1 x W / stride scores.
-pm_reader_status pm_reader_load(const char *path, int height, pm_reader **out);
+pm_reader_status pm_reader_load(const char *path, int height, int stride, pm_reader **out);
 void pm_reader_free(pm_reader *reader);
 
 /// Scores a window of 8-bit pixels (`channels` 1 or 3, BGR, rows packed): the window in grey,
 /// scaled to the network's height with its aspect kept up to PM_READER_MAX_WIDTH (area
 /// interpolation down, linear up), zero
-/// mean and unit spread (at least 8 grey levels), forwarded. `*scores` (free with `pm_reader_scores_free`) holds `*channels` rows of `*columns`
+/// mean and unit spread (at least 8 grey levels), padded with zeros on the right to a multiple
+/// of the stride, forwarded. `*scores` (free with `pm_reader_scores_free`) holds `*channels` rows of `*columns`
 /// floats: the network's output as it is. Safe to call from several threads (one at a time runs).
 pm_reader_status pm_reader_run(
   pm_reader *reader, const uint8_t *pixels, int width, int height, int channels, float **scores, int *score_channels,
