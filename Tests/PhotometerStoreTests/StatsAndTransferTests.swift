@@ -74,6 +74,44 @@ import Testing
     }
   }
 
+  /// Wire values at Int64's ends once trapped on `to + 1` and made the period loop run for ever.
+  @Test func statsOverTheWidestRangeCoverOnlyTheReadings() async throws {
+    try await add("Gas", "100", at: monday)
+    try await add("Gas", "103", at: monday + 3 * day)
+    for (from, to) in [(Int64.min, Int64.max), (Int64.max, Int64.min), (MeterStore.readingTimes.lowerBound, nil)] {
+      let stats = try await store.stats(StatsRequest(meter: "Gas", period: .day, from: from, to: to, timeZone: "UTC"))
+      #expect(stats.rows.map(\.consumption) == (from < 0 ? [1, 1, 1] : []), "\(from)...\(String(describing: to))")
+    }
+  }
+
+  @Test func aSparseMeterSkipsTheEmptyPeriods() async throws {
+    try await add("Sugar", "90", at: 0)
+    try await add("Sugar", "110", at: monday)
+    let stats = try await store.stats(StatsRequest(meter: "Sugar", period: .day, timeZone: "UTC"))
+    #expect(stats.rows.map(\.label) == ["1970-01-01", "2026-11-02"])
+  }
+
+  @Test func readingTimesOutsideTheYearsOneTo9999AreRefused() async throws {
+    for time in [Int64.min, Int64.max, 999_999_999_999_999_999, MeterStore.readingTimes.lowerBound - 1] {
+      await #expect(throws: StoreError.self) { try await add("Gas", "1", at: time) }
+    }
+    try await add("Gas", "1", at: MeterStore.readingTimes.lowerBound)
+    try await add("Gas", "1", at: monday)
+    let csv = try await store.exportCSV().csv
+    let copy = try MeterStore(path: temporaryDatabasePath())
+    for time in ["9223372036854775807", "999999999999999999", "-9223372036854775808"] {
+      let extreme = csv.replacingOccurrences(of: ",\(monday),", with: ",\(time),")
+      #expect(extreme != csv)
+      do {
+        _ = try await copy.importCSV(extreme)
+        Issue.record("imported a reading at \(time)")
+      } catch {
+        #expect(error.description.contains("taken_at"), "\(error)")
+      }
+    }
+    #expect(try await copy.meters().isEmpty)
+  }
+
   @Test func exportThenImportGivesTheSameStoreBack() async throws {
     try await add("Gas", "01234.567", at: monday)
     try await add("Gas", "01240,1", at: monday + day, source: .ocr)

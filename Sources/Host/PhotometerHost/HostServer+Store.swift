@@ -50,7 +50,8 @@ extension HostServer {
     let (meter, unit, points) = try await store.series(request.meter, unit: request.unit)
     let zone = try MeterStore.calendar(request.timeZone).timeZone
     let shown = points.filter { point in
-      request.from.map { point.time >= $0 } ?? true && request.to.map { point.time <= $0 } ?? true
+      MeterStore.readingTimes.contains(point.time) && request.from.map { point.time >= $0 } ?? true
+        && request.to.map { point.time <= $0 } ?? true
     }
     return LineChart(
       title: meter.name, unit: unit, points: shown.map { LineChart.Point(time: $0.time, value: $0.value) },

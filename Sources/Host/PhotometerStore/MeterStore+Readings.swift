@@ -11,10 +11,7 @@ extension MeterStore {
       try Self.inspect(photo).info.exifDateTime.flatMap(Self.unixMilliseconds)
     }
     let now = Self.now
-    let takenAt = request.takenAt ?? photoTime ?? now
-    guard takenAt <= now + Self.futureTolerance else {
-      throw .invalid("the reading's time \(Self.iso8601(takenAt)) is in the future")
-    }
+    let takenAt = try Self.checkedReadingTime(request.takenAt ?? photoTime ?? now, now: now)
     return try await write { db in
       let meter = try Self.row(named: request.meter, db: db)
       let kind = MeterKind(rawValue: meter.kind) ?? .other

@@ -9,27 +9,45 @@ extension MeterStore {
   /// A meter's readings per day, week (from Monday) or month in the request's time zone: for a
   /// counting meter, how much it advanced (interpolated linearly between readings at the
   /// periods' edges); for others, the readings' minimum, maximum and mean.
+  ///
+  /// The cost is bounded by the readings, not by the calendar: the periods run over the span of
+  /// the readings within the request's `from` and `to` only, periods without readings are
+  /// skipped for meters that do not count up, and past ``maxPeriods`` periods the request is
+  /// refused. Readings at times outside ``readingTimes`` (which older versions stored) are left
+  /// out.
   public func stats(_ request: StatsRequest) async throws(StoreError) -> Stats {
-    let (meter, unit, points) = try await series(request.meter, unit: request.unit)
+    let (meter, unit, stored) = try await series(request.meter, unit: request.unit)
+    let points = stored.filter { Self.readingTimes.contains($0.time) }
     let calendar = try Self.calendar(request.timeZone)
-    guard let first = points.first, let last = points.last else {
-      return Stats(meter: meter.name, unit: unit, counting: meter.countsUp, rows: [])
-    }
-    let from = request.from ?? first.time
-    let to = request.to ?? last.time
+    let empty = Stats(meter: meter.name, unit: unit, counting: meter.countsUp, rows: [])
+    guard let first = points.first, let last = points.last else { return empty }
+    // Within the readings' span, so within readingTimes: `to + 1` cannot overflow.
+    let from = max(request.from ?? first.time, first.time)
+    let to = min(request.to ?? last.time, last.time)
+    guard from <= to else { return empty }
     let component: Calendar.Component =
       switch request.period {
       case .day: .day
       case .week: .weekOfYear
       case .month: .month
       }
+    func periodStart(_ time: Int64) throws(StoreError) -> Date {
+      guard let interval = calendar.dateInterval(of: component, for: Self.date(time)) else {
+        throw .invalid("the calendar has no period for \(Self.iso8601(time))")
+      }
+      return interval.start
+    }
     var rows: [StatsRow] = []
-    var start = calendar.dateInterval(of: component, for: Self.date(from))!.start
+    var periods = 0
+    var start = try periodStart(from)
     while Self.milliseconds(start) <= to {
-      guard rows.count < Self.maxPeriods else {
+      periods += 1
+      guard periods <= Self.maxPeriods else {
         throw .invalid("that is over \(Self.maxPeriods) periods; narrow it with --from and --to, or use --by month")
       }
-      let end = calendar.date(byAdding: component, value: 1, to: start)!
+      guard let end = calendar.date(byAdding: component, value: 1, to: start) else {
+        throw .invalid("the calendar has no period after \(Self.label(start, period: request.period, calendar: calendar))")
+      }
       let (low, high) = (Self.milliseconds(start), Self.milliseconds(end))
       let label = Self.label(start, period: request.period, calendar: calendar)
       if let row = meter.countsUp
@@ -40,6 +58,10 @@ extension MeterStore {
         rows.append(row)
       }
       start = end
+      // A meter that does not count up has nothing between its readings: on to the next one's.
+      if !meter.countsUp, let next = points.first(where: { $0.time >= high }), next.time > high {
+        start = max(start, try periodStart(next.time))
+      }
     }
     return Stats(meter: meter.name, unit: unit, counting: meter.countsUp, rows: rows)
   }

@@ -155,8 +155,8 @@ extension MeterStore {
     var row = ReadingRow(
       id: nil, meterId: meterID, valueText: text, value: numeric,
       unit: try Units.normalize(record["unit", default: ""], for: kind),
-      takenAtMs: try integer(record["taken_at"], field: "taken_at", line: line),
-      recordedAtMs: try integer(record["recorded_at"], field: "recorded_at", line: line), source: source.rawValue,
+      takenAtMs: try time(record["taken_at"], field: "taken_at", line: line),
+      recordedAtMs: try time(record["recorded_at"], field: "recorded_at", line: line), source: source.rawValue,
       confidence: Double(record["confidence", default: ""]),
       crop: record["crop"].flatMap { Data(base64Encoded: $0) }.flatMap { $0.isEmpty ? nil : $0 },
       verified: record["verified"] == "true",
@@ -185,6 +185,11 @@ extension MeterStore {
       throw StoreError.invalid("CSV line \(line): \(field) '\(text ?? "")' is not a whole number")
     }
     return value
+  }
+
+  /// A reading's time as addReading takes it: in the years 1 to 9999, not in the future.
+  private static func time(_ text: String?, field: String, line: Int) throws -> Int64 {
+    try checkedReadingTime(integer(text, field: field, line: line), now: now, what: "CSV line \(line): \(field)")
   }
 
   /// Space-separated numbers: none, or exactly `count`.

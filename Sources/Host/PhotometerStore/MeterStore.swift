@@ -12,6 +12,22 @@ public final class MeterStore: Sendable {
   public static let busyTimeout: TimeInterval = 5
   /// How far in the future a reading's time may be (clocks differ a little).
   public static let futureTolerance: Int64 = 5 * 60 * 1000
+  /// The times a reading may have, in Unix milliseconds: the years 1 to 9999 (UTC), which the
+  /// calendar, ISO 8601 and the charts all handle, and far from Int64's ends.
+  public static let readingTimes: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
+  /// `time` when a reading may have it: within ``readingTimes`` and not in the future.
+  static func checkedReadingTime(_ time: Int64, now: Int64, what: String = "the reading's time") throws(StoreError)
+    -> Int64
+  {
+    guard readingTimes.contains(time) else {
+      throw .invalid("\(what) \(time) ms is outside the years 1 to 9999")
+    }
+    guard time <= now + futureTolerance else {
+      throw .invalid("\(what) \(iso8601(time)) is in the future")
+    }
+    return time
+  }
 
   let database: any DatabaseWriter
   /// Whether the file could only be opened for reading (it lies on a read-only file system).
