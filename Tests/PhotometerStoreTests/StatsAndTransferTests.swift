@@ -148,6 +148,18 @@ import Testing
     #expect(try await copy.meter(named: "Gas", includePhotos: true).references.first?.image?.data == TestImages.png(1))
   }
 
+  @Test func anExportRunsNoFormulaAndImportsBackAsItWas() async throws {
+    let name = "=HYPERLINK(\"http://x\";\"Gas\")"
+    _ = try await store.addMeter(Meter(name: name, kind: .water), references: [Image(data: TestImages.png(3))])
+    try await add(name, "-1", at: monday)
+    let csv = try await store.exportCSV().csv
+    #expect(csv.contains("\"'=HYPERLINK(") && !csv.contains(",=") && !csv.contains("\"="))
+    let copy = try MeterStore(path: temporaryDatabasePath())
+    _ = try await copy.importCSV(csv)
+    #expect(try await copy.meters().map(\.name).contains(name))
+    #expect(try await copy.exportCSV().csv == csv)
+  }
+
   @Test func aBadImportChangesNothing() async throws {
     try await add("Gas", "1", at: monday)
     let csv = try await store.exportCSV().csv

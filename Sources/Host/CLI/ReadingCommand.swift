@@ -94,7 +94,7 @@ struct ReadingsCommand: AsyncParsableCommand {
             reading.value, reading.unit, reading.source.rawValue, reading.confidence.map { "\($0)" } ?? "",
             "\(reading.verified)",
           ]
-          print(fields.map(csvField).joined(separator: ","))
+          print(CSV.line(fields), terminator: "")
         }
       } else {
         printTable(
@@ -115,10 +115,4 @@ extension StoredReading {
   var line: String {
     "\(meter) \(shown.value) \(shown.unit) at \(localTime(takenAt))\(verified ? ", verified" : "")"
   }
-}
-
-/// A CSV field, quoted when it holds a comma, quote or line break.
-func csvField(_ text: String) -> String {
-  guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
-  return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }

@@ -42,7 +42,12 @@ extension MeterStore {
 
   /// Loads an export into this store, which must have none of its meters; all or nothing.
   public func importCSV(_ text: String) async throws(StoreError) -> (meters: Int, readings: Int) {
-    let records = try CSV.parse(text)
+    let records: [[String]]
+    do {
+      records = try CSV.parse(text)
+    } catch {
+      throw .invalid(error.description)
+    }
     guard let header = records.first, header == Self.transferHeader || header == Self.transferHeaderV1 else {
       throw .invalid("the CSV does not start with Photometer's export header")
     }
