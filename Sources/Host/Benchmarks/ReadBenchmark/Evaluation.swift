@@ -9,9 +9,9 @@ import TesseractEngine
 
 /// Runs the engines and the vote over one labelled set. Headline rows are blind: no engine is
 /// told the digit count. With `told`, rows marked "told" give each engine the true digit count
-/// (a meter's `--digits`) beside them. `digits` is the shipped template engine, `reader` the
-/// sequence reader (a shadow plugin: it does not vote); the vote is the shipped one, digits and
-/// Tesseract.
+/// (a meter's `--digits`) beside them. `reader` is the sequence reader, `digits` the template
+/// engine; the vote is of the engines plugins.json (or `--plugins FILE`) has voting, with its
+/// weights.
 struct Evaluation {
   /// Each engine's weight in the vote, by plugin name, as plugins.json gives them.
   let weights: [String: Double]
@@ -52,20 +52,23 @@ struct Evaluation {
       var fromTesseract = TesseractCalibration.apply(to: rawTesseract)
       fromTesseract.text = fromTesseract.text.filter { $0.isNumber || $0 == "." }
       add("tesseract", accepted, fromTesseract, tesseractTime)
-      let (vote, voteTime) = timed {
-        ReadVote.decide([answer("digits", fromTemplates), answer("tesseract", fromTesseract)], weights: weights)
-      }
+      let engines = [
+        ("reader", fromReader, readerTime), ("digits", fromTemplates, templateTime),
+        ("tesseract", fromTesseract, tesseractTime),
+      ].filter { weights[$0.0] != nil }
+      let (vote, voteTime) = timed { ReadVote.decide(engines.map { answer($0.0, $0.1) }, weights: weights) }
       scores["vote", default: Score()].add(
-        accepted, vote.value, vote.confidence, max(templateTime, tesseractTime) + voteTime)
+        accepted, vote.value, vote.confidence, (engines.map(\.2).max() ?? 0) + voteTime)
       repairs.add(vote, truth: truth, accepted: accepted, index: scores["vote"]!.count)
       if told {
         let (toldReader, toldTime) = try timed { try reader.read(image, digits: count) }
         add("reader told", accepted, toldReader, toldTime)
         let (toldTemplates, time) = try timed { try templates.read(image, expected: count) }
         add("digits told", accepted, toldTemplates, time)
+        let toldEngines = [("reader", toldReader), ("digits", toldTemplates), ("tesseract", fromTesseract)]
+          .filter { weights[$0.0] != nil }
         let toldVote = ReadVote.decide(
-          [answer("digits", toldTemplates), answer("tesseract", fromTesseract)], weights: weights,
-          expectedDigits: count)
+          toldEngines.map { answer($0.0, $0.1) }, weights: weights, expectedDigits: count)
         scores["vote told", default: Score()].add(accepted, toldVote.value, toldVote.confidence, 0)
       }
       if let symbols {
