@@ -46,7 +46,8 @@ extension MeterStore {
         throw .invalid("that is over \(Self.maxPeriods) periods; narrow it with --from and --to, or use --by month")
       }
       guard let end = calendar.date(byAdding: component, value: 1, to: start) else {
-        throw .invalid("the calendar has no period after \(Self.label(start, period: request.period, calendar: calendar))")
+        let after = Self.label(start, period: request.period, calendar: calendar)
+        throw .invalid("the calendar has no period after \(after)")
       }
       let (low, high) = (Self.milliseconds(start), Self.milliseconds(end))
       let label = Self.label(start, period: request.period, calendar: calendar)

@@ -39,7 +39,9 @@ public final class ReaderNetwork: @unchecked Sendable {
       throw ReaderError("cannot read the reader's settings \(settings.path): \(error)")
     }
     var result: OpaquePointer?
-    guard pm_reader_load(model.path, Int32(self.settings.height), Int32(self.settings.stride), &result) == PM_READER_OK, let result else {
+    let loaded = pm_reader_load(
+      model.path, Int32(self.settings.height), Int32(self.settings.stride), &result)
+    guard loaded == PM_READER_OK, let result else {
       throw ReaderError(
         "cannot load the reader's network \(model.path): \(String(cString: pm_reader_last_error()))")
     }
