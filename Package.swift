@@ -246,7 +246,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PhotometerStoreTests",
-      dependencies: ["PhotometerStore", "TestSupport"]
+      dependencies: ["PhotometerStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .testTarget(
       name: "PhotometerVisionTests",

@@ -85,7 +85,7 @@ extension ErrorReply {
       case .meterNotFound, .readingNotFound: .notFound
       case .duplicateMeter, .meterHasReadings, .invalid: .invalidRequest
       case .badImage: .badImage
-      case .database, .readOnly, .diskFull: .storeFailed
+      case .database, .newerSchema, .readOnly, .diskFull: .storeFailed
       }
     self.init(code, error.description)
   }

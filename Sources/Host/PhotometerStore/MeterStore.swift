@@ -35,8 +35,11 @@ public final class MeterStore: Sendable {
 
   /// Opens (creating it and its folder if needed) the database at `path` and migrates it.
   ///
-  /// A database on a read-only file system is opened for reading only: queries work and every
-  /// change fails with ``StoreError/readOnly``.
+  /// A database whose schema is current is not migrated again. One that a newer Photometer
+  /// migrated (a migration this build does not know) is refused unchanged, so an old binary never
+  /// writes into a schema it does not understand. A database on a read-only file
+  /// system is opened for reading only: queries work and every change fails with
+  /// ``StoreError/readOnly``.
   public init(path: String) throws(StoreError) {
     var configuration = Configuration()
     configuration.busyMode = .timeout(Self.busyTimeout)
@@ -44,9 +47,18 @@ public final class MeterStore: Sendable {
     do {
       try FileManager.default.createDirectory(
         at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+      // The schema is checked over a plain connection first: opening a pool writes (GRDB sets up
+      // WAL with a table created and dropped), which must not happen to a newer version's file.
+      let probe = try DatabaseQueue(path: path, configuration: configuration)
+      let current = try Self.isCurrent(probe, path: path)
+      try probe.close()
       let pool = try DatabasePool(path: path, configuration: configuration)
-      try Schema.migrator.migrate(pool)
+      if !current {
+        try Schema.migrator.migrate(pool)
+      }
       (database, isReadOnly) = (pool, false)
+    } catch let error as StoreError {
+      throw error
     } catch {
       guard Self.onReadOnlyFileSystem(path) else {
         throw .database("cannot open \(path): \(error)")
@@ -56,12 +68,9 @@ public final class MeterStore: Sendable {
       configuration.readonly = true
       do {
         let queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
-        let current = try queue.read { db in
-          try !Schema.migrator.hasBeenSuperseded(db) && Schema.migrator.hasCompletedMigrations(db)
-        }
-        guard current else {
+        guard try Self.isCurrent(queue, path: path) else {
           throw StoreError.database(
-            "\(path) is read-only and of another schema version; open it where it can be migrated")
+            "\(path) is read-only and of an older schema version; open it once where it can be migrated")
         }
         (database, isReadOnly) = (queue, true)
       } catch let error as StoreError {
@@ -70,6 +79,19 @@ public final class MeterStore: Sendable {
         throw .database("cannot open \(path) (on a read-only file system): \(error)")
       }
     }
+  }
+
+  /// Whether every migration this build knows has run on `database`; throws when the database
+  /// records one it does not know (a newer Photometer migrated it).
+  private static func isCurrent(_ database: some DatabaseReader, path: String) throws -> Bool {
+    let (applied, complete) = try database.read { db in
+      (try Schema.migrator.appliedIdentifiers(db), try Schema.migrator.hasCompletedMigrations(db))
+    }
+    let unknown = applied.subtracting(Schema.migrator.migrations).sorted()
+    guard unknown.isEmpty else {
+      throw StoreError.newerSchema(path: path, migrations: unknown)
+    }
+    return complete
   }
 
   /// Whether the file system holding `path` is mounted read-only.

@@ -14,6 +14,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case badImage(String)
   /// The database failed (disk full, read-only file, corrupt file).
   case database(String)
+  /// A newer Photometer migrated the database (these migrations are unknown to this build); it is
+  /// left unchanged.
+  case newerSchema(path: String, migrations: [String])
   /// The database lies on a read-only file system: it can be read, not changed.
   case readOnly
   /// The disk (or the database's size limit) is full; the change was rolled back.
@@ -28,6 +31,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "meter '\(name)' has \(count) reading(s); remove them too with --with-readings, or keep the meter"
     case .invalid(let reason), .badImage(let reason): reason
     case .database(let reason): "the database failed: \(reason)"
+    case .newerSchema(let path, let migrations):
+      "\(path) was migrated by a newer Photometer (\(migrations.joined(separator: "; "))); "
+        + "this version leaves it unchanged: use that version or a newer one, or another --db"
     case .readOnly: "the database is on a read-only file system: it can be read, not changed"
     case .diskFull: "the disk is full: the change was not stored; free some space and try again"
     }

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+import PhotometerProtocol
+import PhotometerStore
+import TestSupport
+import Testing
+
+/// Opening a database: what an open may write, and what it must refuse.
+@Suite struct OpeningTests {
+  let path =
+    FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString)/meters.sqlite")
+    .path
+
+  /// A database holding one meter, every connection to it closed.
+  func makeDatabase() async throws {
+    let store = try MeterStore(path: path)
+    let photo = Image(data: TestImages.png(1, width: 320, height: 240), name: "water.png")
+    _ = try await store.addMeter(Meter(name: "Water", kind: .water), references: [photo])
+  }
+
+  /// The bytes of the file and of its write-ahead log, if one is left.
+  func contents() throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+      files[file] = try Data(contentsOf: URL(fileURLWithPath: file))
+    }
+    return files
+  }
+
+  @Test func aDatabaseANewerVersionMigratedIsRefusedUnchanged() async throws {
+    try await makeDatabase()
+    do {
+      let queue = try DatabaseQueue(path: path)
+      try await queue.write { db in
+        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a newer version')")
+      }
+      try queue.close()
+    }
+    let before = try contents()
+    do {
+      _ = try MeterStore(path: path)
+      Issue.record("a database with an unknown migration was opened")
+    } catch {
+      #expect(error == .newerSchema(path: path, migrations: ["v99: from a newer version"]))
+      #expect(error.description.contains("newer Photometer"))
+    }
+    #expect(try contents() == before)
+  }
+
+  @Test func aNewDatabaseIsMigratedAndThenCurrent() async throws {
+    do {
+      let store = try MeterStore(path: path)
+      #expect(try await store.meters().isEmpty)
+    }
+    let queue = try DatabaseQueue(path: path)
+    let applied = try await queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+    #expect(applied.count >= 2)
+    #expect(applied.allSatisfy { $0.hasPrefix("v") })
+  }
+}
