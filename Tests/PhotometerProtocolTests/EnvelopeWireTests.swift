@@ -81,6 +81,8 @@ import Testing
         engines: [EngineAnswer(plugin: "a", version: "1", outcome: .success(reading), milliseconds: 1, voted: true)],
         crop: [1, 2])),
     .addReading(AddReadingRequest(meter: "Gas", value: "5")),
+    // 1970-01-01T00:00Z is a time like any other, not "no time given".
+    .addReading(AddReadingRequest(meter: "Gas", value: "5", takenAt: 0)),
     .confirmReading(id: 7, value: "01234.568"),
     .deleteReading(id: 7),
     .listReadings(ListReadingsRequest(meter: "Gas", from: 1, to: 2, unit: "L", withCrops: true, limit: 20)),

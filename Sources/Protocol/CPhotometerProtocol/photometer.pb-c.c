@@ -6382,11 +6382,11 @@ static const ProtobufCFieldDescriptor photometer__v1__add_reading__field_descrip
     4,
     PROTOBUF_C_LABEL_NONE,
     PROTOBUF_C_TYPE_INT64,
-    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__AddReading, taken_at_case),
     offsetof(Photometer__V1__AddReading, taken_at_ms),
     NULL,
     NULL,
-    0,             /* flags */
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {

@@ -105,7 +105,7 @@ extension AddReadingRequest {
       meter: String(protobuf: request.meter),
       value: String(protobuf: request.value),
       unit: String(protobuf: request.unit),
-      takenAt: request.taken_at_ms != 0 ? request.taken_at_ms : nil,
+      takenAt: request.taken_at_case == PHOTOMETER__V1__ADD_READING__TAKEN_AT_TAKEN_AT_MS ? request.taken_at_ms : nil,
       photo: request.photo.map { Image($0) },
       source: ReadingSource(wireValue: request.source.rawValue) ?? .manual,
       confidence: request.confidence > 0 ? request.confidence : nil,
@@ -119,7 +119,10 @@ extension AddReadingRequest {
       $0.meter = arena.string(meter)
       $0.value = arena.string(value)
       $0.unit = arena.string(unit)
-      $0.taken_at_ms = takenAt ?? 0
+      if let takenAt {
+        $0.taken_at_case = PHOTOMETER__V1__ADD_READING__TAKEN_AT_TAKEN_AT_MS
+        $0.taken_at_ms = takenAt
+      }
       $0.photo = photo?.encode(in: arena)
       $0.source = Photometer__V1__ReadingSource(rawValue: source.wireValue)
       $0.confidence = confidence ?? 0

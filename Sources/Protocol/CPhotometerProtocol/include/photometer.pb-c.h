@@ -1251,8 +1251,15 @@ struct  Photometer__V1__StoredReading
     , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED, 0, 0, {0,NULL}, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
+typedef enum {
+  PHOTOMETER__V1__ADD_READING__TAKEN_AT__NOT_SET = 0,
+  PHOTOMETER__V1__ADD_READING__TAKEN_AT_TAKEN_AT_MS = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__ADD_READING__TAKEN_AT__CASE)
+} Photometer__V1__AddReading__TakenAtCase;
+
 /*
- * Stores a reading. The time is `taken_at_ms`, else the EXIF time of `photo`, else now.
+ * Stores a reading. The time is `taken_at_ms` when set (0 is 1970-01-01), else the EXIF time of
+ * `photo`, else now.
  * Reply: `ReadingInfo`.
  */
 struct  Photometer__V1__AddReading
@@ -1264,17 +1271,20 @@ struct  Photometer__V1__AddReading
    * The unit `value` is in; empty: the meter's unit.
    */
   char *unit;
-  int64_t taken_at_ms;
   Photometer__V1__Image *photo;
   Photometer__V1__ReadingSource source;
   double confidence;
   size_t n_engines;
   Photometer__V1__EngineAnswer **engines;
   ProtobufCBinaryData crop;
+  Photometer__V1__AddReading__TakenAtCase taken_at_case;
+  union {
+    int64_t taken_at_ms;
+  };
 };
 #define PHOTOMETER__V1__ADD_READING__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__add_reading__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, NULL, PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED, 0, 0,NULL, {0,NULL} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED, 0, 0,NULL, {0,NULL}, PHOTOMETER__V1__ADD_READING__TAKEN_AT__NOT_SET, {0} }
 
 
 /*
