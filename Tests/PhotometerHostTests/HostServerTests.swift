@@ -247,6 +247,33 @@ import Testing
     #expect(await host.finish() == 0)
   }
 
+  @Test func aPhotoEveryPluginRefusesIsABadImageNotAnUnknownMeter() async throws {
+    let refusing = ["behaviour": "bad-image"]
+    let host = HostHarness(plugins: [
+      testPlugin("a", options: refusing), testPlugin("b", options: refusing),
+    ])
+    try await host.handshake()
+    do {
+      _ = try await host.client.request(.read(ReadRequest(image: image)))
+      Issue.record("a photo no plugin could decode was answered as if read")
+    } catch let error as ErrorReply {
+      #expect(error.code == .badImage)
+      #expect(error.message.contains("every plugin refused the photo"))
+    }
+    #expect(await host.finish() == 0)
+  }
+
+  @Test func aPhotoOnePluginReadsIsAnsweredThoughAnotherRefusesIt() async throws {
+    let host = HostHarness(plugins: [testPlugin("a", options: ["behaviour": "bad-image"]), testPlugin("b")])
+    try await host.handshake()
+    guard case .readResult(let result) = try await host.client.request(.read(ReadRequest(image: image))) else {
+      Issue.record("no read result")
+      return
+    }
+    #expect(result.engines.count == 2)
+    #expect(await host.finish() == 0)
+  }
+
   @Test func refusesMessagesThatAreNotRequests() async throws {
     let host = HostHarness(plugins: [])
     try await host.handshake()

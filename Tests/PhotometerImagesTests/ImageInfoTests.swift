@@ -78,6 +78,24 @@ import Testing
     #expect(throws: ImageError.truncated(.jpeg)) { try ImageInfo.inspect([0xFF, 0xD8, 0xFF, 0xE0, 0x00]) }
   }
 
+  @Test func refusesAGIFByName() {
+    let gif = Array("GIF89a".utf8) + [10, 0, 10, 0, 0, 0, 0, 0x3B]
+    #expect(throws: ImageError.unsupported("GIF")) { try ImageInfo.inspect(gif) }
+    #expect(ImageError.unsupported("GIF").description.contains("send a JPEG, PNG, BMP or WebP"))
+  }
+
+  @Test func refusesAJPEGCutShortInItsImageData() throws {
+    // The header, a scan whose data holds stuffed 0xFF bytes and a restart marker, then EOI.
+    let header = Array(Self.jpeg(width: 10, height: 10, date: nil).dropLast(2))
+    let scan: [UInt8] = [0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 63, 0] + [0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56]
+    let whole = header + scan + [0xFF, 0xD9]
+    #expect(try ImageInfo.inspect(whole).width == 10)
+    #expect(try ImageInfo.inspect(whole + [0, 0, 0]).width == 10, "bytes after the end marker are allowed")
+    for length in header.count..<whole.count {
+      #expect(throws: ImageError.incomplete(.jpeg)) { try ImageInfo.inspect(Array(whole.prefix(length))) }
+    }
+  }
+
   @Test func refusesTooManyBytes() {
     let limits = ImageLimits(maxBytes: 10, maxSide: 100, maxPixels: 1000)
     #expect(throws: ImageError.tooManyBytes(29, limit: 10)) {

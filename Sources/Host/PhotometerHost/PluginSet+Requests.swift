@@ -113,7 +113,7 @@ extension PluginSet {
         .noPlugins,
         "no enabled plugin has the role '\(role)' (or takes a share of this request); add one to plugins.json")
     }
-    return calls.map { configuration, call in
+    let answers: [PluginAnswer<Value>] = calls.map { configuration, call in
       PluginAnswer(
         plugin: configuration.name,
         version: call.version,
@@ -129,6 +129,14 @@ extension PluginSet {
         voted: configuration.mode == .vote
       )
     }
+    // A photo every plugin refused as an image is a bad request, not an unknown meter or a blank.
+    let refusals = answers.compactMap { answer in
+      if case .failure(let error) = answer.outcome, error.code == .badImage { error } else { nil }
+    }
+    if let first = refusals.first, refusals.count == answers.count {
+      throw ErrorReply(.badImage, "every plugin refused the photo: \(first.message)", plugin: first.plugin)
+    }
+    return answers
   }
 }
 

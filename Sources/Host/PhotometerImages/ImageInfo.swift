@@ -1,7 +1,7 @@
 /// What an encoded image's header says, read without decoding the pixels.
 public struct ImageInfo: Hashable, Sendable {
   public enum Format: String, Sendable {
-    case jpeg, png, gif, bmp, webp
+    case jpeg, png, bmp, webp
   }
 
   public var format: Format
@@ -57,14 +57,21 @@ public enum ImageError: Error, Hashable, Sendable, CustomStringConvertible {
   case tooManyBytes(Int, limit: Int)
   case unknownFormat
   case truncated(ImageInfo.Format)
+  /// A JPEG whose image data stops before its end marker: a file cut short in transfer.
+  case incomplete(ImageInfo.Format)
+  /// A format the decoders cannot read (GIF: Debian's OpenCV 4.6 has no GIF decoder).
+  case unsupported(String)
   case tooLarge(width: Int, height: Int, limits: ImageLimits)
 
   public var description: String {
     switch self {
     case .empty: "the image is empty"
     case .tooManyBytes(let bytes, let limit): "the image is \(bytes) bytes, over the \(limit)-byte limit"
-    case .unknownFormat: "the data is not a JPEG, PNG, GIF, BMP or WebP image"
+    case .unknownFormat: "the data is not a JPEG, PNG, BMP or WebP image"
     case .truncated(let format): "the \(format.rawValue.uppercased()) image is cut short before its size is given"
+    case .incomplete(let format):
+      "the \(format.rawValue.uppercased()) image is cut short (its data has no end); send the whole file"
+    case .unsupported(let format): "\(format) images cannot be decoded here; send a JPEG, PNG, BMP or WebP"
     case .tooLarge(let width, let height, let limits):
       "the image is \(width)x\(height), over the \(limits.maxSide) px a side and \(limits.maxPixels / 1_000_000) megapixel limit"
     }
@@ -94,10 +101,7 @@ extension ImageInfo {
       return ImageInfo(format: .png, width: width, height: height)
     }
     if data.starts(with: Array("GIF8".utf8)) {
-      guard let width = data.littleEndian16(at: 6), let height = data.littleEndian16(at: 8) else {
-        throw .truncated(.gif)
-      }
-      return ImageInfo(format: .gif, width: width, height: height)
+      throw .unsupported("GIF")
     }
     if data.starts(with: Array("BM".utf8)) {
       guard let width = data.littleEndian32(at: 18), let height = data.littleEndian32(at: 22) else {

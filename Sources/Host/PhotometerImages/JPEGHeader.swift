@@ -18,11 +18,31 @@ enum JPEGHeader {
         guard let height = data.bigEndian16(at: offset + 3), let width = data.bigEndian16(at: offset + 5) else {
           break
         }
+        guard endsItsImageData(data) else {
+          throw .incomplete(.jpeg)
+        }
         return ImageInfo(format: .jpeg, width: width, height: height, exifDateTime: exif)
       }
       offset += length
     }
     throw .truncated(.jpeg)
+  }
+
+  /// Whether the file holds an end-of-image marker after its last scan. Image data cannot hold
+  /// either marker (an 0xFF in it is followed by 0x00 or a restart marker), so the scan from the
+  /// end stops at the first marker met: EOI in a whole file (past any trailing bytes), the last
+  /// SOS in one cut short, whose decoder would fill the missing rows with grey.
+  private static func endsItsImageData(_ data: ByteReader) -> Bool {
+    let bytes = data.bytes
+    var index = bytes.count - 2
+    while index >= 0 {
+      if bytes[index] == 0xFF {
+        if bytes[index + 1] == 0xD9 { return true }
+        if bytes[index + 1] == 0xDA { return false }
+      }
+      index -= 1
+    }
+    return false
   }
 
   /// Finds the next marker at or after `offset` (skipping fill bytes) and moves past it.

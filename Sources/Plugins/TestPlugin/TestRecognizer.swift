@@ -96,6 +96,8 @@ struct TestRecognizer: Recognizer {
     switch settings["behaviour"] ?? "answer" {
     case "fail":
       throw ErrorReply(.internal, "failing as the behaviour option asks")
+    case "bad-image":
+      throw ErrorReply(.badImage, "the photo does not decode (as the behaviour option asks)")
     case "hang":
       while true { pause() }
     case "crash":
