@@ -49,6 +49,18 @@ import Testing
     #expect(plugin.directory == folder.path)
   }
 
+  @Test func aProgramPathResolvesAgainstTheFilesFolderWithItsDotDots() throws {
+    let plugins = try load(
+      """
+      {"plugins": [
+        {"name": "up", "command": ["../tools/x.py"], "roles": ["read"]},
+        {"name": "here", "command": ["./bin/../bin/ocr"], "roles": ["read"]}
+      ]}
+      """)
+    #expect(plugins[0].command == [folder.deletingLastPathComponent().appendingPathComponent("tools/x.py").path])
+    #expect(plugins[1].command == [folder.appendingPathComponent("bin/ocr").path])
+  }
+
   @Test func hasDefaults() throws {
     let plugin = try load(#"{"plugins": [{"name": "a", "command": ["/bin/true"], "roles": ["read"]}]}"#)[0]
     #expect(plugin.enabled)

@@ -148,14 +148,29 @@ extension PluginConfiguration {
       return program
     }
     if program.contains("/") {
-      return URL(fileURLWithPath: program, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardized
-        .path
+      return joined(folder, program)
     }
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
     let candidates = [programFolder] + path.split(separator: ":").map(String.init)
     let found = candidates.lazy.map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     // A program found nowhere keeps its name: starting it fails with a clear error then.
     return found ?? program
+  }
+
+  /// `relative` inside `folder` (made absolute from the current folder), with `.` and `..`
+  /// resolved by name: `../x.py` is the file's parent's `x.py` (Foundation's `standardized`
+  /// dropped the `..` of a relative URL, and it resolved beside the file).
+  static func joined(_ folder: String, _ relative: String) -> String {
+    let base = folder.hasPrefix("/") ? folder : FileManager.default.currentDirectoryPath + "/" + folder
+    var parts: [Substring] = []
+    for part in (base + "/" + relative).split(separator: "/") {
+      switch part {
+      case ".": continue
+      case "..": _ = parts.popLast()
+      default: parts.append(part)
+      }
+    }
+    return "/" + parts.joined(separator: "/")
   }
 
   private static func describe(_ error: any Error) -> String {
