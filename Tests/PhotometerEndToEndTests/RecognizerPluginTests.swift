@@ -76,6 +76,7 @@ import Testing
     #expect(try await run(["meter", "add", "Gas", "--reference", "\(folder.path)/grey.png"]).status == 0)
     let refused = [
       "bomb.png": "over the 12000 px a side", "empty.png": "the image is empty", "text.jpg": "not a JPEG, PNG",
+      "truncated.jpg": "cut short",
     ]
     for command in ["read", "identify"] {
       let lines = try json(try await run([command, "--json"] + paths))
