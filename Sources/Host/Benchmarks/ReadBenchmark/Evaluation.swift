@@ -26,9 +26,16 @@ struct Evaluation {
   /// TesseractCalibration) and whether it is right (what Tools/calibrate-read.py fits on).
   var symbols: FileHandle?
 
-  init(weights: [String: Double], withTesseractCommandLine: Bool) throws {
+  /// With `readerModel` (an ONNX file with its settings beside it, `NAME.json`), the reader runs
+  /// that training instead of the bundled one.
+  init(weights: [String: Double], withTesseractCommandLine: Bool, readerModel: URL? = nil) throws {
     self.weights = weights
-    reader = try SequenceReader.bundled()
+    reader =
+      try readerModel.map {
+        SequenceReader(
+          network: try ReaderNetwork(
+            model: $0, settings: $0.deletingPathExtension().appendingPathExtension("json")))
+      } ?? SequenceReader.bundled()
     templates = try TemplateEngine.bundled()
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine

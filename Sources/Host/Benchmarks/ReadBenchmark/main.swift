@@ -8,7 +8,8 @@
 //   swift build -c release && .build/release/photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors]
 //
 // The vote weighs the engines as plugins.json does (`--plugins FILE`, default the one in the
-// current folder: the repository's when run from its root).
+// current folder: the repository's when run from its root). `--reader-model FILE.onnx` runs
+// another training of the sequence reader (its settings in FILE.json), for comparing trainings.
 import Foundation
 import PhotometerHost
 import TesseractEngine
@@ -16,21 +17,24 @@ import TesseractEngine
 TesseractEngine.runSingleThreaded()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let sets = arguments.indices.filter {
-  !arguments[$0].hasPrefix("--") && ($0 == 0 || !["--plugins", "--symbols"].contains(arguments[$0 - 1]))
+  !arguments[$0].hasPrefix("--") && ($0 == 0 || !["--plugins", "--symbols", "--reader-model"].contains(arguments[$0 - 1]))
 }
 .map { arguments[$0] }
 guard !sets.isEmpty else {
   FileHandle.standardError.write(
     Data(
-      "usage: photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors] [--plugins FILE] [--symbols FILE.jsonl]\n"
-        .utf8))
+      ("usage: photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors] [--plugins FILE]"
+        + " [--symbols FILE.jsonl] [--reader-model FILE.onnx]\n").utf8))
   exit(2)
 }
 do {
   let flag = arguments.firstIndex(of: "--plugins")
   let weights = try PluginConfiguration.votingWeights(
     contentsOf: flag.map { $0 + 1 < arguments.count ? arguments[$0 + 1] : "" } ?? "plugins.json")
-  var evaluation = try Evaluation(weights: weights, withTesseractCommandLine: arguments.contains("--tesseract-cli"))
+  let model = arguments.firstIndex(of: "--reader-model").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+  var evaluation = try Evaluation(
+    weights: weights, withTesseractCommandLine: arguments.contains("--tesseract-cli"),
+    readerModel: model.map { URL(fileURLWithPath: $0) })
   evaluation.showErrors = arguments.contains("--show-errors")
   evaluation.told = arguments.contains("--told")
   if let flag = arguments.firstIndex(of: "--symbols"), flag + 1 < arguments.count {
