@@ -25,7 +25,7 @@ def prepare(image):
 
 # A window whose grey spread falls under this after the camera is one nobody could read: it is
 # drawn again (at most `TRIES` times, then kept as the camera left it with the light untouched).
-LEAST_SPREAD = 12
+LEAST_SPREAD = 16
 TRIES = 4
 
 
@@ -42,7 +42,7 @@ def camera(rng, image, shown, rendered, light):
     image = image.astype(np.uint8)
     height, width = image.shape[:2]
     xs = [(x0, x1) for _, x0, x1, _ in shown]
-    if rendered and rng.random() < 0.4:  # strokes thinner or thicker
+    if rng.random() < (0.4 if rendered else 0.2):  # strokes thinner or thicker
         kernel = np.ones((2, 2), np.uint8)
         image = cv2.erode(image, kernel) if rng.random() < 0.5 else cv2.dilate(image, kernel)
     # A looser or tighter window, then perspective and rotation.
@@ -72,14 +72,14 @@ def camera(rng, image, shown, rendered, light):
     # Aspect and resolution: another lens, another distance.
     height, width = image.shape[:2]
     stretch = rng.uniform(0.75, 1.35)
-    small = rng.uniform(14, 48)
+    small = rng.uniform(18, 48)
     factor = small / height
     image = cv2.resize(image, (max(4, int(width * factor * stretch)), max(4, int(small))), interpolation=cv2.INTER_AREA)
     xs = [(x0 * factor * stretch, x1 * factor * stretch) for x0, x1 in xs]
     pixels = image.astype(np.float32)
     height, width = pixels.shape[:2]
-    if rng.random() < 0.5:
-        sigma = rng.uniform(0.3, 1.2)
+    if rng.random() < 0.4:
+        sigma = rng.uniform(0.3, 1.0)
         pixels = cv2.GaussianBlur(pixels, (0, 0), sigma)
     elif rng.random() < 0.3:
         length = int(rng.integers(2, 5))
@@ -89,7 +89,7 @@ def camera(rng, image, shown, rendered, light):
         pixels = cv2.filter2D(pixels, -1, cv2.warpAffine(kernel, rotation, (length, length)))
     # Light: contrast, an uneven ramp, glare, colour cast.
     if light:
-        contrast = rng.uniform(0.55, 1.2)
+        contrast = rng.uniform(0.65, 1.2)
         pixels = pixels * contrast + rng.uniform(-30, 40) * (1.5 - contrast)
         yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
         ramp = 1 + rng.uniform(-0.35, 0.35) * xx / width + rng.uniform(-0.25, 0.25) * yy / height

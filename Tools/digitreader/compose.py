@@ -73,10 +73,22 @@ def real_strip(rng, photos):
         x = sliver[0]
     for index in range(digits):
         value, photo, _ = photos[int(rng.integers(len(photos)))]
-        image[pad_y[0]:pad_y[0] + height, x:x + width] = cv2.resize(photo, (width, height), interpolation=cv2.INTER_AREA)
+        image[pad_y[0]:pad_y[0] + height, x:x + width] = wheel(rng, cv2.resize(photo, (width, height), interpolation=cv2.INTER_AREA))
         shown.append((str(round_digit(value)), x, x + width, value))
         x += width + (gap if index < digits - 1 else 0)
     if sliver[1]:
         part = cv2.resize(photos[int(rng.integers(len(photos)))][1], (width, height))
         image[pad_y[0]:pad_y[0] + height, x:x + sliver[1]] = part[:, :sliver[1]]
     return image, shown
+
+
+def wheel(rng, cell):
+    """One wheel of a counter as it sits beside the others: a little higher or lower, larger or
+    smaller, lighter or darker than its neighbours (wheels are never quite in line), the gap it
+    opens filled with its own edge."""
+    height, width = cell.shape[:2]
+    scale = rng.uniform(0.9, 1.1)
+    shift = rng.uniform(-0.08, 0.08) * height
+    matrix = np.float32([[scale, 0, width / 2 * (1 - scale)], [0, scale, height / 2 * (1 - scale) + shift]])
+    moved = cv2.warpAffine(cell, matrix, (width, height), borderMode=cv2.BORDER_REPLICATE)
+    return np.clip(moved.astype(np.float32) * rng.uniform(0.85, 1.15), 0, 255).astype(np.uint8)

@@ -9,7 +9,7 @@ from . import augment, compose, render
 from .model import CLASSES, STRIDE
 
 # Share of each kind of window in the training mix.
-MIX = (("real", 0.5), ("sevenseg", 0.25), ("wheels", 0.25))
+MIX = (("real", 0.6), ("sevenseg", 0.2), ("wheels", 0.2))
 
 _photos = None
 _faces = None
