@@ -89,6 +89,43 @@ import Testing
     #expect(try await store.meters().map(\.name) == ["Gas"])
   }
 
+  @Test func namesAreOneMeterAcrossCaseAndNormalFormsAndMustBePrintable() async throws {
+    let composed = "K\u{00FC}che Z\u{00C4}hler"  // Küche ZÄhler, ü and Ä as one character each
+    let decomposed = "ku\u{0308}che za\u{0308}hler"  // küche zähler, the marks apart, in lower case
+    let added = try await store.addMeter(Meter(name: decomposed, kind: .water), references: [photo])
+    #expect(
+      added.name.unicodeScalars.elementsEqual(
+        "ku\u{0308}che za\u{0308}hler".precomposedStringWithCanonicalMapping.unicodeScalars))
+    #expect(
+      await error { _ = try await store.addMeter(Meter(name: composed, kind: .water), references: [photo]) }
+        == .duplicateMeter(composed))
+    #expect(try await store.meter(named: composed).id == added.id)
+    for bad in ["Gas\u{1B}[2J", "Gas\u{202E}rab", "two\nlines", String(repeating: "x", count: 10_000)] {
+      #expect(
+        await error { _ = try await store.addMeter(Meter(name: bad, kind: .gas), references: [photo]) }?.description
+          .contains("a meter name") == true, "\(bad.debugDescription.prefix(40))")
+    }
+    // Emoji sequences keep their zero-width joiners.
+    #expect(
+      try await store.addMeter(Meter(name: "Bad \u{1F469}\u{200D}\u{1F467}", kind: .gas), references: [photo]).id > 0)
+    #expect(try await store.meters().count == 2)
+  }
+
+  @Test func importTakesNamesByTheSameRules() async throws {
+    let header = try await store.exportCSV().csv.split(separator: "\n")[0].split(separator: ",").map(String.init)
+    for (name, reason) in [(String(repeating: "x", count: 10_000), "1 to 100"), ("a\u{1B}b", "U+001B")] {
+      let values = [
+        "record": "meter", "meter": name, "kind": "gas", "unit": "m3", "created_at": "1", "digits": "0",
+        "decimals": "0", "counts_up": "false",
+      ]
+      let csv =
+        header.joined(separator: ",") + "\n" + header.map { values[$0, default: ""] }.joined(separator: ",") + "\n"
+      let message = await error { _ = try await store.importCSV(csv) }?.description ?? "no error"
+      #expect(message.contains("CSV line 2") && message.contains(reason), "\(message.prefix(80))")
+    }
+    #expect(try await store.meters().isEmpty)
+  }
+
   @Test func storesReadingsExactlyAsReadAndConvertsOnTheWayOut() async throws {
     _ = try await addGas()
     let reading = try await store.addReading(

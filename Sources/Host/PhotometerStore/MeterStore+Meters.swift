@@ -14,7 +14,7 @@ extension MeterStore {
     try checkRegion(validated, photos: photos)
     return try await write { db in
       var row = validated
-      guard try MeterRow.filter(Column("name").collating(.nocase) == row.name).fetchCount(db) == 0 else {
+      guard try MeterName.meterID(row.name, db: db) == nil else {
         throw StoreError.duplicateMeter(row.name)
       }
       try row.insert(db)
@@ -72,9 +72,7 @@ extension MeterStore {
       }
       var row = try self.validatedRow(edited, createdAt: current.createdAt)
       row.id = current.id
-      if row.name.lowercased() != current.name.lowercased(),
-        try MeterRow.filter(Column("name").collating(.nocase) == row.name).fetchCount(db) > 0
-      {
+      if let other = try MeterName.meterID(row.name, db: db), other != current.id {
         throw StoreError.duplicateMeter(row.name)
       }
       try row.update(db)
@@ -102,7 +100,7 @@ extension MeterStore {
   // MARK: Rows and meters
 
   static func row(named name: String, db: Database) throws -> MeterRow {
-    guard let row = try MeterRow.filter(Column("name").collating(.nocase) == name).fetchOne(db) else {
+    guard let id = try MeterName.meterID(name, db: db), let row = try MeterRow.fetchOne(db, key: id) else {
       throw StoreError.meterNotFound(name)
     }
     return row
@@ -153,10 +151,7 @@ extension MeterStore {
 
   /// The row for `meter`, after checking every setting.
   private func validatedRow(_ meter: Meter, createdAt: Int64) throws(StoreError) -> MeterRow {
-    let name = meter.name.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !name.isEmpty, name.count <= 100, !name.contains(where: \.isNewline) else {
-      throw .invalid("a meter name must be 1 to 100 characters on one line")
-    }
+    let name = try MeterName.checked(meter.name)
     guard (0...20).contains(meter.digits), (0...10).contains(meter.decimals) else {
       throw .invalid("digits must be 0 to 20 and decimals 0 to 10")
     }

@@ -63,9 +63,9 @@ extension MeterStore {
         switch record["record"] {
         case "meter":
           let (id, name) = try Self.importMeter(record, line: line, db: db)
-          meterIDs[name.lowercased()] = id
+          meterIDs[MeterName.key(name)] = id
         case "reading":
-          guard let meterID = meterIDs[record["meter", default: ""].lowercased()] else {
+          guard let meterID = meterIDs[MeterName.key(record["meter", default: ""])] else {
             throw StoreError.invalid(
               "CSV line \(line): reading of meter '\(record["meter", default: ""])' before its meter record")
           }
@@ -118,8 +118,13 @@ extension MeterStore {
   // MARK: Reading
 
   private static func importMeter(_ record: [String: String], line: Int, db: Database) throws -> (Int64, String) {
-    let name = record["meter", default: ""]
-    guard try MeterRow.filter(Column("name").collating(.nocase) == name).fetchCount(db) == 0 else {
+    let name: String
+    do {
+      name = try MeterName.checked(record["meter", default: ""])
+    } catch {
+      throw StoreError.invalid("CSV line \(line): \(error)")
+    }
+    guard try MeterName.meterID(name, db: db) == nil else {
       throw StoreError.invalid("CSV line \(line): meter '\(name)' already exists; import into a store without it")
     }
     guard let kind = MeterKind(rawValue: record["kind", default: ""]) else {
