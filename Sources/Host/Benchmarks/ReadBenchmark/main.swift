@@ -16,8 +16,9 @@ import TesseractEngine
 
 TesseractEngine.runSingleThreaded()
 let arguments = Array(CommandLine.arguments.dropFirst())
+let valued = ["--plugins", "--symbols", "--reader-model"]
 let sets = arguments.indices.filter {
-  !arguments[$0].hasPrefix("--") && ($0 == 0 || !["--plugins", "--symbols", "--reader-model"].contains(arguments[$0 - 1]))
+  !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
 }
 .map { arguments[$0] }
 guard !sets.isEmpty else {
