@@ -26,6 +26,25 @@ import Testing
     #expect(try await second == .pong(payload: [2]))
   }
 
+  @Test func refusesARequestOverTheFrameLimitWithoutSendingIt() async throws {
+    let channel = RequestChannel(frames: FrameChannel(input: fromPeer.read, output: toPeer.write, maxFrameSize: 1000))
+    channel.start()
+    let peer = RawPeer(input: toPeer.read, output: fromPeer.write)
+    do {
+      _ = try await channel.request(.ping(payload: [UInt8](repeating: 7, count: 2000)))
+      Issue.record("a request over the limit was sent")
+    } catch let error as ErrorReply {
+      #expect(error.code == .frameTooLarge)
+      #expect(error.message.contains("a message may hold"))
+    }
+    // The connection is still good: the next request goes out and is answered.
+    let reply = Task { try await channel.request(.ping(payload: [1])) }
+    let request = try #require(await peer.envelopes(count: 1).first)
+    #expect(request.message == .ping(payload: [1]))
+    peer.send(Envelope(requestID: request.requestID, message: .pong(payload: [1])))
+    #expect(try await reply.value == .pong(payload: [1]))
+  }
+
   @Test func throwsAnErrorReply() async throws {
     let (channel, peer) = makeChannel()
     let reply = Task { try await channel.request(.listPlugins) }

@@ -45,6 +45,8 @@ public final class HostClient: Sendable {
     version: String = "0.1.0",
     onLogLine: @escaping @Sendable (String) -> Void = { _ in }
   ) async throws -> HostClient {
+    // A host that is gone must make a write fail, not end this process (FrameChannel).
+    signal(SIGPIPE, SIG_IGN)
     let process: ChildProcess
     do {
       process = try await ChildProcess.spawn(executable: executable, arguments: arguments) { _, line in

@@ -44,7 +44,8 @@ public final class FrameChannel: Sendable {
   }
 
   private let input: Int32
-  private let maxFrameSize: Int
+  /// The longest frame read; ``RequestChannel`` sends none longer, since its peer would refuse it.
+  public let maxFrameSize: Int
   /// The output descriptor, or -1 once closed.
   private let output: Mutex<Int32>
 

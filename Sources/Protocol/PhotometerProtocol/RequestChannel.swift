@@ -114,8 +114,21 @@ public final class RequestChannel: Sendable {
           abandon(id, with: CancellationError())
           return
         }
+        let framed = Envelope(requestID: id, message: message).framed()
+        guard framed.count <= frames.maxFrameSize else {
+          // The peer would refuse the frame and close the connection: refuse it here, by name.
+          let (size, limit) = (framed.count >> 20, frames.maxFrameSize >> 20)
+          finish(
+            id,
+            with: .failure(
+              ErrorReply(
+                .frameTooLarge,
+                "the \(message.kind) is \(size) MiB, over the \(limit) MiB a message may hold; "
+                  + "send a smaller photo, or import the file in parts")))
+          return
+        }
         do {
-          try frames.send(Envelope(requestID: id, message: message))
+          try frames.sendFrame(framed)
         } catch {
           finish(id, with: .failure(error))
         }
