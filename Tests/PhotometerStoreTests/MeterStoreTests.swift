@@ -25,6 +25,11 @@ import Testing
       references: [photo])
   }
 
+  /// A small PNG crop, one for each `index`.
+  static func crop(_ index: Int) -> [UInt8] {
+    TestImages.png(index, width: 8, height: 8)
+  }
+
   func error(_ body: () async throws -> Void) async -> StoreError? {
     do {
       try await body()
@@ -48,7 +53,8 @@ import Testing
 
   @Test func keepsPhotosAndCropsAsBlobsOfTheirOwnSize() async throws {
     _ = try await addGas()
-    _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "1", takenAt: 1, crop: [1, 2, 3]))
+    let crop = TestImages.png(3, width: 8, height: 8)
+    _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "1", takenAt: 1, crop: crop))
     let sql =
       "SELECT typeof(data) || ' ' || length(data) FROM referencePhoto UNION ALL SELECT typeof(crop) || ' ' || length(crop) FROM reading"
     let output = try await runCommand(
@@ -57,7 +63,7 @@ import Testing
         "python3", "-c", "import sqlite3,sys; [print(r[0]) for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])]",
         path, sql,
       ])
-    #expect(output.lines == ["blob \(photo.data.count)", "blob 3"])
+    #expect(output.lines == ["blob \(photo.data.count)", "blob \(crop.count)"])
   }
 
   @Test func refusesBadMeters() async throws {
@@ -126,6 +132,16 @@ import Testing
     #expect(try await store.meters().isEmpty)
   }
 
+  @Test func refusesACropThatIsNotAnImage() async throws {
+    _ = try await addGas()
+    let notAnImage = [UInt8](repeating: 0x41, count: 1 << 20)
+    #expect(
+      await error { _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "1", crop: notAnImage)) }
+        == .badImage("the reading's crop: the data is not a JPEG, PNG, BMP or WebP image"))
+    let crop = TestImages.png(2, width: 40, height: 20)
+    #expect(try await store.addReading(AddReadingRequest(meter: "Gas", value: "1", crop: crop)).id > 0)
+  }
+
   @Test func storesReadingsExactlyAsReadAndConvertsOnTheWayOut() async throws {
     _ = try await addGas()
     let reading = try await store.addReading(
@@ -144,14 +160,14 @@ import Testing
     _ = try await addGas()
     for index in 1...5 {
       _ = try await store.addReading(
-        AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(index), crop: [UInt8(index)]))
+        AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(index), crop: Self.crop(index)))
     }
     let plain = try await store.readings(ListReadingsRequest(meter: "Gas"))
     #expect(plain.map(\.value) == ["1", "2", "3", "4", "5"])
     #expect(plain.allSatisfy { $0.crop.isEmpty })
     let latest = try await store.readings(ListReadingsRequest(meter: "Gas", withCrops: true, limit: 2))
     #expect(latest.map(\.value) == ["4", "5"])
-    #expect(latest.map(\.crop) == [[4], [5]])
+    #expect(latest.map(\.crop) == [Self.crop(4), Self.crop(5)])
     let window = try await store.readings(ListReadingsRequest(meter: "Gas", to: 3, limit: 2))
     #expect(window.map(\.value) == ["2", "3"])
   }
@@ -254,7 +270,7 @@ import Testing
     _ = try await addGas()
     var ids: [Int64] = []
     for index in 1...4 {
-      let crop: [UInt8] = index == 2 ? [] : [UInt8(index)]
+      let crop: [UInt8] = index == 2 ? [] : Self.crop(index)
       ids.append(
         try await store.addReading(
           AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(index), source: .ocr, crop: crop)
@@ -267,7 +283,7 @@ import Testing
     let bare = try await store.examples(of: "Gas", limit: 10)
     #expect(bare == [Example(key: "\(ids[3]):7", value: "7"), Example(key: "\(ids[0]):1", value: "1")])
     let full = try await store.examples(of: "gas", limit: 1, crops: true)
-    #expect(full == [Example(key: "\(ids[3]):7", value: "7", crop: [4])])
+    #expect(full == [Example(key: "\(ids[3]):7", value: "7", crop: Self.crop(4))])
   }
 
   @Test func editsAMeter() async throws {

@@ -127,7 +127,7 @@ import Testing
     let ocr = try await store.addReading(
       AddReadingRequest(
         meter: "Gas", value: "01250.000", takenAt: monday + 2 * day, source: .ocr, confidence: 0.83, engines: engines,
-        crop: [1, 2, 3]))
+        crop: TestImages.png(3, width: 8, height: 8)))
     _ = try await store.confirmReading(id: ocr.id, value: "01250.001")
     _ = try await store.editMeter(
       EditMeterRequest(
@@ -143,7 +143,7 @@ import Testing
     #expect(try await copy.exportCSV().csv == first.csv)
     let readings = try await copy.readings(ListReadingsRequest(meter: "Gas", withCrops: true))
     #expect(readings.last?.engines.map(\.plugin) == ["ocr", "templ"])
-    #expect(readings.last?.crop == [1, 2, 3])
+    #expect(readings.last?.crop == TestImages.png(3, width: 8, height: 8))
     #expect(readings.last?.source == .corrected && readings.last?.verified == true)
     #expect(try await copy.meter(named: "Gas", includePhotos: true).references.first?.image?.data == TestImages.png(1))
   }

@@ -10,6 +10,10 @@ extension MeterStore {
     let photoTime = try request.photo.flatMap { (photo) throws(StoreError) in
       try Self.inspect(photo).info.exifDateTime.flatMap(Self.unixMilliseconds)
     }
+    if !request.crop.isEmpty {
+      // The crop is shown and learnt from later: it must be an image within the limits.
+      _ = try Self.inspect(Image(data: request.crop, name: "the reading's crop"))
+    }
     let now = Self.now
     let takenAt = try Self.checkedReadingTime(request.takenAt ?? photoTime ?? now, now: now)
     return try await write { db in
