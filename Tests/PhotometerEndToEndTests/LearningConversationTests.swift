@@ -16,7 +16,8 @@ import Testing
       .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas, digits: 6), references: [photo])), \.meterInfo)
     let stored = try await host.call(
       .addReading(
-        AddReadingRequest(meter: "Gas", value: "123456", takenAt: 1, source: .ocr, crop: TestImages.pngHeader(width: 40, height: 20))),
+        AddReadingRequest(
+          meter: "Gas", value: "123456", takenAt: 1, source: .ocr, crop: TestImages.pngHeader(width: 40, height: 20))),
       \.readingInfo)
     _ = try await host.call(.confirmReading(id: stored.id, value: ""), \.readingInfo)
 
