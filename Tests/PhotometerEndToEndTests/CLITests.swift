@@ -215,6 +215,17 @@ import Testing
     #expect(output.standardError.contains("roi"))
   }
 
+  @Test func aBrokenConfigurationOrDatabaseIsNamedWithItsReasonAndExitsWithOne() async throws {
+    let broken = try writePluginsFile(#"{"plugins": [{"name": "a", "roles": ["read"]}]}"#)
+    let output = try await runCommand(photometer, ["meter", "list", "--plugins", broken, "--db", database])
+    #expect(output.status == 1)
+    #expect(output.standardError.contains("photometer: \(broken) is not a valid plugin configuration: missing field"))
+    let unopenable = try await runCommand(photometer, ["meter", "list", "--plugins", plugins, "--db", "/proc/x/m.db"])
+    #expect(unopenable.status == 1)
+    #expect(unopenable.standardError.contains("photometer: the database failed: cannot create the folder /proc/x"))
+    #expect(!unopenable.standardError.contains("handshake"))
+  }
+
   @Test func aMissingHostIsAnInternalFailure() async throws {
     let output = try await run(["ping", "--host", "/nonexistent/photometer-host"])
     #expect(output.status == 2)

@@ -25,7 +25,8 @@ struct GlobalOptions: ParsableArguments {
   @Option(help: "Have the host append every request and reply to this file (see `photometer replay`).")
   var record: String?
 
-  /// Starts the host and shakes hands; failures end the command with status 2.
+  /// Starts the host and shakes hands. A host that refuses its database or plugin configuration
+  /// ends the command with status 1 and its reason; other failures with status 2.
   func connect() async throws -> HostClient {
     var arguments = ["--log-level", logLevel]
     if let db { arguments += ["--db", db] }
@@ -36,6 +37,9 @@ struct GlobalOptions: ParsableArguments {
       return try await HostClient.launch(executable: executable, arguments: arguments) { line in
         FileHandle.standardError.write(Data("\(line)\n".utf8))
       }
+    } catch HostClient.Failure.refusedToStart(let reason) {
+      // The database or plugins.json given (or the default) is unusable: the user's to fix.
+      throw CommandFailure.badInput(reason)
     } catch {
       throw CommandFailure.internalFailure("\(error)")
     }

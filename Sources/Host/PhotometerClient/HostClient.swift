@@ -1,6 +1,7 @@
 import ChildProcess
 import Foundation
 import PhotometerProtocol
+import Synchronization
 
 /// A connection to a `photometer-host` this process started: typed requests, replies matched by id.
 public final class HostClient: Sendable {
@@ -12,12 +13,16 @@ public final class HostClient: Sendable {
     case handshakeFailed(String)
     /// The host answered a request with a message of the wrong kind.
     case unexpectedReply(request: String, reply: String)
+    /// The host refused to start (exit status 1: its database or plugin configuration is
+    /// unusable); `reason` is the error it logged.
+    case refusedToStart(reason: String)
 
     public var description: String {
       switch self {
       case .cannotStart(let error): "\(error)"
       case .handshakeFailed(let reason): "the host refused the handshake: \(reason)"
       case .unexpectedReply(let request, let reply): "the host answered \(request) with \(reply)"
+      case .refusedToStart(let reason): reason
       }
     }
   }
@@ -48,8 +53,12 @@ public final class HostClient: Sendable {
     // A host that is gone must make a write fail, not end this process (FrameChannel).
     signal(SIGPIPE, SIG_IGN)
     let process: ChildProcess
+    let lastError = Mutex<String?>(nil)
     do {
       process = try await ChildProcess.spawn(executable: executable, arguments: arguments) { _, line in
+        if let reason = loggedError(line) {
+          lastError.withLock { $0 = reason }
+        }
         onLogLine(line)
       }
     } catch {
@@ -67,6 +76,9 @@ public final class HostClient: Sendable {
       await process.shutDown(closingInput: channel.closeOutput)
       if let error = error as? Failure {
         throw error
+      }
+      if process.status == .exited(code: 1), let reason = lastError.withLock({ $0 }) {
+        throw Failure.refusedToStart(reason: reason)
       }
       throw Failure.handshakeFailed("\(error)")
     }
@@ -128,4 +140,15 @@ public final class HostClient: Sendable {
     await process.shutDown(
       closingInput: channel.closeOutput, timeouts: .init(polite: .seconds(5), terminate: .seconds(2)))
   }
+}
+
+/// The message of an error line of the host's log (`TIME error LABEL: [SOURCE] message`), or nil
+/// for any other line.
+func loggedError(_ line: String) -> String? {
+  guard let level = line.range(of: " error "),
+    let source = line.range(of: "] ", range: level.upperBound..<line.endIndex)
+  else {
+    return nil
+  }
+  return String(line[source.upperBound...])
 }

@@ -44,9 +44,13 @@ public final class MeterStore: Sendable {
     var configuration = Configuration()
     configuration.busyMode = .timeout(Self.busyTimeout)
     configuration.foreignKeysEnabled = true
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     do {
-      try FileManager.default.createDirectory(
-        at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw .database("cannot create the folder \(folder.path) for \(path): \(Self.reason(error))")
+    }
+    do {
       // The schema is checked over a plain connection first: opening a pool writes (GRDB sets up
       // WAL with a table created and dropped), which must not happen to a newer version's file.
       let probe = try DatabaseQueue(path: path, configuration: configuration)
@@ -92,6 +96,18 @@ public final class MeterStore: Sendable {
       throw StoreError.newerSchema(path: path, migrations: unknown)
     }
     return complete
+  }
+
+  /// The operating system's reason for a Foundation file error ("No such file or directory"),
+  /// not the error's dump.
+  private static func reason(_ error: any Error) -> String {
+    let error = error as NSError
+    if let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    return error.localizedDescription
   }
 
   /// Whether the file system holding `path` is mounted read-only.
