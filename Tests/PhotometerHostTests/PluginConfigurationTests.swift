@@ -61,6 +61,23 @@ import Testing
     #expect(plugins[1].command == [folder.appendingPathComponent("bin/ocr").path])
   }
 
+  @Test func namesTheFieldOfAHugeNumberAndARepeatedKey() {
+    #expect(
+      error(#"{"plugins": [{"name": "a", "command": ["/bin/true"], "roles": ["read"], "timeout_ms": 1e30}]}"#)
+        .contains("plugin 'a': timeout_ms must be a whole number from 1 to 86400000"))
+    #expect(
+      error(#"{"plugins": [{"name": "a", "command": ["/bin/true"], "roles": ["read"], "instances": 2.5}]}"#)
+        .contains("instances must be 1 to 64"))
+    #expect(
+      error(#"{"plugins": [{"name": "a", "name": "b", "command": ["/bin/true"], "roles": ["read"]}]}"#)
+        .contains("gives the field 'name' twice in one object"))
+    // The same key in two objects, or a key's text as a value, is no repeat.
+    #expect(
+      error(
+        #"{"plugins": [{"name": "name", "command": ["/bin/true"], "roles": ["read"], "options": {"name": "x\"y"}}]}"#
+      ) == "no error")
+  }
+
   @Test func hasDefaults() throws {
     let plugin = try load(#"{"plugins": [{"name": "a", "command": ["/bin/true"], "roles": ["read"]}]}"#)[0]
     #expect(plugin.enabled)

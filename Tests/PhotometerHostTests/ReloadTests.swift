@@ -85,7 +85,7 @@ import Testing
       Issue.record("a broken configuration was accepted")
     } catch let error as ErrorReply {
       #expect(error.code == .invalidRequest)
-      #expect(error.message.contains("plugin 'a': timeout_ms must be over 0"))
+      #expect(error.message.contains("plugin 'a': timeout_ms must be a whole number from 1"))
       #expect(error.message.contains("previous configuration stays in force"))
     }
     #expect(

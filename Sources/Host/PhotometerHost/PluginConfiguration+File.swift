@@ -22,10 +22,12 @@ extension PluginConfiguration {
     var enabled: Bool?
     var mode: String?
     var weight: Double?
-    var timeout_ms: Int?
+    // Numbers that must be whole are read as Double: JSONDecoder calls 1e30 for an Int "not
+    // valid JSON"; the range checks below name the field instead.
+    var timeout_ms: Double?
     var options: [String: String]?
-    var instances: Int?
-    var max_queued: Int?
+    var instances: Double?
+    var max_queued: Double?
     var share: Double?
     var sha256: String?
   }
@@ -61,6 +63,9 @@ extension PluginConfiguration {
       file = try JSONDecoder().decode(File.self, from: data)
     } catch {
       throw ConfigurationError("\(path) is not a valid plugin configuration: \(describe(error))")
+    }
+    if let key = Self.repeatedKey(in: [UInt8](data)) {
+      throw ConfigurationError("\(path) gives the field '\(key)' twice in one object; keep one")
     }
     let folder = url.deletingLastPathComponent().path
     var names: Set<String> = []
@@ -103,17 +108,14 @@ extension PluginConfiguration {
     guard weight.isFinite, weight >= 0 else {
       throw error("weight must be a number of 0 or more")
     }
-    let timeout = entry.timeout_ms ?? 30_000
-    guard timeout > 0 else {
-      throw error("timeout_ms must be over 0")
+    guard let timeout = Self.whole(entry.timeout_ms ?? 30_000, in: 1...Self.maxTimeoutMilliseconds) else {
+      throw error("timeout_ms must be a whole number from 1 to \(Self.maxTimeoutMilliseconds) (a day)")
     }
-    let instances = entry.instances ?? 1
-    guard (1...Self.maxInstances).contains(instances) else {
+    guard let instances = Self.whole(entry.instances ?? 1, in: 1...Self.maxInstances) else {
       throw error("instances must be 1 to \(Self.maxInstances)")
     }
-    let maxQueued = entry.max_queued ?? 64
-    guard maxQueued >= 0 else {
-      throw error("max_queued must be 0 or more")
+    guard let maxQueued = Self.whole(entry.max_queued ?? 64, in: 0...1_000_000) else {
+      throw error("max_queued must be a whole number from 0 to 1000000")
     }
     let share = entry.share ?? 1
     guard share.isFinite, (0...1).contains(share) else {
@@ -142,6 +144,59 @@ extension PluginConfiguration {
 
   /// The largest pool a plugin may have.
   public static let maxInstances = 64
+  /// The longest timeout a plugin may have: a day.
+  public static let maxTimeoutMilliseconds = 86_400_000
+
+  /// `value` as an Int when it is a whole number within `range`.
+  private static func whole(_ value: Double, in range: ClosedRange<Int>) -> Int? {
+    guard value.isFinite, value == value.rounded(), Double(range.lowerBound) <= value,
+      value <= Double(range.upperBound)
+    else {
+      return nil
+    }
+    return Int(value)
+  }
+
+  /// The first key that one object of the JSON `bytes` gives twice (JSONDecoder keeps the last
+  /// silently). Keys are compared as written, escapes undecoded.
+  static func repeatedKey(in bytes: [UInt8]) -> String? {
+    var objects: [Set<String>?] = []  // per open bracket: the keys seen, nil for an array
+    var expectingKey = false
+    var index = 0
+    while index < bytes.count {
+      switch bytes[index] {
+      case UInt8(ascii: "{"):
+        objects.append([])
+        expectingKey = true
+      case UInt8(ascii: "["):
+        objects.append(nil)
+        expectingKey = false
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        _ = objects.popLast()
+        expectingKey = false
+      case UInt8(ascii: ","):
+        expectingKey = (objects.last ?? nil) != nil
+      case UInt8(ascii: "\""):
+        var end = index + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+          end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        if expectingKey, var keys = objects.last ?? nil {
+          let key = String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)
+          guard keys.insert(key).inserted else {
+            return key
+          }
+          objects[objects.count - 1] = keys
+          expectingKey = false
+        }
+        index = end
+      default:
+        break
+      }
+      index += 1
+    }
+    return nil
+  }
 
   static func resolve(_ program: String, folder: String, programFolder: String) -> String {
     if program.hasPrefix("/") {
