@@ -38,6 +38,18 @@ import Testing
     #expect(!svg.contains("nan") && !svg.contains("inf"))
   }
 
+  @Test func labelsAnAxisSpanningCenturiesAcrossItsWholeSpan() throws {
+    let points = [
+      LineChart.Point(time: -2_208_988_800_000, value: 1),  // 1900-01-01
+      LineChart.Point(time: start, value: 2),  // 2026
+    ]
+    let svg = LineChart(title: "Old", unit: "m3", points: points, timeZone: TimeZone(identifier: "UTC")!).svg
+    let years = svg.matches(of: /\>(\d{4})<\/text>/).compactMap { Int($0.output.1) }
+    #expect(years == [1900, 1920, 1940, 1960, 1980, 2000, 2020], "\(years)")
+    #expect(LineChart.yearStep(3) == 1 && LineChart.yearStep(126) == 20 && LineChart.yearStep(9000) == 2000)
+    _ = try XMLDocument(xmlString: svg)
+  }
+
   @Test func picksRoundTicks() {
     #expect(LineChart.niceRange(1003.5, 1060.5) == (1000, 1080, 20))
     let (low, high, step) = LineChart.niceRange(5.05, 6.11)

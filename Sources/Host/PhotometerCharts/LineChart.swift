@@ -118,7 +118,7 @@ public struct LineChart: Sendable {
       case ..<(24 * 60): (.day, 7, "MMM d")
       case ..<(24 * 400): (.month, 1, "MMM yyyy")
       case ..<(24 * 1200): (.month, 3, "MMM yyyy")
-      default: (.year, 1, "yyyy")
+      default: (.year, Self.yearStep(hours / (24 * 365.25)), "yyyy")
       }
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -126,15 +126,34 @@ public struct LineChart: Sendable {
     formatter.dateFormat = format
     let startDate = Date(timeIntervalSince1970: Double(start) / 1000)
     var tick = calendar.dateInterval(of: component == .hour ? .day : component, for: startDate)?.start ?? startDate
+    if component == .year, count > 1 {
+      // Years on multiples of the step (1900, 1950, 2000), not on the first reading's year.
+      let year = calendar.component(.year, from: tick)
+      let offset = (count - year % count) % count
+      tick = calendar.date(byAdding: .year, value: offset, to: tick) ?? tick
+    }
     var ticks: [(Int64, String)] = []
     while ticks.count < 40 {
       let milliseconds = Int64(tick.timeIntervalSince1970 * 1000)
       if milliseconds > end { break }
       if milliseconds >= start { ticks.append((milliseconds, formatter.string(from: tick))) }
-      tick = calendar.date(byAdding: component, value: count, to: tick)!
+      guard let next = calendar.date(byAdding: component, value: count, to: tick) else { break }
+      tick = next
     }
     let stride = max(1, Int((Double(ticks.count) / 8).rounded(.up)))
     return ticks.enumerated().filter { $0.offset % stride == 0 }.map(\.element)
+  }
+
+  /// Years between ticks for a span of `years`: 1, 2 or 5 times a power of ten, about eight
+  /// ticks (the ticks stop at 40, so a step of one year labelled only a century's first 40).
+  static func yearStep(_ years: Double) -> Int {
+    var power = 1
+    while true {
+      for factor in [1, 2, 5] where Double(factor * power) * 8 >= years {
+        return factor * power
+      }
+      power *= 10
+    }
   }
 
   private func fmt(_ value: Double) -> String {
