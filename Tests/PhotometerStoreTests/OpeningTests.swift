@@ -47,6 +47,20 @@ import Testing
     #expect(try contents() == before)
   }
 
+  @Test func aDatabaseAnotherProgramHoldsTheWriteLockOfOpensForReading() async throws {
+    try await makeDatabase()
+    var configuration = Configuration()
+    configuration.allowsUnsafeTransactions = true
+    let holder = try DatabaseQueue(path: path, configuration: configuration)
+    try await holder.write { db in try db.execute(sql: "PRAGMA journal_mode") }
+    try holder.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE; CREATE TABLE holder (x)") }
+    let store = try MeterStore(path: path)
+    #expect(try await store.meters().map(\.name) == ["Water"])
+    try holder.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+    _ = try await store.addReading(AddReadingRequest(meter: "Water", value: "1", takenAt: 1))
+    #expect(try await store.readings(ListReadingsRequest(meter: "Water")).count == 1)
+  }
+
   @Test func aNewDatabaseIsMigratedAndThenCurrent() async throws {
     do {
       let store = try MeterStore(path: path)

@@ -56,11 +56,18 @@ public final class MeterStore: Sendable {
       let probe = try DatabaseQueue(path: path, configuration: configuration)
       let current = try Self.isCurrent(probe, path: path)
       try probe.close()
-      let pool = try DatabasePool(path: path, configuration: configuration)
-      if !current {
-        try Schema.migrator.migrate(pool)
+      let writer: any DatabaseWriter
+      do {
+        writer = try DatabasePool(path: path, configuration: configuration)
+      } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && current {
+        // The pool's WAL set-up writes, and another program holds the write lock past the busy
+        // timeout: a queue reads (and later writes) the same WAL database without that set-up.
+        writer = try DatabaseQueue(path: path, configuration: configuration)
       }
-      (database, isReadOnly) = (pool, false)
+      if !current {
+        try Schema.migrator.migrate(writer)
+      }
+      (database, isReadOnly) = (writer, false)
     } catch let error as StoreError {
       throw error
     } catch {
