@@ -55,6 +55,24 @@ import Testing
     #expect(loaded > 0 && loaded < 100, "\(loaded) of 100 loaded")
   }
 
+  @Test func everyImportErrorNamesItsLine() async throws {
+    try await add("Gas", "100", at: monday)
+    let lines = try await store.exportCSV().csv.split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init)
+    let index = try #require(lines.firstIndex { $0.hasPrefix("reading,Gas,") })
+    for (field, bad) in [(",100,", ",abc,"), (",m3,", ",kWh,")] {
+      var copyLines = lines
+      copyLines[index] = lines[index].replacingOccurrences(of: field, with: bad)
+      let copy = try MeterStore(path: temporaryDatabasePath())
+      do {
+        _ = try await copy.importCSV(copyLines.joined(separator: "\n"))
+        Issue.record("imported \(bad)")
+      } catch {
+        #expect(error.description.hasPrefix("CSV line \(index + 1): "), "\(error)")
+      }
+    }
+  }
+
   @Test func consumptionPerDayIsInterpolatedBetweenReadings() async throws {
     // 100 m3 at Monday noon, 124 m3 at Wednesday noon: 0.5 m3 an hour.
     try await add("Gas", "100", at: monday + day / 2)

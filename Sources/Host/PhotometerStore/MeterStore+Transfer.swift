@@ -60,19 +60,23 @@ extension MeterStore {
           throw StoreError.invalid("CSV line \(line) has \(fields.count) fields, not \(header.count)")
         }
         let record = Dictionary(uniqueKeysWithValues: zip(header, fields))
-        switch record["record"] {
-        case "meter":
-          let (id, name) = try Self.importMeter(record, line: line, db: db)
-          meterIDs[MeterName.key(name)] = id
-        case "reading":
-          guard let meterID = meterIDs[MeterName.key(record["meter", default: ""])] else {
-            throw StoreError.invalid(
-              "CSV line \(line): reading of meter '\(record["meter", default: ""])' before its meter record")
+        do {
+          switch record["record"] {
+          case "meter":
+            let (id, name) = try Self.importMeter(record, line: line, db: db)
+            meterIDs[MeterName.key(name)] = id
+          case "reading":
+            guard let meterID = meterIDs[MeterName.key(record["meter", default: ""])] else {
+              throw StoreError.invalid(
+                "CSV line \(line): reading of meter '\(record["meter", default: ""])' before its meter record")
+            }
+            try Self.importReading(record, meterID: meterID, line: line, db: db)
+            readings += 1
+          default:
+            throw StoreError.invalid("CSV line \(line): record must be 'meter' or 'reading'")
           }
-          try Self.importReading(record, meterID: meterID, line: line, db: db)
-          readings += 1
-        default:
-          throw StoreError.invalid("CSV line \(line): record must be 'meter' or 'reading'")
+        } catch let error as StoreError {
+          throw Self.onLine(line, error)
         }
       }
       return (meterIDs.count, readings)
@@ -113,6 +117,16 @@ extension MeterStore {
     }
     let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
     return String(decoding: data, as: UTF8.self)
+  }
+
+  /// `error` naming the CSV line it comes from (a unit, a value or a photo's error does not).
+  private static func onLine(_ line: Int, _ error: StoreError) -> StoreError {
+    let prefix = "CSV line \(line): "
+    switch error {
+    case .invalid(let reason) where !reason.hasPrefix("CSV line"): return .invalid(prefix + reason)
+    case .badImage(let reason) where !reason.hasPrefix("CSV line"): return .badImage(prefix + reason)
+    default: return error
+    }
   }
 
   // MARK: Reading
