@@ -47,7 +47,7 @@ struct DiskFaultTests {
     var failure: ErrorReply?
     for index in 1...100 {
       var request = AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(index))
-      request.crop = [UInt8](repeating: UInt8(index), count: 200 << 10)
+      request.crop = TestImages.png(index, width: 256, height: 267)  // stored uncompressed: 200 KiB
       do {
         _ = try await host.call(.addReading(request), \.readingInfo)
         acknowledged.append("\(index)")
@@ -62,7 +62,7 @@ struct DiskFaultTests {
     // Nothing half-written: exactly the acknowledged readings, each whole.
     let stored = try await host.call(.listReadings(ListReadingsRequest(meter: "Gas", withCrops: true)), \.readingList)
     #expect(stored.map(\.value) == acknowledged)
-    #expect(stored.allSatisfy { $0.crop.count == 200 << 10 })
+    #expect(stored.allSatisfy { $0.crop == TestImages.png(Int($0.value)!, width: 256, height: 267) })
 
     // The same file system, now read-only (remounted once the host has let go of the file).
     await host.close()
