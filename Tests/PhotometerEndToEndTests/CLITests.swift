@@ -1,4 +1,5 @@
 import Foundation
+import PhotometerProtocol
 import TestSupport
 import Testing
 
@@ -224,6 +225,14 @@ import Testing
     #expect(unopenable.status == 1)
     #expect(unopenable.standardError.contains("photometer: the database failed: cannot create the folder /proc/x"))
     #expect(!unopenable.standardError.contains("handshake"))
+  }
+
+  @Test func bothProgramsPrintTheOneVersion() async throws {
+    for program in [photometer, Products.executable("photometer-host")] {
+      let output = try await runCommand(program, ["--version"])
+      #expect(output.status == 0)
+      #expect(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == PhotometerVersion.current)
+    }
   }
 
   @Test func aMissingHostIsAnInternalFailure() async throws {

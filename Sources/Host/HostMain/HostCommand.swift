@@ -13,7 +13,8 @@ struct HostCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "photometer-host",
     abstract: "Serve Photometer requests over standard input and output (length-framed protobuf).",
-    discussion: "Started by a client such as `photometer`; see docs/protocol.md. Logs go to standard error."
+    discussion: "Started by a client such as `photometer`; see docs/protocol.md. Logs go to standard error.",
+    version: PhotometerVersion.current
   )
 
   @Option(help: "The plugin configuration.")

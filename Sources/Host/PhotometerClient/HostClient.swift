@@ -47,7 +47,7 @@ public final class HostClient: Sendable {
     executable: String,
     arguments: [String] = [],
     name: String = "photometer",
-    version: String = "0.1.0",
+    version: String = PhotometerVersion.current,
     onLogLine: @escaping @Sendable (String) -> Void = { _ in }
   ) async throws -> HostClient {
     // A host that is gone must make a write fail, not end this process (FrameChannel).

@@ -15,7 +15,7 @@ public final class HostServer: Sendable {
   /// The host's name in its `Hello`.
   public static let name = "photometer-host"
   /// The host's version in its `Hello`.
-  public static let version = "0.1.0"
+  public static let version = PhotometerVersion.current
 
   /// How many of one client's requests may be in flight. Past that the host stops reading the
   /// client's input until one is answered, so that memory stays bounded when a client stops
