@@ -263,6 +263,28 @@ import Testing
     #expect(await host.finish() == 0)
   }
 
+  @Test func aReferencePhotoWhosePixelsDoNotDecodeIsRefused() async throws {
+    let host = HostHarness(plugins: [])
+    try await host.handshake()
+    var broken = TestImages.png(1)
+    broken[broken.count - 40] ^= 0xFF  // inside the pixel data: its CRC no longer matches
+    do {
+      _ = try await host.client.request(
+        .addMeter(
+          AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [Image(data: broken, name: "gas.png")])))
+      Issue.record("a reference photo that does not decode was stored")
+    } catch let error as ErrorReply {
+      #expect(error.code == .badImage)
+      #expect(error.message.hasPrefix("the reference photo gas.png does not decode"), "\(error.message)")
+    }
+    guard case .meterList(let meters) = try await host.client.request(.listMeters) else {
+      Issue.record("no meter list")
+      return
+    }
+    #expect(meters.isEmpty)
+    #expect(await host.finish() == 0)
+  }
+
   @Test func aPhotoOnePluginReadsIsAnsweredThoughAnotherRefusesIt() async throws {
     let host = HostHarness(plugins: [testPlugin("a", options: ["behaviour": "bad-image"]), testPlugin("b")])
     try await host.handshake()

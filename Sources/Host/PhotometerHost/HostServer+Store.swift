@@ -1,10 +1,17 @@
 import PhotometerCharts
+import PhotometerImages
 import PhotometerProtocol
 import PhotometerStore
+import PhotometerVision
 
 extension HostServer {
   /// The answer to a request of the meter store, or `nil` for any other message.
   func answerStore(_ message: Message) async throws(ErrorReply) -> Message? {
+    switch message {
+    case .addMeter(let request): try checkReferencesDecode(request.references)
+    case .editMeter(let request): try checkReferencesDecode(request.addReferences)
+    default: break
+    }
     do throws(StoreError) {
       switch message {
       case .addMeter(let request):
@@ -74,6 +81,23 @@ extension HostServer {
       throw ErrorReply(.notFound, "no meters are registered yet; add one with `photometer meter add`")
     }
     return request
+  }
+}
+
+extension HostServer {
+  /// Decodes each new reference photo (after its header is checked against the limits): a photo
+  /// whose header is sound and whose pixels are not (a PNG with a bad CRC, a cut-short file)
+  /// would be stored and then fail every identify.
+  func checkReferencesDecode(_ references: [Image]) throws(ErrorReply) {
+    for reference in references {
+      let name = reference.name.isEmpty ? "a reference photo" : "the reference photo \(reference.name)"
+      do {
+        _ = try ImageInfo.inspect(reference.data, limits: imageLimits)
+        _ = try VisionImage(decoding: reference.data)
+      } catch {
+        throw ErrorReply(.badImage, "\(name) does not decode: \(error)")
+      }
+    }
   }
 }
 
