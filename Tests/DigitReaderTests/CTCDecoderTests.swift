@@ -32,6 +32,20 @@ import Testing
     #expect(decoder.constrained(columns("-3-6.-7-"), digits: 3).map { String($0.map(\.character)) } == "36.7")
   }
 
+  @Test func atLeastADigitTakesTheLikeliestDigitOfABlankWindow() {
+    // Every column is blank at best; the fourth is the likeliest to hold a digit, a 7.
+    var probabilities = columns("------")
+    probabilities[3] = (0..<12).map { $0 == 0 ? 0.6 : $0 == 8 ? 0.3 : 0.1 / 10 }
+    #expect(decoder.greedy(probabilities).isEmpty)
+    let one = decoder.constrained(probabilities, atLeast: 1)
+    #expect(one.map { String($0.map(\.character)) } == "7")
+    #expect(one?.first?.columns == 3...3)
+    // A path that holds more than one already is the best path.
+    let three = columns("-1-2--3-")
+    #expect(decoder.constrained(three, atLeast: 1) == decoder.greedy(three))
+    #expect(decoder.constrained([], atLeast: 1) == nil)
+  }
+
   @Test func noPathHoldsMoreDigitsThanColumns() {
     #expect(decoder.constrained(columns("-1"), digits: 3) == nil)
     #expect(decoder.constrained([], digits: 0) == [])

@@ -33,6 +33,19 @@ public struct CTCDecoder: Sendable {
   /// a decimal point, as many as the path likes): a Viterbi search over (digits so far, last
   /// class). `nil` when no path of the columns can hold that many.
   public func constrained(_ probabilities: [[Double]], digits: Int) -> [Emission]? {
+    likeliest(probabilities, digits: digits, orMore: false)
+  }
+
+  /// The likeliest path that holds at least `digits` digit characters: what a window is read as
+  /// when its best path holds too few (a window the host sends has a digit in it). `nil` when no
+  /// path of the columns can hold that many.
+  public func constrained(_ probabilities: [[Double]], atLeast digits: Int) -> [Emission]? {
+    likeliest(probabilities, digits: digits, orMore: true)
+  }
+
+  /// The Viterbi search behind both: states count the digits so far, up to `digits`; with
+  /// `orMore` a path may go on past `digits` (the count stays there).
+  private func likeliest(_ probabilities: [[Double]], digits: Int, orMore: Bool) -> [Emission]? {
     let classes = alphabet.count
     guard digits >= 0, !probabilities.isEmpty else { return digits == 0 ? [] : nil }
     let states = (digits + 1) * classes
@@ -43,7 +56,7 @@ public struct CTCDecoder: Sendable {
     func logP(_ column: Int, _ index: Int) -> Double { log(max(probabilities[column][index], 1e-12)) }
     for index in 0..<classes {
       let count = digitClasses.contains(index) ? 1 : 0
-      if count <= digits { score[state(count, index)] = logP(0, index) }
+      if count <= digits || orMore { score[state(min(count, digits), index)] = logP(0, index) }
     }
     for column in 1..<probabilities.count {
       var next = [Double](repeating: impossible, count: states)
@@ -53,8 +66,8 @@ public struct CTCDecoder: Sendable {
         for index in 0..<classes {
           let opens = index != 0 && index != last
           let added = opens && digitClasses.contains(index) ? 1 : 0
-          guard count + added <= digits else { continue }
-          let target = state(count + added, index)
+          guard count + added <= digits || orMore else { continue }
+          let target = state(min(count + added, digits), index)
           let candidate = score[previous] + logP(column, index)
           if candidate > next[target] {
             next[target] = candidate

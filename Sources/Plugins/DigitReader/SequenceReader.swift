@@ -24,7 +24,8 @@ public struct SequenceReader: Sendable {
   }
 
   /// Reads the window. With `digits` > 0, the likeliest reading with that many digits (the
-  /// unconstrained one when no path holds that many). The reading's confidence is the product
+  /// unconstrained one when no path holds that many); without, the best path, holding at least
+  /// one digit (``atLeastOneDigit(_:_:_:)``). The reading's confidence is the product
   /// of its characters' and of the least sure gap's (``gapConfidence(_:_:)``).
   public func read(_ image: VisionImage, digits: Int = 0) throws(ReaderError) -> EngineReading {
     let settings = network.settings
@@ -34,7 +35,7 @@ public struct SequenceReader: Sendable {
     let emissions =
       digits > 0
       ? decoder.constrained(probabilities, digits: digits) ?? decoder.greedy(probabilities)
-      : decoder.greedy(probabilities)
+      : Self.atLeastOneDigit(decoder.greedy(probabilities), probabilities, decoder)
     let pixelsPerColumn = Double(settings.stride) * Double(image.height) / Double(settings.height)
     let symbols = emissions.map { emission in
       symbol(emission, probabilities: probabilities, scores: scores, pixelsPerColumn: pixelsPerColumn, image: image)
@@ -42,6 +43,16 @@ public struct SequenceReader: Sendable {
     let gap = Self.gapConfidence(emissions, probabilities)
     return EngineReading(
       text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).reduce(gap, *), symbols: symbols)
+  }
+
+  /// The best path, or, when it holds no digit, the likeliest path that holds one: the host
+  /// sends a digit window, and a faint display read as nothing is no reading at all. The
+  /// confidence of such a reading is low by itself: its gaps looked like blanks.
+  static func atLeastOneDigit(
+    _ best: [CTCDecoder.Emission], _ probabilities: [[Double]], _ decoder: CTCDecoder
+  ) -> [CTCDecoder.Emission] {
+    guard !best.contains(where: { $0.character.isNumber }) else { return best }
+    return decoder.constrained(probabilities, atLeast: 1) ?? best
   }
 
   /// The least chance, over the columns read as no character, that no other character stands
