@@ -203,11 +203,42 @@ import Testing
   @Test func badInputExitsWithOneAndAReason() async throws {
     let output = try await run(["read", gas, "/nonexistent/photo.jpg", "--json"])
     #expect(output.status == 1)
-    #expect(output.standardError.contains("photometer: cannot read image /nonexistent/photo.jpg"))
+    let reason = "cannot read image /nonexistent/photo.jpg: No such file or directory"
+    #expect(output.standardError.contains("photometer: \(reason)"))
     // The good image is still read, in order.
     let lines = try jsonLines(output)
     #expect(lines.map { $0["value"] as? String } == ["04711", nil])
-    #expect(lines.last?["error"] as? String == "cannot read image /nonexistent/photo.jpg")
+    #expect(lines.last?["error"] as? String == reason)
+  }
+
+  @Test func readsAndIdentifiesAPhotoFromStandardInput() async throws {
+    let photo = try Data(contentsOf: URL(fileURLWithPath: gas))
+    let crops = FileManager.default.temporaryDirectory.appendingPathComponent("crops-\(UUID())/new").path
+    let read = try await runCommand(
+      photometer, ["read", "-", "--json", "--crops", crops, "--plugins", plugins, "--db", database], input: photo)
+    #expect(read.status == 0, "\(read.standardError)")
+    let line = try #require(try jsonLines(read).first)
+    #expect(line["image"] as? String == "-")
+    #expect(line["value"] as? String == "04711")
+    // The crop folder was created, and the crop is named after standard input.
+    #expect(FileManager.default.fileExists(atPath: crops + "/stdin.crop.png"))
+    let identify = try await runCommand(
+      photometer,
+      ["identify", "-", "--reference", "water=\(water)", "--reference", "gas=\(gas)", "--json"]
+        + ["--plugins", plugins, "--db", database], input: photo)
+    #expect(identify.status == 0, "\(identify.standardError)")
+    #expect(try jsonLines(identify).first?["meter"] as? String == "gas")
+    // Nothing piped in is named as such.
+    let empty = try await runCommand(photometer, ["read", "-", "--plugins", plugins, "--db", database], input: Data())
+    #expect(empty.status == 1)
+    #expect(empty.standardError.contains("standard input (-) held no image"))
+  }
+
+  @Test func aCropFolderThatCannotBeMadeFailsBeforeReading() async throws {
+    let output = try await run(["read", gas, "--crops", "/proc/none/crops"])
+    #expect(output.status == 1)
+    #expect(output.standardError.contains("photometer: cannot create the folder /proc/none/crops: No such file"))
+    #expect(output.standardOutput.isEmpty)
   }
 
   @Test func aBadArgumentExitsWithOne() async throws {

@@ -13,14 +13,14 @@ public struct CommandOutput: Sendable {
 }
 
 /// Runs `executable` with `arguments` to its end and captures both outputs, waiting on a thread
-/// of its own (see ``onOwnThread(_:)``).
-public func runCommand(_ executable: String, _ arguments: [String], directory: String? = nil) async throws
-  -> CommandOutput
-{
-  try await onOwnThread { try runCommandBlocking(executable, arguments, directory: directory) }
+/// of its own (see ``onOwnThread(_:)``). `input`, when given, is its standard input, else it has none.
+public func runCommand(
+  _ executable: String, _ arguments: [String], directory: String? = nil, input: Data? = nil
+) async throws -> CommandOutput {
+  try await onOwnThread { try runCommandBlocking(executable, arguments, directory: directory, input: input) }
 }
 
-private func runCommandBlocking(_ executable: String, _ arguments: [String], directory: String?) throws
+private func runCommandBlocking(_ executable: String, _ arguments: [String], directory: String?, input: Data?) throws
   -> CommandOutput
 {
   let process = Process()
@@ -33,8 +33,17 @@ private func runCommandBlocking(_ executable: String, _ arguments: [String], dir
   let errors = Foundation.Pipe()
   process.standardOutput = output
   process.standardError = errors
-  process.standardInput = FileHandle.nullDevice
+  let inputPipe = input.map { _ in Foundation.Pipe() }
+  process.standardInput = inputPipe ?? FileHandle.nullDevice
   try process.run()
+  if let inputPipe, let input {
+    // A program that exits before reading all of it must not end this process with SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
+    Thread.detachNewThread {
+      try? inputPipe.fileHandleForWriting.write(contentsOf: input)
+      try? inputPipe.fileHandleForWriting.close()
+    }
+  }
   // Read both to the end before waiting, so that a full pipe cannot stall the child.
   let errorData = ResultBox<Data>()
   let finished = DispatchSemaphore(value: 0)

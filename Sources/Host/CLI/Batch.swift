@@ -156,12 +156,60 @@ func loadImages(_ paths: [String]) throws(CommandFailure) -> [Image] {
   try paths.map { (path) throws(CommandFailure) in Image(data: try loadImage(path), name: path) }
 }
 
-/// Reads an image file for a request.
+/// The path that stands for standard input (`curl ... | photometer read -`).
+let standardInputPath = "-"
+
+/// Reads an image file for a request; `-` reads standard input to its end (once: every `-`
+/// of a command is that one image).
 func loadImage(_ path: String) throws(CommandFailure) -> [UInt8] {
-  guard let data = FileManager.default.contents(atPath: path) else {
-    throw .badInput("cannot read image \(path)")
+  guard path != standardInputPath else { return try standardInputImage.get() }
+  // POSIX calls, so that the failure carries the system's reason (Foundation's errors on Linux
+  // say only that "the file doesn't exist").
+  let descriptor = open(path, O_RDONLY)
+  guard descriptor >= 0 else { throw .badInput("cannot read image \(path): \(String(cString: strerror(errno)))") }
+  defer { close(descriptor) }
+  var bytes: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    if count < 0 && errno == EINTR { continue }
+    guard count >= 0 else { throw .badInput("cannot read image \(path): \(String(cString: strerror(errno)))") }
+    guard count > 0 else { return bytes }
+    bytes += buffer[..<count]
   }
-  return [UInt8](data)
+}
+
+/// Standard input, read when an image named `-` is first needed.
+private let standardInputImage: Result<[UInt8], CommandFailure> = {
+  let data = FileHandle.standardInput.readDataToEndOfFile()
+  guard !data.isEmpty else { return .failure(.badInput("standard input (-) held no image: pipe a photo in")) }
+  return .success([UInt8](data))
+}()
+
+/// The operating system's reason for a Foundation file error ("No such file or directory"),
+/// not the error's dump.
+func fileErrorReason(_ error: any Error) -> String {
+  let error = error as NSError
+  if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+    return String(cString: strerror(Int32(underlying.code)))
+  }
+  return error.localizedDescription
+}
+
+/// Creates `folder` (and its parents) for files a command writes, before any work is done; by
+/// POSIX calls, so that a failure carries the system's reason.
+func createOutputFolder(_ folder: String) throws(CommandFailure) {
+  var path = folder.hasPrefix("/") ? "" : "."
+  for component in folder.split(separator: "/") {
+    path += "/\(component)"
+    guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+      throw .badInput("cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+    }
+  }
+  var status = stat()
+  guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+    throw .badInput("cannot create the folder \(folder): a file of that name is in the way")
+  }
 }
 
 /// A duration in milliseconds to two decimals, as the CLI prints them.

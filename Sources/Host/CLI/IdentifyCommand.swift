@@ -12,7 +12,7 @@ struct IdentifyCommand: AsyncParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: "Photos to identify.")
+  @Argument(help: "Photos to identify; - reads one from standard input.")
   var images: [String]
 
   @Option(

@@ -11,7 +11,7 @@ struct ReadCommand: AsyncParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: "Photos to read.")
+  @Argument(help: "Photos to read; - reads one from standard input.")
   var images: [String]
 
   @Option(help: "The region holding the digits, as X,Y,W,H in pixels (default: the whole image).")
@@ -29,7 +29,9 @@ struct ReadCommand: AsyncParsableCommand {
   @Flag(help: "Store each value as an unconfirmed reading of --meter, or of the meter identified in the photo.")
   var save = false
 
-  @Option(help: "Write each crop that was read, as PNG, into this folder (to check the value against).")
+  @Option(
+    help: "Write each crop that was read, as PNG, into this folder, created if missing (to check the value against)."
+  )
   var crops: String?
 
   @Flag(help: "One JSON object per image, one per line, in input order.")
@@ -37,6 +39,7 @@ struct ReadCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
+      if let crops { try createOutputFolder(crops) }
       let client = try await global.connect()
       let template = ReadRequest(
         image: Image(data: []), roi: roi?.rect, meter: meter ?? "", digits: digits, decimals: decimals, save: save)
@@ -45,10 +48,16 @@ struct ReadCommand: AsyncParsableCommand {
         request.image = Image(data: try loadImage(path), name: path)
         let result = try await client.read(request)
         if let crops, let crop = result.crop {
-          let name =
-            URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".crop."
-            + (crop.name.hasSuffix(".jpg") ? "jpg" : "png")
-          try Data(crop.data).write(to: URL(fileURLWithPath: crops).appendingPathComponent(name))
+          let stem =
+            path == standardInputPath
+            ? "stdin" : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+          let name = stem + ".crop." + (crop.name.hasSuffix(".jpg") ? "jpg" : "png")
+          let file = URL(fileURLWithPath: crops).appendingPathComponent(name)
+          do {
+            try Data(crop.data).write(to: file)
+          } catch {
+            throw CommandFailure.badInput("cannot write the crop \(file.path): \(fileErrorReason(error))")
+          }
         }
         return result
       }
