@@ -16,6 +16,43 @@ import Testing
     #expect(await host.finish() == 0)
   }
 
+  @Test func startsEachPluginWhenARequestFirstNeedsIt() async throws {
+    let host = HostHarness(
+      plugins: [testPlugin("reader", roles: [.read]), testPlugin("matcher", roles: [.identify])],
+      pluginStart: .onDemand)
+    let hello = try await host.handshake()
+    #expect(Set(hello.roles) == [.read, .identify])
+    func pids() async -> [[Int32]] {
+      var pids: [[Int32]] = []
+      for pool in host.plugins.pools { pids.append(await pool.status().pids) }
+      return pids
+    }
+    // A store request starts none.
+    guard case .meterList = try await host.client.request(.listMeters) else {
+      Issue.record("expected a meter list")
+      return
+    }
+    #expect(await pids() == [[], []])
+    // A read of a window (no meter to identify) starts the reader alone.
+    let reply = try await host.client.request(
+      .read(ReadRequest(image: image, roi: Rect(x: 0, y: 0, width: 8, height: 8))))
+    guard case .readResult(let result) = reply else {
+      Issue.record("expected a ReadResult, got \(reply.kind)")
+      return
+    }
+    #expect(result.engines.map(\.plugin) == ["reader"])
+    let afterRead = await pids()
+    #expect(afterRead[0].count == 1 && afterRead[1].isEmpty)
+    // A status request starts them all, so it says how each starts.
+    guard case .pluginList(let statuses) = try await host.client.request(.listPlugins) else {
+      Issue.record("expected a plugin list")
+      return
+    }
+    #expect(statuses.map(\.state) == ["ready", "ready"])
+    #expect(statuses[0].pids == afterRead[0])
+    #expect(await host.finish() == 0)
+  }
+
   @Test func requiresTheHandshakeFirst() async throws {
     let host = HostHarness(plugins: [])
     await #expect(throws: ErrorReply(.handshakeRequired, "send Hello first, not Ping")) {

@@ -17,7 +17,8 @@ public struct InProcessHost: Sendable {
   public init(
     plugins configurations: [PluginConfiguration],
     maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
-    source: PluginSet.Source? = nil
+    source: PluginSet.Source? = nil,
+    pluginStart: PluginStart = .atLaunch
   ) {
     // 1 MiB for requests, as the host gives its plugins' pipes: in-process clients write from the
     // cooperative threads, and blocking there on a full pipe would starve the in-process host of
@@ -30,7 +31,8 @@ public struct InProcessHost: Sendable {
       .appendingPathComponent("photometer-\(UUID().uuidString)/photometer.sqlite").path
     // A test host without a working store is useless: fail loudly.
     let store = try! MeterStore(path: database)
-    let server = HostServer(plugins: plugins, store: store, logger: logger, maxFrameSize: maxFrameSize)
+    let server = HostServer(
+      plugins: plugins, store: store, logger: logger, maxFrameSize: maxFrameSize, pluginStart: pluginStart)
     status = Task { await server.run(input: requestPipe.read, output: replyPipe.write) }
     requests = requestPipe.write
     replies = replyPipe.read
@@ -48,9 +50,10 @@ public struct HostHarness: Sendable {
   public init(
     plugins: [PluginConfiguration],
     maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
-    source: PluginSet.Source? = nil
+    source: PluginSet.Source? = nil,
+    pluginStart: PluginStart = .atLaunch
   ) {
-    host = InProcessHost(plugins: plugins, maxFrameSize: maxFrameSize, source: source)
+    host = InProcessHost(plugins: plugins, maxFrameSize: maxFrameSize, source: source, pluginStart: pluginStart)
     client = RequestChannel(frames: FrameChannel(input: host.replies, output: host.requests))
     client.start()
   }

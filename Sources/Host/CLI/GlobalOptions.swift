@@ -28,7 +28,8 @@ struct GlobalOptions: ParsableArguments {
   /// Starts the host and shakes hands. A host that refuses its database or plugin configuration
   /// ends the command with status 1 and its reason; other failures with status 2.
   func connect() async throws -> HostClient {
-    var arguments = ["--log-level", logLevel]
+    // A command starts only the plugins its requests need: one that only asks the store, none.
+    var arguments = ["--log-level", logLevel, "--start-plugins", "on-demand"]
     if let db { arguments += ["--db", db] }
     if let plugins { arguments += ["--plugins", absolute(plugins)] }
     if let record { arguments += ["--record", absolute(record)] }

@@ -32,6 +32,13 @@ struct HostCommand: AsyncParsableCommand {
   @Option(help: "Append every request and reply to this file, for `photometer replay`.")
   var record: String?
 
+  @Option(
+    help: """
+      When plugins start: at-launch (all at once, for a client that keeps the host running) or \
+      on-demand (each when a request first needs it, as the photometer command asks).
+      """)
+  var startPlugins: PluginStart = .atLaunch
+
   func validate() throws {
     guard maxFrameSize > 0 else {
       throw ValidationError("--max-frame-size must be over 0")
@@ -78,7 +85,8 @@ struct HostCommand: AsyncParsableCommand {
       throw ExitCode(1)
     }
     let server = HostServer(
-      plugins: pluginSet, store: store, logger: logger, maxFrameSize: maxFrameSize, recorder: recorder)
+      plugins: pluginSet, store: store, logger: logger, maxFrameSize: maxFrameSize, recorder: recorder,
+      pluginStart: startPlugins)
     logger.info("host started", metadata: ["pid": "\(getpid())", "plugins": "\(configurations.count)", "db": "\(db)"])
     let status = await server.run(input: 0, output: protocolOutput)
     hangUp.cancel()
@@ -101,3 +109,4 @@ extension HostCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension PluginStart: ExpressibleByArgument {}

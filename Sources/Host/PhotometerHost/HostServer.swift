@@ -33,6 +33,8 @@ public final class HostServer: Sendable {
   let streams = Mutex(StreamConvergence())
   /// Where requests and replies are recorded, when they are.
   let recorder: Recorder?
+  /// When the plugins start.
+  let pluginStart: PluginStart
 
   struct State {
     var handshakeDone = false
@@ -45,14 +47,18 @@ public final class HostServer: Sendable {
   /// - Parameters:
   ///   - store: where meters and readings are kept.
   ///   - recorder: where to record every request and reply, if anywhere.
+  ///   - pluginStart: all plugins at once when the conversation starts, or each when a request
+  ///     first needs it.
   public init(
     plugins: PluginSet,
     store: MeterStore,
     logger: Logger,
     maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize,
     imageLimits: ImageLimits = .standard,
-    recorder: Recorder? = nil
+    recorder: Recorder? = nil,
+    pluginStart: PluginStart = .atLaunch
   ) {
+    self.pluginStart = pluginStart
     self.plugins = plugins
     self.store = store
     self.logger = logger
@@ -71,14 +77,16 @@ public final class HostServer: Sendable {
     )
   }
 
-  /// Starts the plugins, serves requests read from `input` with replies written to `output` until
+  /// Starts the plugins (per ``pluginStart``), serves requests read from `input` with replies written to `output` until
   /// the conversation ends, then stops the plugins. The server owns both descriptors from now on.
   ///
   /// - Returns: the exit status for the host: 0 after a clean end, 1 after a broken stream.
   public func run(input: Int32, output: Int32) async -> Int32 {
     let channel = FrameChannel(input: input, output: output, maxFrameSize: maxFrameSize)
     let replies = ReplyWriter(channel: channel, capacity: Self.maxRequestsInFlight)
-    plugins.startAllInBackground()
+    if pluginStart == .atLaunch {
+      plugins.startAllInBackground()
+    }
     let status = await withCheckedContinuation { continuation in
       state.withLock { $0.finished = continuation }
       channel.start { [self] event in
@@ -90,4 +98,14 @@ public final class HostServer: Sendable {
     channel.closeOutput()
     return status
   }
+}
+
+/// When a host starts its plugins.
+public enum PluginStart: String, Sendable, CaseIterable {
+  /// All enabled plugins as the conversation starts, so the first request finds them ready: for
+  /// an application that keeps the host running.
+  case atLaunch = "at-launch"
+  /// Each plugin when a request first needs it (a status request starts them all): a command
+  /// that only asks the store starts none.
+  case onDemand = "on-demand"
 }

@@ -100,9 +100,10 @@ public final class PluginSet: Sendable {
     }
   }
 
-  /// Every plugin's status, once the first start of all of them (if under way) has settled.
+  /// Every plugin's status, once the first start of all of them has settled; when none was
+  /// made (plugins started on demand), this makes it, so the status says how each starts.
   public func statuses() async -> [PluginStatus] {
-    await state.withLock { $0.startup }?.value
+    await (state.withLock { $0.startup } ?? startAllInBackground()).value
     var statuses: [PluginStatus] = []
     for pool in pools {
       statuses.append(await pool.status())
