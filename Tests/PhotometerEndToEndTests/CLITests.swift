@@ -234,6 +234,22 @@ import Testing
     #expect(empty.standardError.contains("standard input (-) held no image"))
   }
 
+  @Test func writesTheStoredCropsOfTheListedReadings() async throws {
+    #expect(try await run(["meter", "add", "Gas", "--kind", "gas", "--reference", gas]).status == 0)
+    let read = try await run(["read", "--meter", "Gas", "--roi", "0,0,8,8", "--save", "--json", water])
+    #expect(read.status == 0, "\(read.standardError)")
+    let id = try #require(try jsonLines(read).first?["reading_id"] as? Int)
+    #expect(try await run(["reading", "add", "Gas", "00100"]).status == 0)
+    let crops = FileManager.default.temporaryDirectory.appendingPathComponent("crops-\(UUID())").path
+    let listed = try await run(["readings", "Gas", "--crops", crops])
+    #expect(listed.status == 0, "\(listed.standardError)")
+    // The OCR reading's crop, a PNG of the 8 x 8 window; the typed reading has none.
+    let written = try FileManager.default.contentsOfDirectory(atPath: crops)
+    #expect(written == ["\(id).png"])
+    let crop = try Data(contentsOf: URL(fileURLWithPath: "\(crops)/\(id).png"))
+    #expect(crop.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+  }
+
   @Test func aCropFolderThatCannotBeMadeFailsBeforeReading() async throws {
     let output = try await run(["read", gas, "--crops", "/proc/none/crops"])
     #expect(output.status == 1)

@@ -196,6 +196,20 @@ func fileErrorReason(_ error: any Error) -> String {
   return error.localizedDescription
 }
 
+/// Writes an image into `folder` as `stem.jpg` when its bytes are a JPEG, else `stem.png` (the
+/// host's crops are one or the other), and returns the file's path.
+@discardableResult
+func writeImage(_ bytes: [UInt8], folder: String, stem: String) throws(CommandFailure) -> String {
+  let file = URL(fileURLWithPath: folder).appendingPathComponent(
+    stem + (bytes.starts(with: [0xFF, 0xD8]) ? ".jpg" : ".png"))
+  do {
+    try Data(bytes).write(to: file)
+  } catch {
+    throw .badInput("cannot write \(file.path): \(fileErrorReason(error))")
+  }
+  return file.path
+}
+
 /// Creates `folder` (and its parents) for files a command writes, before any work is done; by
 /// POSIX calls, so that a failure carries the system's reason.
 func createOutputFolder(_ folder: String) throws(CommandFailure) {

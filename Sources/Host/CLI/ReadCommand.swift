@@ -51,13 +51,7 @@ struct ReadCommand: AsyncParsableCommand {
           let stem =
             path == standardInputPath
             ? "stdin" : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-          let name = stem + ".crop." + (crop.name.hasSuffix(".jpg") ? "jpg" : "png")
-          let file = URL(fileURLWithPath: crops).appendingPathComponent(name)
-          do {
-            try Data(crop.data).write(to: file)
-          } catch {
-            throw CommandFailure.badInput("cannot write the crop \(file.path): \(fileErrorReason(error))")
-          }
+          try writeImage(crop.data, folder: crops, stem: stem + ".crop")
         }
         return result
       }

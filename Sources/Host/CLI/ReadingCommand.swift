@@ -72,6 +72,9 @@ struct ReadingsCommand: AsyncParsableCommand {
   @Flag(help: "One JSON object per reading, one per line.") var json = false
   @Flag(help: "CSV with a header line.") var csv = false
   @Option(help: "Only the latest N readings (still oldest first).") var last: Int?
+  @Option(
+    help: "Write each listed reading's stored crop into this folder (created if missing) as ID.png or ID.jpg.")
+  var crops: String?
 
   func validate() throws {
     guard !(json && csv) else { throw ValidationError("--json and --csv exclude each other") }
@@ -80,10 +83,16 @@ struct ReadingsCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
+      if let crops { try createOutputFolder(crops) }
       let window = span.request()
       let request = ListReadingsRequest(
-        meter: window.meter, from: window.from, to: window.to, unit: window.unit, limit: last)
+        meter: window.meter, from: window.from, to: window.to, unit: window.unit, withCrops: crops != nil, limit: last)
       let readings = try await global.request(.listReadings(request), \.readingList)
+      if let crops {
+        for reading in readings where !reading.crop.isEmpty {
+          try writeImage(reading.crop, folder: crops, stem: "\(reading.id)")
+        }
+      }
       if json {
         readings.forEach { print($0.json.rendered) }
       } else if csv {
