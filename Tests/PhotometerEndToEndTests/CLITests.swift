@@ -250,6 +250,22 @@ import Testing
     #expect(crop.starts(with: [0x89, 0x50, 0x4E, 0x47]))
   }
 
+  @Test func aStoreQueryLeavesTheDatabaseFileUnchanged() async throws {
+    #expect(try await run(["meter", "add", "Gas", "--kind", "gas", "--reference", gas]).status == 0)
+    #expect(try await run(["reading", "add", "Gas", "00100"]).status == 0)
+    // The file and its write-ahead log when it holds anything (a read-only connection may
+    // leave an empty one).
+    func contents() throws -> [Data?] {
+      [database, database + "-wal"].map { FileManager.default.contents(atPath: $0).flatMap { $0.isEmpty ? nil : $0 } }
+    }
+    let before = try contents()
+    for query in [["meter", "list"], ["readings", "Gas"], ["stats", "Gas"], ["export"]] {
+      let output = try await run(query)
+      #expect(output.status == 0, "\(query): \(output.standardError)")
+    }
+    #expect(try contents() == before)
+  }
+
   @Test func aCropFolderThatCannotBeMadeFailsBeforeReading() async throws {
     let output = try await run(["read", gas, "--crops", "/proc/none/crops"])
     #expect(output.status == 1)

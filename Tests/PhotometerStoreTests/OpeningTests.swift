@@ -18,11 +18,13 @@ import Testing
     _ = try await store.addMeter(Meter(name: "Water", kind: .water), references: [photo])
   }
 
-  /// The bytes of the file and of its write-ahead log, if one is left.
+  /// The bytes of the file and of its write-ahead log, if one holds anything (a read-only
+  /// connection to a WAL database may leave an empty one).
   func contents() throws -> [String: Data] {
     var files: [String: Data] = [:]
     for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) {
-      files[file] = try Data(contentsOf: URL(fileURLWithPath: file))
+      let data = try Data(contentsOf: URL(fileURLWithPath: file))
+      if !data.isEmpty { files[file] = data }
     }
     return files
   }
@@ -59,6 +61,25 @@ import Testing
     try holder.inDatabase { db in try db.execute(sql: "ROLLBACK") }
     _ = try await store.addReading(AddReadingRequest(meter: "Water", value: "1", takenAt: 1))
     #expect(try await store.readings(ListReadingsRequest(meter: "Water")).count == 1)
+  }
+
+  @Test func aReadOnlyOpenWritesNothingAndRefusesChanges() async throws {
+    try await makeDatabase()
+    let before = try contents()
+    let store = try MeterStore(path: path, access: .readOnly)
+    #expect(store.isReadOnly)
+    #expect(try await store.meters().map(\.name) == ["Water"])
+    await #expect(throws: StoreError.readOnly) {
+      try await store.addReading(AddReadingRequest(meter: "Water", value: "1", takenAt: 1))
+    }
+    #expect(try contents() == before)
+  }
+
+  @Test func aReadOnlyOpenOfNoFileCreatesItAsAnyOpenWould() async throws {
+    let store = try MeterStore(path: path, access: .readOnly)
+    #expect(!store.isReadOnly)
+    #expect(try await store.meters().isEmpty)
+    #expect(FileManager.default.fileExists(atPath: path))
   }
 
   @Test func aNewDatabaseIsMigratedAndThenCurrent() async throws {

@@ -26,10 +26,12 @@ struct GlobalOptions: ParsableArguments {
   var record: String?
 
   /// Starts the host and shakes hands. A host that refuses its database or plugin configuration
-  /// ends the command with status 1 and its reason; other failures with status 2.
-  func connect() async throws -> HostClient {
+  /// ends the command with status 1 and its reason; other failures with status 2. With
+  /// `readOnly`, the host opens the database for reading only (it never writes to it).
+  func connect(readOnly: Bool = false) async throws -> HostClient {
     // A command starts only the plugins its requests need: one that only asks the store, none.
     var arguments = ["--log-level", logLevel, "--start-plugins", "on-demand"]
+    if readOnly { arguments.append("--read-only") }
     if let db { arguments += ["--db", db] }
     if let plugins { arguments += ["--plugins", absolute(plugins)] }
     if let record { arguments += ["--record", absolute(record)] }
@@ -47,8 +49,9 @@ struct GlobalOptions: ParsableArguments {
   }
 
   /// Starts the host, sends one request, takes the reply apart with `payload`, and closes.
+  /// A request that only reads the store opens the database for reading only.
   func request<T>(_ message: Message, _ payload: (Message) -> T?) async throws -> T {
-    let client = try await connect()
+    let client = try await connect(readOnly: message.onlyReadsTheStore)
     do {
       let value = try await client.call(message, payload)
       await client.close()
@@ -63,4 +66,14 @@ struct GlobalOptions: ParsableArguments {
 
 func absolute(_ path: String) -> String {
   URL(fileURLWithPath: path).standardized.path
+}
+
+extension Message {
+  /// Whether the host answers this from the store without changing it.
+  fileprivate var onlyReadsTheStore: Bool {
+    switch self {
+    case .listMeters, .getMeter, .listReadings, .getStats, .exportData, .renderChart: true
+    default: false
+    }
+  }
 }

@@ -39,6 +39,13 @@ struct HostCommand: AsyncParsableCommand {
       """)
   var startPlugins: PluginStart = .atLaunch
 
+  @Flag(
+    help: """
+      Open the database for reading only: changes are refused and nothing writes to the file, not \
+      even the open (a missing file or an older schema is still created or migrated).
+      """)
+  var readOnly = false
+
   func validate() throws {
     guard maxFrameSize > 0 else {
       throw ValidationError("--max-frame-size must be over 0")
@@ -72,7 +79,7 @@ struct HostCommand: AsyncParsableCommand {
     let hangUp = Self.reloadOnHangUp(pluginSet)
     let store: MeterStore
     do {
-      store = try MeterStore(path: db)
+      store = try MeterStore(path: db, access: readOnly ? .readOnly : .readWrite)
     } catch {
       logger.error("\(error)")
       throw ExitCode(1)

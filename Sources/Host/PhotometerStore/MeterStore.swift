@@ -30,8 +30,20 @@ public final class MeterStore: Sendable {
   }
 
   let database: any DatabaseWriter
-  /// Whether the file could only be opened for reading (it lies on a read-only file system).
+  /// Whether the file was opened for reading only (it lies on a read-only file system, or
+  /// ``Access/readOnly`` was asked for): every change fails with ``StoreError/readOnly``.
   public let isReadOnly: Bool
+
+  /// What the opener will do with the database.
+  public enum Access: Sendable {
+    /// Read and change it; the open migrates it when needed.
+    case readWrite
+    /// Only read it: an existing file of the current schema is opened so that nothing, not even
+    /// the open, writes to it (a damaged file stays as it was, another program's write lock does
+    /// not matter). A missing file or an older schema is opened as ``readWrite``, since it must be
+    /// created or migrated before it can be read.
+    case readOnly
+  }
 
   /// Opens (creating it and its folder if needed) the database at `path` and migrates it.
   ///
@@ -40,10 +52,14 @@ public final class MeterStore: Sendable {
   /// writes into a schema it does not understand. A database on a read-only file
   /// system is opened for reading only: queries work and every change fails with
   /// ``StoreError/readOnly``.
-  public init(path: String) throws(StoreError) {
+  public init(path: String, access: Access = .readWrite) throws(StoreError) {
     var configuration = Configuration()
     configuration.busyMode = .timeout(Self.busyTimeout)
     configuration.foreignKeysEnabled = true
+    if access == .readOnly, let reader = try Self.openForReading(path, configuration) {
+      (database, isReadOnly) = (reader, true)
+      return
+    }
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -115,6 +131,29 @@ public final class MeterStore: Sendable {
       return String(cString: strerror(Int32(underlying.code)))
     }
     return error.localizedDescription
+  }
+
+  /// A read-only connection to the existing database at `path` when its schema is current; `nil`
+  /// when there is no file or it needs migrating. Throws for a newer schema and a file that is
+  /// not a database.
+  private static func openForReading(_ path: String, _ configuration: Configuration) throws(StoreError)
+    -> DatabaseQueue?
+  {
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    var configuration = configuration
+    configuration.readonly = true
+    do {
+      let queue = try DatabaseQueue(path: path, configuration: configuration)
+      guard try isCurrent(queue, path: path) else {
+        try queue.close()
+        return nil
+      }
+      return queue
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw .database("cannot open \(path) for reading: \(error)")
+    }
   }
 
   /// Whether the file system holding `path` is mounted read-only.

@@ -17,7 +17,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A newer Photometer migrated the database (these migrations are unknown to this build); it is
   /// left unchanged.
   case newerSchema(path: String, migrations: [String])
-  /// The database lies on a read-only file system: it can be read, not changed.
+  /// The database was opened for reading only (it lies on a read-only file system, or the host
+  /// was started with `--read-only`): it can be read, not changed.
   case readOnly
   /// The disk (or the database's size limit) is full; the change was rolled back.
   case diskFull
@@ -34,7 +35,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .newerSchema(let path, let migrations):
       "\(path) was migrated by a newer Photometer (\(migrations.joined(separator: "; "))); "
         + "this version leaves it unchanged: use that version or a newer one, or another --db"
-    case .readOnly: "the database is on a read-only file system: it can be read, not changed"
+    case .readOnly:
+      "the database was opened for reading only (a read-only file system, or the host's --read-only): "
+        + "it can be read, not changed"
     case .diskFull: "the disk is full: the change was not stored; free some space and try again"
     }
   }
