@@ -275,8 +275,16 @@ import Testing
 
   @Test func aBadArgumentExitsWithOne() async throws {
     let output = try await run(["read", gas, "--roi", "1,2,3"])
-    #expect(output.status != 0)
+    #expect(output.status == 1)
     #expect(output.standardError.contains("roi"))
+    for usage in [
+      ["readings", "Gas", "--from", "yesterday"], ["meter", "list", "--no-such-flag"], ["no-such-command"],
+    ] {
+      let refused = try await run(usage)
+      #expect(refused.status == 1, "\(usage)")
+      #expect(refused.standardError.contains("Error: "), "\(usage)")
+    }
+    #expect(try await run(["readings", "--help"]).status == 0)
   }
 
   @Test func aBrokenConfigurationOrDatabaseIsNamedWithItsReasonAndExitsWithOne() async throws {

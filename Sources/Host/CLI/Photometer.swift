@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PhotometerProtocol
 
 /// `photometer`: the command-line client. It starts `photometer-host` and speaks the protocol to
@@ -19,4 +20,22 @@ struct Photometer: AsyncParsableCommand {
       ABCommand.self, BenchCommand.self, ReplayCommand.self, PingCommand.self,
     ]
   )
+
+  /// Parses and runs the command. A usage error (an unknown flag, `--roi 1,2,3`, `--at
+  /// yesterday`) is bad input like any other and exits with status 1, as the discussion says,
+  /// not with ArgumentParser's 64; help and version exit 0 as usual.
+  static func main() async {
+    do {
+      var command = try parseAsRoot()
+      if var command = command as? any AsyncParsableCommand {
+        try await command.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+      FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+      Foundation.exit(1)
+    }
+  }
 }

@@ -16,7 +16,8 @@ struct ReadingCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The meter's name.") var meter: String
     @Argument(help: "The value, e.g. 01234.567 (blood pressure: 120/80 or 120/80/70).") var value: String
-    @Option(help: "When it was taken (default: the photo's EXIF time, else now).") var at: TimeArgument?
+    @Option(help: "When it was taken (default: the photo's EXIF time, else now): \(TimeArgument.formats).")
+    var at: TimeArgument?
     @Option(help: "The unit of the value (default: the meter's).") var unit: String?
     @Option(help: "The photo it was read from, for its EXIF time.") var photo: String?
     @Flag(help: "Print the reading as JSON.") var json = false

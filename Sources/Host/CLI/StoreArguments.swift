@@ -97,8 +97,9 @@ extension StoredReading {
 /// The meter, time span and unit that `readings`, `stats` and `chart` take.
 struct MeterSpan: ParsableArguments {
   @Argument(help: "The meter's name.") var meter: String
-  @Option(help: "From this time on.") var from: TimeArgument?
-  @Option(help: "Up to this time (a date alone: to the end of that day).") var to: TimeArgument?
+  @Option(help: "From this time on: \(TimeArgument.formats).") var from: TimeArgument?
+  @Option(help: "Up to this time (a date alone: to the end of that day): \(TimeArgument.formats).")
+  var to: TimeArgument?
   @Option(help: "The unit of the values shown (e.g. L, mmol/L, F).") var unit: String?
 
   /// The request for these settings, periods cut in this machine's time zone.

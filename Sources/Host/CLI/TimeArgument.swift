@@ -4,6 +4,9 @@ import Foundation
 /// A time on the command line: ISO 8601 (`2026-11-20T07:45:00Z`, `2026-11-20T07:45+01:00`),
 /// or a local date and time (`2026-11-20 07:45`, `2026-11-20`).
 struct TimeArgument: ExpressibleByArgument {
+  /// The formats, for the options' help.
+  static let formats = "2026-11-20, 2026-11-20 07:45 (local time) or ISO 8601 such as 2026-11-20T07:45:00Z"
+
   /// Unix time in milliseconds.
   var milliseconds: Int64
   /// Whether only a date was given (then the time is that day's first millisecond).
