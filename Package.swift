@@ -19,6 +19,7 @@ let package = Package(
     .executable(name: "photometer-benchmark-batch", targets: ["BatchBenchmark"]),
     .executable(name: "photometer-benchmark-load", targets: ["LoadBenchmark"]),
     .library(name: "PhotometerProtocol", targets: ["PhotometerProtocol"]),
+    .library(name: "PhotometerClient", targets: ["PhotometerClient"]),
     .library(name: "PluginKit", targets: ["PluginKit"]),
   ],
   dependencies: [
