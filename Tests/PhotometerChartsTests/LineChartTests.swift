@@ -57,6 +57,28 @@ import Testing
   }
 }
 
+@Suite struct ColumnChartTests {
+  @Test func drawsAColumnPerPeriodFromZero() {
+    let chart = ColumnChart(
+      title: "Gas: consumption per day", unit: "m3",
+      columns: [.init(label: "Nov 1", value: 5), .init(label: "Nov 2", value: 0), .init(label: "Nov 3", value: 12.5)])
+    let svg = chart.svg
+    #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>\n"))
+    #expect(svg.components(separatedBy: "<rect x=").count - 1 == 3)
+    #expect(svg.contains(">Nov 3</text>") && svg.contains("Nov 3: 12.5 m3"))
+    // The axis starts at zero, whatever the smallest amount.
+    #expect(svg.contains(">0</text>"))
+    #expect(ColumnChart(title: "Empty", unit: "m3", columns: []).svg.contains("No consumption to show"))
+  }
+
+  @Test func thinsOutThePeriodLabels() {
+    let columns = (0..<60).map { ColumnChart.Column(label: "d\($0)", value: Double($0)) }
+    let svg = ColumnChart(title: "t", unit: "L", columns: columns).svg
+    #expect(svg.components(separatedBy: "<rect x=").count - 1 == 60)
+    #expect(svg.components(separatedBy: ##"fill="#444">d"##).count - 1 == 12)
+  }
+}
+
 @Suite struct BarChartTests {
   @Test func drawsOneBarPerSeriesAndItemWithItsValue() {
     let chart = BarChart(

@@ -224,9 +224,23 @@ final class AcknowledgedValues: Sendable {
   @Test func chartsAreSVGFiles() async throws {
     try await addReadings()
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString).svg").path
-    #expect(try await run(["chart", "Gas", "-o", file]).status == 0)
-    let svg = try String(contentsOfFile: file, encoding: .utf8)
-    #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"))
+    func chart(_ arguments: [String]) async throws -> String {
+      let output = try await run(["chart"] + arguments + ["-o", file])
+      #expect(output.status == 0, "\(output.standardError)")
+      return try String(contentsOfFile: file, encoding: .utf8)
+    }
+    // A counting meter: consumption per period as columns, the readings with --values.
+    let daily = try await chart(["Gas"])
+    #expect(daily.hasPrefix("<svg") && daily.contains("Gas: consumption per day") && !daily.contains("<polyline"))
+    let weekly = try await chart(["Gas", "--by", "week"])
+    #expect(weekly.contains("consumption per week"))
+    #expect(weekly.components(separatedBy: "<rect x=").count - 1 == 2)
+    #expect(try await chart(["Gas", "--values"]).contains("<polyline"))
+    // Any other meter: its readings.
+    let photo = try writeTemporaryFile("sugar.png", TestImages.png(4))
+    #expect(try await run(["meter", "add", "Sugar", "--reference", photo, "--kind", "glucose"]).status == 0)
+    #expect(try await run(["reading", "add", "Sugar", "98", "--at", "2026-11-01T08:00:00Z"]).status == 0)
+    #expect(try await chart(["Sugar"]).contains("<polyline"))
   }
 
   @Test func exportAndImportRoundTripExactly() async throws {

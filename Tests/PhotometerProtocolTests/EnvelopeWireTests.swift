@@ -97,6 +97,8 @@ import Testing
     .importData(csv: "record,meter\nmeter,Gas\n"),
     .renderChart(
       StatsRequest(meter: "Gas", from: 5, unit: "m3", timeZone: "UTC"), size: ChartSize(width: 640, height: 320)),
+    .renderChart(
+      StatsRequest(meter: "Gas", period: .month), size: ChartSize(width: 800, height: 400), content: .consumption),
     .stats(
       Stats(
         meter: "Gas", unit: "m3", counting: true,

@@ -100,15 +100,21 @@ struct ImportCommand: AsyncParsableCommand {
 
 struct ChartCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "chart", abstract: "Draw a meter's readings over time as an SVG line chart.")
+    commandName: "chart",
+    abstract: "Draw a counting meter's consumption per period, or a meter's readings over time, as SVG.")
 
   @OptionGroup var global: GlobalOptions
   @OptionGroup var span: MeterSpan
+  @Option(help: "The period of a consumption chart: day, week or month.")
+  var by: StatsPeriodArgument = StatsPeriodArgument(period: .day)
+  @Flag(help: "Draw the readings themselves as a line, also for a counting meter.") var values = false
   @Option(name: .shortAndLong, help: "The SVG file to write.") var output: String
 
   func run() async throws {
     try await reportingFailures {
-      let svg = try await global.request(.renderChart(span.request(), size: ChartSize()), \.chartSVG)
+      let request = Message.renderChart(
+        span.request(period: by.period), size: ChartSize(), content: values ? .readings : .automatic)
+      let svg = try await global.request(request, \.chartSVG)
       try write(svg, to: output)
       print("Wrote \(output)")
     }

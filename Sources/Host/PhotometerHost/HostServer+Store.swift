@@ -42,8 +42,8 @@ extension HostServer {
       case .importData(let csv):
         let imported = try await store.importCSV(csv)
         return .importedData(meters: imported.meters, readings: imported.readings)
-      case .renderChart(let request, let size):
-        return .chart(svg: try await chart(request, size: size))
+      case .renderChart(let request, let size, let content):
+        return .chart(svg: try await chart(request, size: size, content: content))
       default:
         return nil
       }
@@ -52,9 +52,27 @@ extension HostServer {
     }
   }
 
-  /// A line chart of the readings the request names.
-  private func chart(_ request: StatsRequest, size: ChartSize) async throws(StoreError) -> String {
+  /// A chart of the readings the request names: a counting meter's consumption per the
+  /// request's period as columns (unless the readings are asked for), any other meter's readings
+  /// as a line.
+  private func chart(_ request: StatsRequest, size: ChartSize, content: ChartContent) async throws(StoreError)
+    -> String
+  {
     let (meter, unit, points) = try await store.series(request.meter, unit: request.unit)
+    switch (content, meter.countsUp) {
+    case (.consumption, false):
+      throw .invalid(
+        "meter '\(meter.name)' does not count up: it has no consumption to chart; chart its readings instead")
+    case (.consumption, true), (.automatic, true):
+      let stats = try await store.stats(request)
+      return ColumnChart(
+        title: "\(meter.name): consumption per \(request.period.rawValue)", unit: unit,
+        columns: stats.rows.map { ColumnChart.Column(label: $0.label, value: $0.consumption) }, width: size.width,
+        height: size.height
+      ).svg
+    case (.readings, _), (.automatic, false):
+      break
+    }
     let zone = try MeterStore.calendar(request.timeZone).timeZone
     let shown = points.filter { point in
       MeterStore.readingTimes.contains(point.time) && request.from.map { point.time >= $0 } ?? true

@@ -7267,7 +7267,7 @@ const ProtobufCMessageDescriptor photometer__v1__imported_data__descriptor =
   (ProtobufCMessageInit) photometer__v1__imported_data__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__render_chart__field_descriptors[7] =
+static const ProtobufCFieldDescriptor photometer__v1__render_chart__field_descriptors[9] =
 {
   {
     "meter",
@@ -7353,8 +7353,34 @@ static const ProtobufCFieldDescriptor photometer__v1__render_chart__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "content",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__RenderChart, content),
+    &photometer__v1__chart_content__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "by",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__RenderChart, by),
+    &photometer__v1__stats_period__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__render_chart__field_indices_by_name[] = {
+  8,   /* field[8] = by */
+  7,   /* field[7] = content */
   1,   /* field[1] = from_ms */
   6,   /* field[6] = height */
   0,   /* field[0] = meter */
@@ -7366,7 +7392,7 @@ static const unsigned photometer__v1__render_chart__field_indices_by_name[] = {
 static const ProtobufCIntRange photometer__v1__render_chart__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor photometer__v1__render_chart__descriptor =
 {
@@ -7376,7 +7402,7 @@ const ProtobufCMessageDescriptor photometer__v1__render_chart__descriptor =
   "Photometer__V1__RenderChart",
   "photometer.v1",
   sizeof(Photometer__V1__RenderChart),
-  7,
+  9,
   photometer__v1__render_chart__field_descriptors,
   photometer__v1__render_chart__field_indices_by_name,
   1,  photometer__v1__render_chart__number_ranges,
@@ -7709,5 +7735,35 @@ const ProtobufCEnumDescriptor photometer__v1__stats_period__descriptor =
   photometer__v1__stats_period__enum_values_by_name,
   1,
   photometer__v1__stats_period__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue photometer__v1__chart_content__enum_values_by_number[3] =
+{
+  { "CHART_CONTENT_UNSPECIFIED", "PHOTOMETER__V1__CHART_CONTENT__CHART_CONTENT_UNSPECIFIED", 0 },
+  { "CHART_CONTENT_READINGS", "PHOTOMETER__V1__CHART_CONTENT__CHART_CONTENT_READINGS", 1 },
+  { "CHART_CONTENT_CONSUMPTION", "PHOTOMETER__V1__CHART_CONTENT__CHART_CONTENT_CONSUMPTION", 2 },
+};
+static const ProtobufCIntRange photometer__v1__chart_content__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex photometer__v1__chart_content__enum_values_by_name[3] =
+{
+  { "CHART_CONTENT_CONSUMPTION", 2 },
+  { "CHART_CONTENT_READINGS", 1 },
+  { "CHART_CONTENT_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor photometer__v1__chart_content__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "photometer.v1.ChartContent",
+  "ChartContent",
+  "Photometer__V1__ChartContent",
+  "photometer.v1",
+  3,
+  photometer__v1__chart_content__enum_values_by_number,
+  3,
+  photometer__v1__chart_content__enum_values_by_name,
+  1,
+  photometer__v1__chart_content__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

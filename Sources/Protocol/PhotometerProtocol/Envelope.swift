@@ -41,8 +41,9 @@ public enum Message: Hashable, Sendable {
   case exportData
   /// Loads what ``exportData`` wrote.
   case importData(csv: String)
-  /// A line chart of a meter's readings; the request's ``StatsRequest/period`` is not used.
-  case renderChart(StatsRequest, size: ChartSize)
+  /// A chart of a meter's readings, or of its consumption per the request's
+  /// ``StatsRequest/period``.
+  case renderChart(StatsRequest, size: ChartSize, content: ChartContent = .automatic)
   case readResult(ReadResult)
   case identifyResult(IdentifyResult)
   case pluginList([PluginStatus])

@@ -22,10 +22,10 @@ extension Message {
         height: request.height > 0 ? Int(min(request.height, 10_000)) : 400)
       return .renderChart(
         StatsRequest(
-          meter: String(protobuf: request.meter), from: request.from_ms != 0 ? request.from_ms : nil,
-          to: request.to_ms != 0 ? request.to_ms : nil, unit: String(protobuf: request.unit),
-          timeZone: String(protobuf: request.time_zone)),
-        size: size)
+          meter: String(protobuf: request.meter), period: StatsPeriod(wireValue: request.by.rawValue),
+          from: request.from_ms != 0 ? request.from_ms : nil, to: request.to_ms != 0 ? request.to_ms : nil,
+          unit: String(protobuf: request.unit), timeZone: String(protobuf: request.time_zone)),
+        size: size, content: ChartContent(wireValue: request.content.rawValue))
     case PHOTOMETER__V1__ENVELOPE__BODY_STATS:
       let stats = envelope.stats.pointee
       return .stats(
@@ -69,9 +69,11 @@ extension Message {
     case .importData(let csv):
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_IMPORT_DATA
       envelope.import_data = arena.message(photometer__v1__import_data__init) { $0.csv = arena.string(csv) }
-    case .renderChart(let request, let size):
+    case .renderChart(let request, let size, let content):
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_RENDER_CHART
       envelope.render_chart = arena.message(photometer__v1__render_chart__init) {
+        $0.content = Photometer__V1__ChartContent(rawValue: content.wireValue)
+        $0.by = Photometer__V1__StatsPeriod(rawValue: request.period.wireValue)
         $0.meter = arena.string(request.meter)
         $0.from_ms = request.from ?? 0
         $0.to_ms = request.to ?? 0

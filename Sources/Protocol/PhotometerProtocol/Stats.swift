@@ -89,3 +89,19 @@ public struct ChartSize: Hashable, Sendable {
     self.height = height
   }
 }
+
+/// What a chart shows.
+public enum ChartContent: Hashable, Sendable, CaseIterable {
+  /// A counting meter's consumption per period, any other meter's readings.
+  case automatic
+  /// The readings as a line over time.
+  case readings
+  /// Consumption per period as columns (a counting meter only).
+  case consumption
+
+  var wireValue: UInt32 { UInt32(Self.allCases.firstIndex(of: self)!) }
+
+  init(wireValue: UInt32) {
+    self = Int(wireValue) < Self.allCases.count ? Self.allCases[Int(wireValue)] : .automatic
+  }
+}

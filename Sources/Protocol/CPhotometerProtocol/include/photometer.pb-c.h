@@ -239,6 +239,24 @@ typedef enum _Photometer__V1__StatsPeriod {
   PHOTOMETER__V1__STATS_PERIOD__STATS_PERIOD_MONTH = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__STATS_PERIOD)
 } Photometer__V1__StatsPeriod;
+/*
+ * What a chart shows.
+ */
+typedef enum _Photometer__V1__ChartContent {
+  /*
+   * A counting meter's consumption, any other meter's readings.
+   */
+  PHOTOMETER__V1__CHART_CONTENT__CHART_CONTENT_UNSPECIFIED = 0,
+  /*
+   * The readings as a line over time.
+   */
+  PHOTOMETER__V1__CHART_CONTENT__CHART_CONTENT_READINGS = 1,
+  /*
+   * Consumption per period (`by`) as columns; only for a counting meter.
+   */
+  PHOTOMETER__V1__CHART_CONTENT__CHART_CONTENT_CONSUMPTION = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__CHART_CONTENT)
+} Photometer__V1__ChartContent;
 
 /* --- messages --- */
 
@@ -1487,7 +1505,7 @@ struct  Photometer__V1__ImportedData
 
 
 /*
- * A line chart of a meter's readings over time. Reply: `Chart`.
+ * A chart of a meter's readings over time, or of its consumption per period. Reply: `Chart`.
  */
 struct  Photometer__V1__RenderChart
 {
@@ -1502,10 +1520,15 @@ struct  Photometer__V1__RenderChart
    */
   uint32_t width;
   uint32_t height;
+  Photometer__V1__ChartContent content;
+  /*
+   * The period of a consumption chart; unspecified: a day.
+   */
+  Photometer__V1__StatsPeriod by;
 };
 #define PHOTOMETER__V1__RENDER_CHART__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__render_chart__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, PHOTOMETER__V1__CHART_CONTENT__CHART_CONTENT_UNSPECIFIED, PHOTOMETER__V1__STATS_PERIOD__STATS_PERIOD_UNSPECIFIED }
 
 
 struct  Photometer__V1__Chart
@@ -2829,6 +2852,7 @@ extern const ProtobufCEnumDescriptor    photometer__v1__error_code__descriptor;
 extern const ProtobufCEnumDescriptor    photometer__v1__meter_kind__descriptor;
 extern const ProtobufCEnumDescriptor    photometer__v1__reading_source__descriptor;
 extern const ProtobufCEnumDescriptor    photometer__v1__stats_period__descriptor;
+extern const ProtobufCEnumDescriptor    photometer__v1__chart_content__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__hello__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__hello__options_entry__descriptor;
