@@ -239,7 +239,7 @@ import Testing
     let read = try await run(["read", "--meter", "Gas", "--roi", "0,0,8,8", "--save", "--json", water])
     #expect(read.status == 0, "\(read.standardError)")
     let id = try #require(try jsonLines(read).first?["reading_id"] as? Int)
-    #expect(try await run(["reading", "add", "Gas", "00100"]).status == 0)
+    #expect(try await run(["reading", "add", "Gas", "00100", "--force"]).status == 0)
     let crops = FileManager.default.temporaryDirectory.appendingPathComponent("crops-\(UUID())").path
     let listed = try await run(["readings", "Gas", "--crops", crops])
     #expect(listed.status == 0, "\(listed.standardError)")
@@ -252,7 +252,7 @@ import Testing
 
   @Test func aStoreQueryLeavesTheDatabaseFileUnchanged() async throws {
     #expect(try await run(["meter", "add", "Gas", "--kind", "gas", "--reference", gas]).status == 0)
-    #expect(try await run(["reading", "add", "Gas", "00100"]).status == 0)
+    #expect(try await run(["reading", "add", "Gas", "00100", "--force"]).status == 0)
     // The file and its write-ahead log when it holds anything (a read-only connection may
     // leave an empty one).
     func contents() throws -> [Data?] {

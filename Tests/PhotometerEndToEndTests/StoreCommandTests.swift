@@ -84,6 +84,28 @@ import Testing
     #expect(try await run(["meter", "remove", "Gas", "--with-readings"]).standardOutput.contains("1 reading(s)"))
   }
 
+  @Test func aTypedValueACountingMeterCannotShowNeedsForce() async throws {
+    #expect(
+      try await run(["meter", "add", "Water", "--reference", photo, "--kind", "water", "--max-rate", "2"]).status == 0)
+    #expect(try await run(["reading", "add", "Water", "9082.25", "--at", "2026-11-10 08:00"]).status == 0)
+    #expect(try await run(["reading", "add", "Water", "9090", "--at", "2026-11-20 08:00"]).status == 0)
+    let cases: [([String], String)] = [
+      (["9000", "--at", "2026-11-12 08:00"], "below the reading before it (9082.25 m3"),
+      (["9095", "--at", "2026-11-12 08:00"], "above the reading after it (9090 m3"),
+      (["9089", "--at", "2026-11-10 09:00"], "more than meter 'Water''s maximum of 2.0 m3 an hour"),
+    ]
+    for (arguments, reason) in cases {
+      let refused = try await run(["reading", "add", "Water"] + arguments)
+      #expect(refused.status == 1, "\(arguments)")
+      #expect(refused.standardError.contains(reason), "\(arguments): \(refused.standardError)")
+      #expect(refused.standardError.contains("--force"))
+    }
+    #expect(try await run(["readings", "Water", "--json"]).lines.count == 2)
+    #expect(try await run(["reading", "add", "Water", "9085", "--at", "2026-11-12 08:00"]).status == 0)
+    #expect(try await run(["reading", "add", "Water", "9000", "--at", "2026-11-13 08:00", "--force"]).status == 0)
+    #expect(try await run(["readings", "Water", "--json"]).lines.count == 4)
+  }
+
   @Test func identifiesAPhotoAmongTheRegisteredMeters() async throws {
     #expect(try await run(["meter", "add", "Gas", "--reference", photo, "--kind", "gas"]).status == 0)
     let other = try writeTemporaryFile("water.png", TestImages.png(8))

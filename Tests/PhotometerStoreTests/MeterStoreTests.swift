@@ -249,7 +249,8 @@ import Testing
   @Test func listsReadingsBetweenTwoTimes() async throws {
     _ = try await addGas()
     for (index, time) in [3_000, 1_000, 2_000, 4_000].enumerated() {
-      _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(time)))
+      _ = try await store.addReading(
+        AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(time), force: true))
     }
     #expect(try await store.readings(ListReadingsRequest(meter: "Gas")).map(\.takenAt) == [1_000, 2_000, 3_000, 4_000])
     #expect(
@@ -260,7 +261,8 @@ import Testing
     _ = try await addGas()
     #expect(try await store.latestReading(of: "Gas") == nil)
     for (index, time) in [3_000, 1_000, 4_000, 2_000].enumerated() {
-      _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(time)))
+      _ = try await store.addReading(
+        AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(time), force: true))
     }
     #expect(try await store.latestReading(of: "gas")?.value == "2")
     #expect(await error { _ = try await store.latestReading(of: "Water") } == .meterNotFound("Water"))
@@ -324,7 +326,7 @@ import Testing
         group.addTask {
           for value in 0..<200 {
             _ = try? await store.addReading(
-              AddReadingRequest(meter: "Gas", value: "\(index * 1000 + value)", takenAt: 1))
+              AddReadingRequest(meter: "Gas", value: "\(index * 1000 + value)", takenAt: 1, force: true))
           }
         }
       }

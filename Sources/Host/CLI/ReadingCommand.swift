@@ -20,13 +20,20 @@ struct ReadingCommand: AsyncParsableCommand {
     var at: TimeArgument?
     @Option(help: "The unit of the value (default: the meter's).") var unit: String?
     @Option(help: "The photo it was read from, for its EXIF time.") var photo: String?
+    @Flag(
+      help: """
+        Store the value even when a counting meter could not show it (below the reading before it, \
+        above the one after it, or faster than its maximum rate).
+        """)
+    var force = false
     @Flag(help: "Print the reading as JSON.") var json = false
 
     func run() async throws {
       try await reportingFailures {
         let image = try loadImages(photo.map { [$0] } ?? []).first
         let request = AddReadingRequest(
-          meter: meter, value: value, unit: unit ?? "", takenAt: at?.milliseconds, photo: image, source: .manual)
+          meter: meter, value: value, unit: unit ?? "", takenAt: at?.milliseconds, photo: image, source: .manual,
+          force: force)
         let reading = try await global.request(.addReading(request), \.readingInfo)
         json ? print(reading.json.rendered) : print("Stored reading \(reading.id): \(reading.line)")
       }

@@ -22,6 +22,9 @@ extension MeterStore {
       let unit = try Units.normalize(request.unit.isEmpty ? meter.unit : request.unit, for: kind)
       let (text, numeric) = try ValueText.parse(request.value, kind: kind)
       try Self.checkRange(numeric, unit: unit, meter: meter, kind: kind)
+      if request.source == .manual, !request.force, meter.countsUp {
+        try Self.checkCounting(text, numeric, unit: unit, at: takenAt, meter: meter, kind: kind, db: db)
+      }
       var row = ReadingRow(
         id: nil, meterId: meter.id!, valueText: text, value: numeric, unit: unit, takenAtMs: takenAt,
         recordedAtMs: now, source: request.source.rawValue, confidence: request.confidence,
@@ -176,6 +179,43 @@ extension MeterStore {
       throw StoreError.invalid(
         "\(value) \(unit) is outside the physical range of a \(kind.rawValue) reading "
           + "(\(physical.lowerBound)...\(physical.upperBound) \(kind.canonicalUnit))")
+    }
+  }
+
+  /// Refuses a value a counting meter cannot show at `time`: below the reading before it, above
+  /// the one after it, or risen from the one before faster than the meter's maximum rate. The
+  /// same rules the host's plausibility check applies to OCR readings, for a value typed by hand.
+  private static func checkCounting(
+    _ text: String, _ value: Double, unit: String, at time: Int64, meter: MeterRow, kind: MeterKind, db: Database
+  ) throws {
+    let readings = ReadingRow.select(ReadingRow.columnsWithoutCrop).filter(Column("meterId") == meter.id!)
+    let before = try readings.filter(Column("takenAtMs") <= time)
+      .order(Column("takenAtMs").desc, Column("id").desc).fetchOne(db)
+    let after = try readings.filter(Column("takenAtMs") > time).order(Column("takenAtMs"), Column("id")).fetchOne(db)
+    let inUnit = { (row: ReadingRow) in Units.convert(row.value, from: row.unit, to: unit, kind: kind) }
+    let tolerance = 1e-9 * max(abs(value), 1)
+    let fix = "check the value and its time, or store it anyway with force (photometer reading add --force)"
+    if let before, value < inUnit(before) - tolerance {
+      throw StoreError.invalid(
+        "\(text) \(unit) is below the reading before it (\(before.valueText) \(before.unit) at "
+          + "\(iso8601(before.takenAtMs))), and meter '\(meter.name)' counts up: \(fix)")
+    }
+    if let after, value > inUnit(after) + tolerance {
+      throw StoreError.invalid(
+        "\(text) \(unit) is above the reading after it (\(after.valueText) \(after.unit) at "
+          + "\(iso8601(after.takenAtMs))), and meter '\(meter.name)' counts up: \(fix)")
+    }
+    if let before, let rate = meter.maxRatePerHour, rate > 0 {
+      let hours = Double(time - before.takenAtMs) / 3_600_000
+      let rise =
+        Units.convert(value, from: unit, to: meter.unit, kind: kind)
+        - Units.convert(before.value, from: before.unit, to: meter.unit, kind: kind)
+      if rise > rate * hours + tolerance {
+        throw StoreError.invalid(
+          "\(text) \(unit) rose \(rise) \(meter.unit) in \(String(format: "%.2f", hours)) h since the reading "
+            + "before it (\(before.valueText) \(before.unit)), more than meter '\(meter.name)''s maximum of "
+            + "\(rate) \(meter.unit) an hour: \(fix)")
+      }
     }
   }
 

@@ -6339,7 +6339,7 @@ const ProtobufCMessageDescriptor photometer__v1__stored_reading__descriptor =
   (ProtobufCMessageInit) photometer__v1__stored_reading__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__add_reading__field_descriptors[9] =
+static const ProtobufCFieldDescriptor photometer__v1__add_reading__field_descriptors[10] =
 {
   {
     "meter",
@@ -6449,11 +6449,24 @@ static const ProtobufCFieldDescriptor photometer__v1__add_reading__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "force",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__AddReading, force),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__add_reading__field_indices_by_name[] = {
   6,   /* field[6] = confidence */
   8,   /* field[8] = crop */
   7,   /* field[7] = engines */
+  9,   /* field[9] = force */
   0,   /* field[0] = meter */
   4,   /* field[4] = photo */
   5,   /* field[5] = source */
@@ -6464,7 +6477,7 @@ static const unsigned photometer__v1__add_reading__field_indices_by_name[] = {
 static const ProtobufCIntRange photometer__v1__add_reading__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor photometer__v1__add_reading__descriptor =
 {
@@ -6474,7 +6487,7 @@ const ProtobufCMessageDescriptor photometer__v1__add_reading__descriptor =
   "Photometer__V1__AddReading",
   "photometer.v1",
   sizeof(Photometer__V1__AddReading),
-  9,
+  10,
   photometer__v1__add_reading__field_descriptors,
   photometer__v1__add_reading__field_indices_by_name,
   1,  photometer__v1__add_reading__number_ranges,

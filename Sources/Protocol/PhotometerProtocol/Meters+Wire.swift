@@ -110,7 +110,8 @@ extension AddReadingRequest {
       source: ReadingSource(wireValue: request.source.rawValue) ?? .manual,
       confidence: request.confidence > 0 ? request.confidence : nil,
       engines: try repeated(request.n_engines, request.engines, EngineAnswer.init),
-      crop: [UInt8](protobuf: request.crop)
+      crop: [UInt8](protobuf: request.crop),
+      force: request.force != 0
     )
   }
 
@@ -128,6 +129,7 @@ extension AddReadingRequest {
       $0.confidence = confidence ?? 0
       ($0.n_engines, $0.engines) = arena.array(engines) { $0.encode(in: arena) }
       $0.crop = arena.bytes(crop)
+      $0.force = force ? 1 : 0
     }
   }
 }

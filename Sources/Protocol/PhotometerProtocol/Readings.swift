@@ -77,6 +77,9 @@ public struct AddReadingRequest: Hashable, Sendable {
   public var confidence: Double?
   public var engines: [EngineAnswer]
   public var crop: [UInt8]
+  /// Store a manual reading even when a counting meter could not show it (below the reading
+  /// before it, above the one after it, or faster than its maximum rate).
+  public var force: Bool
 
   public init(
     meter: String,
@@ -87,7 +90,8 @@ public struct AddReadingRequest: Hashable, Sendable {
     source: ReadingSource = .manual,
     confidence: Double? = nil,
     engines: [EngineAnswer] = [],
-    crop: [UInt8] = []
+    crop: [UInt8] = [],
+    force: Bool = false
   ) {
     self.meter = meter
     self.value = value
@@ -98,6 +102,7 @@ public struct AddReadingRequest: Hashable, Sendable {
     self.confidence = confidence
     self.engines = engines
     self.crop = crop
+    self.force = force
   }
 }
 

@@ -1295,6 +1295,12 @@ struct  Photometer__V1__AddReading
   size_t n_engines;
   Photometer__V1__EngineAnswer **engines;
   ProtobufCBinaryData crop;
+  /*
+   * A reading typed by hand is refused when a counting meter could not show it (below the
+   * reading before it, above the one after it, or faster than the meter's maximum rate); `force`
+   * stores it anyway.
+   */
+  protobuf_c_boolean force;
   Photometer__V1__AddReading__TakenAtCase taken_at_case;
   union {
     int64_t taken_at_ms;
@@ -1302,7 +1308,7 @@ struct  Photometer__V1__AddReading
 };
 #define PHOTOMETER__V1__ADD_READING__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__add_reading__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED, 0, 0,NULL, {0,NULL}, PHOTOMETER__V1__ADD_READING__TAKEN_AT__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED, 0, 0,NULL, {0,NULL}, 0, PHOTOMETER__V1__ADD_READING__TAKEN_AT__NOT_SET, {0} }
 
 
 /*
