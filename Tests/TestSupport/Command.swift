@@ -13,19 +13,26 @@ public struct CommandOutput: Sendable {
 }
 
 /// Runs `executable` with `arguments` to its end and captures both outputs, waiting on a thread
-/// of its own (see ``onOwnThread(_:)``). `input`, when given, is its standard input, else it has none.
+/// of its own (see ``onOwnThread(_:)``). `input`, when given, is its standard input, else it has none;
+/// `environment`, when given, is its whole environment, else it has this process's.
 public func runCommand(
-  _ executable: String, _ arguments: [String], directory: String? = nil, input: Data? = nil
+  _ executable: String, _ arguments: [String], directory: String? = nil, input: Data? = nil,
+  environment: [String: String]? = nil
 ) async throws -> CommandOutput {
-  try await onOwnThread { try runCommandBlocking(executable, arguments, directory: directory, input: input) }
+  try await onOwnThread {
+    try runCommandBlocking(executable, arguments, directory: directory, input: input, environment: environment)
+  }
 }
 
-private func runCommandBlocking(_ executable: String, _ arguments: [String], directory: String?, input: Data?) throws
-  -> CommandOutput
-{
+private func runCommandBlocking(
+  _ executable: String, _ arguments: [String], directory: String?, input: Data?, environment: [String: String]?
+) throws -> CommandOutput {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
+  if let environment {
+    process.environment = environment
+  }
   if let directory {
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
   }
