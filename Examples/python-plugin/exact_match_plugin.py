@@ -9,10 +9,9 @@ import hashlib
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../clients/python"))
 
-import photometer_frames as frames  # noqa: E402
-import photometer_pb2 as pb  # noqa: E402
+from photometer import frames, pb  # noqa: E402
 
 PROTOCOL_MAJOR = 1
 PROTOCOL_MINOR = 0

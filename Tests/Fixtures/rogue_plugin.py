@@ -11,10 +11,9 @@ Each read is answered with a counter as its text ("00001", "00002", ...), and:
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Examples/python-plugin"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../clients/python"))
 
-import photometer_frames as frames  # noqa: E402
-import photometer_pb2 as pb  # noqa: E402
+from photometer import frames, pb  # noqa: E402
 
 
 def main(mode):

@@ -5,7 +5,8 @@ import PhotometerProtocol
 import TestSupport
 import Testing
 
-/// The Python example plugin and client: any language that has protobuf speaks the protocol.
+/// The Python client module, example plugin and example client: any language that has protobuf
+/// speaks the protocol.
 @Suite struct PythonTests {
   static var examples: String { "\(Products.repository)/Examples/python-plugin" }
 
@@ -45,6 +46,18 @@ import Testing
       ])
     #expect(output.status == 0, "\(output.standardError)")
     #expect(output.lines.first == "hello: photometer-host \(HostServer.version), protocol 1.0")
-    #expect(output.lines.last?.hasPrefix("pong: request 2, payload python") == true)
+    #expect(output.lines.last?.hasPrefix("pongs: 10, in order: True") == true)
+  }
+
+  /// clients/python's own tests (unittest) against the built host: handshake, requests from many
+  /// threads, the store, typed errors, a closed host.
+  @Test func thePythonClientModulePassesItsTests() async throws {
+    var environment = ProcessInfo.processInfo.environment
+    environment["PHOTOMETER_HOST"] = Products.executable("photometer-host")
+    let output = try await runCommand(
+      "/usr/bin/env", ["python3", "-m", "unittest", "discover", "-v", "\(Products.repository)/clients/python/tests"],
+      environment: environment)
+    #expect(output.status == 0, "\(output.standardError)")
+    #expect(output.standardError.contains("Ran 4 tests"), "\(output.standardError)")
   }
 }
