@@ -60,4 +60,20 @@ import Testing
     #expect(output.status == 0, "\(output.standardError)")
     #expect(output.standardError.contains("Ran 4 tests"), "\(output.standardError)")
   }
+
+  /// The Home Assistant bridge's tests (Examples/home-assistant, unittest): a real mosquitto on
+  /// loopback that they start and stop, the discovery and state messages a subscriber receives,
+  /// an unsure reading neither stored nor published, an unknown meter named.
+  @Test func theHomeAssistantBridgePublishesOverARealBroker() async throws {
+    var environment = ProcessInfo.processInfo.environment
+    environment["PHOTOMETER_HOST"] = Products.executable("photometer-host")
+    environment["PHOTOMETER_PLUGINS"] = try writePluginsFile(
+      #"{"plugins": [{"name": "reader", "command": ["photometer-reader"], "roles": ["read"]}]}"#)
+    let output = try await runCommand(
+      "/usr/bin/env",
+      ["python3", "-m", "unittest", "discover", "-v", "\(Products.repository)/Examples/home-assistant"],
+      environment: environment)
+    #expect(output.status == 0, "\(output.standardError)")
+    #expect(output.standardError.contains("Ran 2 tests"), "\(output.standardError)")
+  }
 }

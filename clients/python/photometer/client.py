@@ -131,6 +131,10 @@ class Client:
     def meters(self):
         return list(self.request(list_meters=pb.ListMeters()).meters)
 
+    def meter(self, name):
+        """The registered meter `name` (pb.Meter); PhotometerError "not-found" when there is none."""
+        return self.request(get_meter=pb.GetMeter(name=name)).meter
+
     def add_reading(self, meter, value, taken_at_ms=None, force=False):
         """Stores a value typed by hand; a counting meter refuses one it cannot show unless `force`."""
         request = pb.AddReading(meter=meter, value=value, source=pb.READING_SOURCE_MANUAL, force=force)
