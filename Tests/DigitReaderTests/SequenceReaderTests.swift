@@ -66,7 +66,7 @@ import Testing
   }
 
   @Test func aWrongModelFileIsNamedInTheError() throws {
-    let bogus = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-model-\(UUID()).onnx")
+    let bogus = Scratch.folder.appendingPathComponent("not-a-model-\(UUID()).onnx")
     try Data("not onnx".utf8).write(to: bogus)
     defer { try? FileManager.default.removeItem(at: bogus) }
     do {

@@ -213,7 +213,7 @@ import Testing
 
   @Test func readsAndIdentifiesAPhotoFromStandardInput() async throws {
     let photo = try Data(contentsOf: URL(fileURLWithPath: gas))
-    let crops = FileManager.default.temporaryDirectory.appendingPathComponent("crops-\(UUID())/new").path
+    let crops = Scratch.folder.appendingPathComponent("crops-\(UUID())/new").path
     let read = try await runCommand(
       photometer, ["read", "-", "--json", "--crops", crops, "--plugins", plugins, "--db", database], input: photo)
     #expect(read.status == 0, "\(read.standardError)")
@@ -240,7 +240,7 @@ import Testing
     #expect(read.status == 0, "\(read.standardError)")
     let id = try #require(try jsonLines(read).first?["reading_id"] as? Int)
     #expect(try await run(["reading", "add", "Gas", "00100", "--force"]).status == 0)
-    let crops = FileManager.default.temporaryDirectory.appendingPathComponent("crops-\(UUID())").path
+    let crops = Scratch.folder.appendingPathComponent("crops-\(UUID())").path
     let listed = try await run(["readings", "Gas", "--crops", crops])
     #expect(listed.status == 0, "\(listed.standardError)")
     // The OCR reading's crop, a PNG of the 8 x 8 window; the typed reading has none.

@@ -6,7 +6,7 @@ import Testing
 /// from a folder outside the repository, with no configuration of their own and a bare `PATH`.
 @Suite struct InstallTests {
   @Test func theInstalledProgramsReadAPhotoFromOutsideTheRepository() async throws {
-    let temporary = FileManager.default.temporaryDirectory
+    let temporary = Scratch.folder
     let prefix = temporary.appendingPathComponent("photometer-prefix-\(UUID())").path
     let home = temporary.appendingPathComponent("photometer-home-\(UUID())").path
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)

@@ -245,7 +245,7 @@ final class AcknowledgedValues: Sendable {
 
   @Test func chartsAreSVGFiles() async throws {
     try await addReadings()
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString).svg").path
+    let file = Scratch.folder.appendingPathComponent("photometer-\(UUID().uuidString).svg").path
     func chart(_ arguments: [String]) async throws -> String {
       let output = try await run(["chart"] + arguments + ["-o", file])
       #expect(output.status == 0, "\(output.standardError)")

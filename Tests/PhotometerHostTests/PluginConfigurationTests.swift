@@ -3,12 +3,16 @@ import PhotometerHost
 import PhotometerProtocol
 import Testing
 
-@Suite struct PluginConfigurationTests {
+@Suite final class PluginConfigurationTests {
   let folder: URL = {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-config-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }()
+
+  deinit {
+    try? FileManager.default.removeItem(at: folder)
+  }
 
   func load(_ json: String) throws(ConfigurationError) -> [PluginConfiguration] {
     let file = folder.appendingPathComponent("plugins.json")

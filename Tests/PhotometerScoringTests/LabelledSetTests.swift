@@ -2,9 +2,15 @@ import Foundation
 import PhotometerScoring
 import Testing
 
-@Suite struct LabelledSetTests {
+@Suite final class LabelledSetTests {
+  let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("labels-\(UUID().uuidString)")
+
+  deinit {
+    try? FileManager.default.removeItem(at: scratch)
+  }
+
   func folder(_ labels: String) throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("labels-\(UUID().uuidString)")
+    let url = scratch.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     try Data(labels.utf8).write(to: url.appendingPathComponent("labels.csv"))
     return url.path

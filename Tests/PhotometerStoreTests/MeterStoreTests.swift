@@ -11,7 +11,7 @@ import Testing
 
   init() async throws {
     path =
-      FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString)/meters.sqlite")
+      Scratch.folder.appendingPathComponent("photometer-\(UUID().uuidString)/meters.sqlite")
       .path
     store = try MeterStore(path: path)
   }

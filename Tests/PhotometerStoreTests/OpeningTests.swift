@@ -8,7 +8,7 @@ import Testing
 /// Opening a database: what an open may write, and what it must refuse.
 @Suite struct OpeningTests {
   let path =
-    FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString)/meters.sqlite")
+    Scratch.folder.appendingPathComponent("photometer-\(UUID().uuidString)/meters.sqlite")
     .path
 
   /// A database holding one meter, every connection to it closed.

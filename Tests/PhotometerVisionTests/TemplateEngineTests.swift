@@ -143,6 +143,7 @@ import Testing
   @Test func templateFilesRoundTrip() async throws {
     let templates = try await onOwnThread { try DigitTemplates.bundled() }
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString).bin")
+    defer { try? FileManager.default.removeItem(at: url) }
     try templates.write(to: url)
     let again = try DigitTemplates(contentsOf: url)
     #expect(again.labels == templates.labels)
@@ -152,6 +153,7 @@ import Testing
 
   @Test func aTruncatedTemplateFileIsRefused() async throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString).bin")
+    defer { try? FileManager.default.removeItem(at: url) }
     try Data("PMDT".utf8 + [2, 0, 0, 0]).write(to: url)
     #expect(throws: (any Error).self) { try DigitTemplates(contentsOf: url) }
   }

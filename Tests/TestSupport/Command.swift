@@ -80,7 +80,7 @@ private final class ResultBox<Value>: @unchecked Sendable {
 
 /// Writes `plugins` as a plugins.json in a new temporary folder and returns its path.
 public func writePluginsFile(_ json: String) throws -> String {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString)")
+  let folder = Scratch.folder.appendingPathComponent("photometer-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   let file = folder.appendingPathComponent("plugins.json")
   try Data(json.utf8).write(to: file)
@@ -89,7 +89,7 @@ public func writePluginsFile(_ json: String) throws -> String {
 
 /// Writes `bytes` to a new temporary file named `name` and returns its path.
 public func writeTemporaryFile(_ name: String, _ bytes: [UInt8]) throws -> String {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString)")
+  let folder = Scratch.folder.appendingPathComponent("photometer-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   let file = folder.appendingPathComponent(name)
   try Data(bytes).write(to: file)
@@ -98,6 +98,6 @@ public func writeTemporaryFile(_ name: String, _ bytes: [UInt8]) throws -> Strin
 
 /// A path for a new database file in a new temporary folder.
 public func temporaryDatabasePath() -> String {
-  FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString)/photometer.sqlite")
+  Scratch.folder.appendingPathComponent("photometer-\(UUID().uuidString)/photometer.sqlite")
     .path
 }

@@ -27,7 +27,7 @@ public struct InProcessHost: Sendable {
     let replyPipe = Pipe()
     plugins = makePluginSet(configurations, source: source)
     let logger = plugins.logger
-    let database = FileManager.default.temporaryDirectory
+    let database = Scratch.folder
       .appendingPathComponent("photometer-\(UUID().uuidString)/photometer.sqlite").path
     // A test host without a working store is useless: fail loudly.
     let store = try! MeterStore(path: database)

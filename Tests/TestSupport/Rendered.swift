@@ -33,7 +33,7 @@ public enum Rendered {
   }
 
   private static func generate(_ tool: String, _ arguments: [String]) async throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-\(UUID().uuidString)")
+    let folder = Scratch.folder.appendingPathComponent("photometer-\(UUID().uuidString)")
     let output = try await runCommand("\(Products.repository)/Tools/\(tool)", [folder.path] + arguments)
     guard output.status == 0 else {
       throw GeneratorFailed(description: "\(tool) failed: \(output.standardError)")
