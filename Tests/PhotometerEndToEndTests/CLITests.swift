@@ -248,11 +248,25 @@ import Testing
     #expect(written == ["\(id).png"])
     let crop = try Data(contentsOf: URL(fileURLWithPath: "\(crops)/\(id).png"))
     #expect(crop.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+
+    // One reading: its crop to a file of the user's naming, its engines, or why there is no crop.
+    let file = "\(crops)/shown.png"
+    let shown = try await run(["reading", "show", "\(id)", "--crop", file])
+    #expect(shown.status == 0, "\(shown.standardError)")
+    #expect(shown.lines.first?.hasPrefix("Reading \(id): Gas ") == true)
+    #expect(FileManager.default.contents(atPath: file) == crop)
+    let json = try #require(try jsonLines(try await run(["reading", "show", "\(id)", "--json"])).first)
+    #expect(json["id"] as? Int == id && (json["engines"] as? [Any])?.isEmpty == false)
+    let typed = try #require(try jsonLines(try await run(["readings", "Gas", "--json"])).last?["id"] as? Int)
+    let none = try await run(["reading", "show", "\(typed)", "--crop", file])
+    #expect(none.status == 1 && none.standardError.contains("reading \(typed) has no stored crop"))
+    let missing = try await run(["reading", "show", "99999"])
+    #expect(missing.status == 1 && missing.standardError.contains("no reading has the id 99999"))
   }
 
   @Test func aStoreQueryLeavesTheDatabaseFileUnchanged() async throws {
     #expect(try await run(["meter", "add", "Gas", "--kind", "gas", "--reference", gas]).status == 0)
-    #expect(try await run(["reading", "add", "Gas", "00100", "--force"]).status == 0)
+    #expect(try await run(["reading", "add", "Gas", "00100"]).status == 0)
     // The file and its write-ahead log when it holds anything (a read-only connection may
     // leave an empty one).
     func contents() throws -> [Data?] {

@@ -85,6 +85,7 @@ import Testing
     .addReading(AddReadingRequest(meter: "Gas", value: "5", takenAt: 0)),
     .confirmReading(id: 7, value: "01234.568"),
     .deleteReading(id: 7),
+    .getReading(id: 7, withCrop: true),
     .listReadings(ListReadingsRequest(meter: "Gas", from: 1, to: 2, unit: "L", withCrops: true, limit: 20)),
     .meterInfo(meter),
     .meterList([meter, Meter(name: "Sugar", kind: .glucose)]),

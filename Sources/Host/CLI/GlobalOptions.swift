@@ -72,7 +72,7 @@ extension Message {
   /// Whether the host answers this from the store without changing it.
   fileprivate var onlyReadsTheStore: Bool {
     switch self {
-    case .listMeters, .getMeter, .listReadings, .getStats, .exportData, .renderChart: true
+    case .listMeters, .getMeter, .getReading, .listReadings, .getStats, .exportData, .renderChart: true
     default: false
     }
   }

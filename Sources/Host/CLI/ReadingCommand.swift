@@ -7,7 +7,7 @@ struct ReadingCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "reading",
     abstract: "Store, confirm, correct and delete readings.",
-    subcommands: [Add.self, Confirm.self, Delete.self]
+    subcommands: [Add.self, Show.self, Confirm.self, Delete.self]
   )
 
   struct Add: AsyncParsableCommand {
@@ -52,6 +52,44 @@ struct ReadingCommand: AsyncParsableCommand {
       try await reportingFailures {
         let reading = try await global.request(.confirmReading(id: id, value: value ?? ""), \.readingInfo)
         print("Confirmed reading \(reading.id): \(reading.line)")
+      }
+    }
+  }
+
+  struct Show: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Show a stored reading: its value, source, confidence and each engine's answer.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The reading's id.") var id: Int64
+    @Option(help: "Write the window it was read from (PNG or JPEG, as stored) to this file.") var crop: String?
+    @Flag(help: "Print the reading as JSON.") var json = false
+
+    func run() async throws {
+      try await reportingFailures {
+        let reading = try await global.request(.getReading(id: id, withCrop: crop != nil), \.readingInfo)
+        if let crop {
+          guard !reading.crop.isEmpty else {
+            throw CommandFailure.badInput("reading \(id) has no stored crop (it was typed, not read from a photo)")
+          }
+          do {
+            try Data(reading.crop).write(to: URL(fileURLWithPath: crop))
+          } catch {
+            throw CommandFailure.badInput("cannot write \(crop): \(fileErrorReason(error))")
+          }
+        }
+        if json {
+          print(reading.json.rendered)
+          return
+        }
+        let confidence = reading.confidence.map { ", confidence \(Int(($0 * 100).rounded()))%" } ?? ""
+        print("Reading \(reading.id): \(reading.line) (\(reading.source.rawValue)\(confidence))")
+        for engine in reading.engines {
+          let answer =
+            engine.value.map { "\($0.text.isEmpty ? "nothing" : $0.text) (\(String(format: "%.2f", $0.confidence)))" }
+            ?? "no answer"
+          print("  \(engine.plugin) \(engine.version): \(answer), \(String(format: "%.1f", engine.milliseconds)) ms")
+        }
       }
     }
   }

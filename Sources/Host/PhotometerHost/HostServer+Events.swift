@@ -56,7 +56,8 @@ extension HostServer {
       state.withLock { $0.shuttingDown = true }
       finish(status: 0, after: id, replies: replies)
     case .read, .identify, .listPlugins, .reloadPlugins, .addMeter, .getMeter, .listMeters, .editMeter, .removeMeter,
-      .addReading, .confirmReading, .deleteReading, .listReadings, .getStats, .exportData, .importData, .renderChart:
+      .addReading, .confirmReading, .deleteReading, .getReading, .listReadings, .getStats, .exportData, .importData,
+      .renderChart:
       start(envelope, replies: replies)
     case .hello:
       reply(id, .error(ErrorReply(.invalidRequest, "the handshake is already done")), replies: replies)

@@ -32,6 +32,8 @@ extension HostServer {
       case .deleteReading(let id):
         try await store.deleteReading(id: id)
         return .readingDeleted(id: id)
+      case .getReading(let id, let withCrop):
+        return .readingInfo(try await store.reading(id: id, withCrop: withCrop))
       case .listReadings(let request):
         return .readingList(try await store.readings(request))
       case .getStats(let request):

@@ -65,6 +65,17 @@ extension MeterStore {
     }
   }
 
+  /// The reading `id`, its crop only when `withCrop` (the BLOB is not read otherwise).
+  public func reading(id: Int64, withCrop: Bool) async throws(StoreError) -> StoredReading {
+    try await read { db in
+      let query = withCrop ? ReadingRow.all() : ReadingRow.select(ReadingRow.columnsWithoutCrop)
+      guard let row = try query.filter(key: id).fetchOne(db) else {
+        throw StoreError.readingNotFound(id)
+      }
+      return try Self.reading(row, meter: try MeterRow.fetchOne(db, key: row.meterId)!, db: db)
+    }
+  }
+
   public func deleteReading(id: Int64) async throws(StoreError) {
     try await write { db in
       guard try ReadingRow.deleteOne(db, key: id) else {

@@ -1960,6 +1960,51 @@ void   photometer__v1__delete_reading__free_unpacked
   assert(message->base.descriptor == &photometer__v1__delete_reading__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   photometer__v1__get_reading__init
+                     (Photometer__V1__GetReading         *message)
+{
+  static const Photometer__V1__GetReading init_value = PHOTOMETER__V1__GET_READING__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__get_reading__get_packed_size
+                     (const Photometer__V1__GetReading *message)
+{
+  assert(message->base.descriptor == &photometer__v1__get_reading__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__get_reading__pack
+                     (const Photometer__V1__GetReading *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__get_reading__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__get_reading__pack_to_buffer
+                     (const Photometer__V1__GetReading *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__get_reading__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__GetReading *
+       photometer__v1__get_reading__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__GetReading *)
+     protobuf_c_message_unpack (&photometer__v1__get_reading__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__get_reading__free_unpacked
+                     (Photometer__V1__GetReading *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__get_reading__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   photometer__v1__list_readings__init
                      (Photometer__V1__ListReadings         *message)
 {
@@ -2590,7 +2635,7 @@ void   photometer__v1__recorded__free_unpacked
   assert(message->base.descriptor == &photometer__v1__recorded__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptors[40] =
+static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptors[41] =
 {
   {
     "request_id",
@@ -2953,6 +2998,18 @@ static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptor
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "get_reading",
+    77,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, get_reading),
+    &photometer__v1__get_reading__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "meter_info",
     80,
     PROTOBUF_C_LABEL_NONE,
@@ -3077,43 +3134,44 @@ static const unsigned photometer__v1__envelope__field_indices_by_name[] = {
   17,   /* field[17] = add_meter */
   22,   /* field[22] = add_reading */
   5,   /* field[5] = cancel */
-  39,   /* field[39] = chart */
+  40,   /* field[40] = chart */
   23,   /* field[23] = confirm_reading */
   24,   /* field[24] = delete_reading */
   20,   /* field[20] = edit_meter */
   15,   /* field[15] = engine_reading */
   2,   /* field[2] = error */
   27,   /* field[27] = export_data */
-  37,   /* field[37] = exported_data */
+  38,   /* field[38] = exported_data */
   18,   /* field[18] = get_meter */
+  30,   /* field[30] = get_reading */
   26,   /* field[26] = get_stats */
   1,   /* field[1] = hello */
   9,   /* field[9] = identify */
   13,   /* field[13] = identify_result */
   28,   /* field[28] = import_data */
-  38,   /* field[38] = imported_data */
+  39,   /* field[39] = imported_data */
   19,   /* field[19] = list_meters */
   10,   /* field[10] = list_plugins */
   25,   /* field[25] = list_readings */
-  30,   /* field[30] = meter_info */
-  31,   /* field[31] = meter_list */
-  32,   /* field[32] = meter_removed */
+  31,   /* field[31] = meter_info */
+  32,   /* field[32] = meter_list */
+  33,   /* field[33] = meter_removed */
   3,   /* field[3] = ping */
   16,   /* field[16] = plugin_candidates */
   14,   /* field[14] = plugin_list */
   4,   /* field[4] = pong */
   8,   /* field[8] = read */
   12,   /* field[12] = read_result */
-  35,   /* field[35] = reading_deleted */
-  33,   /* field[33] = reading_info */
-  34,   /* field[34] = reading_list */
+  36,   /* field[36] = reading_deleted */
+  34,   /* field[34] = reading_info */
+  35,   /* field[35] = reading_list */
   11,   /* field[11] = reload_plugins */
   21,   /* field[21] = remove_meter */
   29,   /* field[29] = render_chart */
   0,   /* field[0] = request_id */
   6,   /* field[6] = shutdown */
   7,   /* field[7] = shutdown_complete */
-  36,   /* field[36] = stats */
+  37,   /* field[37] = stats */
 };
 static const ProtobufCIntRange photometer__v1__envelope__number_ranges[6 + 1] =
 {
@@ -3122,8 +3180,8 @@ static const ProtobufCIntRange photometer__v1__envelope__number_ranges[6 + 1] =
   { 32, 12 },
   { 48, 15 },
   { 64, 17 },
-  { 80, 30 },
-  { 0, 40 }
+  { 80, 31 },
+  { 0, 41 }
 };
 const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor =
 {
@@ -3133,7 +3191,7 @@ const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor =
   "Photometer__V1__Envelope",
   "photometer.v1",
   sizeof(Photometer__V1__Envelope),
-  40,
+  41,
   photometer__v1__envelope__field_descriptors,
   photometer__v1__envelope__field_indices_by_name,
   6,  photometer__v1__envelope__number_ranges,
@@ -6581,6 +6639,57 @@ const ProtobufCMessageDescriptor photometer__v1__delete_reading__descriptor =
   photometer__v1__delete_reading__field_indices_by_name,
   1,  photometer__v1__delete_reading__number_ranges,
   (ProtobufCMessageInit) photometer__v1__delete_reading__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__get_reading__field_descriptors[2] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__GetReading, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "with_crop",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__GetReading, with_crop),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__get_reading__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+  1,   /* field[1] = with_crop */
+};
+static const ProtobufCIntRange photometer__v1__get_reading__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor photometer__v1__get_reading__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.GetReading",
+  "GetReading",
+  "Photometer__V1__GetReading",
+  "photometer.v1",
+  sizeof(Photometer__V1__GetReading),
+  2,
+  photometer__v1__get_reading__field_descriptors,
+  photometer__v1__get_reading__field_indices_by_name,
+  1,  photometer__v1__get_reading__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__get_reading__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor photometer__v1__list_readings__field_descriptors[6] =

@@ -173,7 +173,7 @@ extension Message {
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_PLUGIN_CANDIDATES
       envelope.plugin_candidates = candidates.encode(in: arena)
     case .addMeter, .getMeter, .listMeters, .editMeter, .removeMeter, .addReading, .confirmReading, .deleteReading,
-      .listReadings, .meterInfo, .meterList, .meterRemoved, .readingInfo, .readingList, .readingDeleted:
+      .getReading, .listReadings, .meterInfo, .meterList, .meterRemoved, .readingInfo, .readingList, .readingDeleted:
       let filled = fillStoreMessage(&envelope, arena: arena)
       assert(filled, "every store message has its encoding")
     case .getStats, .exportData, .importData, .renderChart, .stats, .exportedData, .importedData, .chart:

@@ -35,6 +35,8 @@ public enum Message: Hashable, Sendable {
   /// The user's verification of a reading, or with a `value`, their correction.
   case confirmReading(id: Int64, value: String)
   case deleteReading(id: Int64)
+  /// One stored reading by its id, its crop too when `withCrop`.
+  case getReading(id: Int64, withCrop: Bool)
   case listReadings(ListReadingsRequest)
   case getStats(StatsRequest)
   /// Every meter and reading as one CSV text.
@@ -83,6 +85,7 @@ public enum Message: Hashable, Sendable {
     case .addReading: "AddReading"
     case .confirmReading: "ConfirmReading"
     case .deleteReading: "DeleteReading"
+    case .getReading: "GetReading"
     case .listReadings: "ListReadings"
     case .getStats: "GetStats"
     case .exportData: "ExportData"

@@ -173,6 +173,9 @@ extension Message {
       return .confirmReading(id: Int64(bitPattern: request.id), value: String(protobuf: request.value))
     case PHOTOMETER__V1__ENVELOPE__BODY_DELETE_READING:
       return .deleteReading(id: Int64(bitPattern: envelope.delete_reading.pointee.id))
+    case PHOTOMETER__V1__ENVELOPE__BODY_GET_READING:
+      let request = envelope.get_reading.pointee
+      return .getReading(id: Int64(bitPattern: request.id), withCrop: request.with_crop != 0)
     case PHOTOMETER__V1__ENVELOPE__BODY_LIST_READINGS:
       let request = envelope.list_readings.pointee
       return .listReadings(
@@ -250,6 +253,12 @@ extension Message {
     case .deleteReading(let id):
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_DELETE_READING
       envelope.delete_reading = arena.message(photometer__v1__delete_reading__init) { $0.id = UInt64(bitPattern: id) }
+    case .getReading(let id, let withCrop):
+      envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_GET_READING
+      envelope.get_reading = arena.message(photometer__v1__get_reading__init) {
+        $0.id = UInt64(bitPattern: id)
+        $0.with_crop = withCrop ? 1 : 0
+      }
     case .listReadings(let request):
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_LIST_READINGS
       envelope.list_readings = arena.message(photometer__v1__list_readings__init) {

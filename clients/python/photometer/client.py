@@ -142,6 +142,10 @@ class Client:
             request.taken_at_ms = taken_at_ms
         return self.request(add_reading=request).reading
 
+    def reading(self, reading_id, with_crop=False):
+        """The stored reading `reading_id` (pb.StoredReading), its crop too when `with_crop`."""
+        return self.request(get_reading=pb.GetReading(id=reading_id, with_crop=with_crop)).reading
+
     def readings(self, meter, limit=0):
         return list(self.request(list_readings=pb.ListReadings(meter=meter, limit=limit)).readings)
 

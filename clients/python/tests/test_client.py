@@ -68,7 +68,9 @@ class ClientTests(unittest.TestCase):
         self.assertEqual(refused.exception.name, "invalid-request")
         self.assertIn("below the reading before it", refused.exception.message)
         self.host.add_reading("Water", "9000", taken_at_ms=1_700_100_000_000, force=True)
-        self.assertEqual([reading.value for reading in self.host.readings("Water")], ["9082.25", "9000"])
+        stored = self.host.readings("Water")
+        self.assertEqual([reading.value for reading in stored], ["9082.25", "9000"])
+        self.assertEqual(self.host.reading(stored[0].id).value, "9082.25")
         with self.assertRaises(PhotometerError) as missing:
             self.host.readings("Gas")
         self.assertEqual(missing.exception.name, "not-found")

@@ -61,6 +61,7 @@ typedef struct Photometer__V1__StoredReading Photometer__V1__StoredReading;
 typedef struct Photometer__V1__AddReading Photometer__V1__AddReading;
 typedef struct Photometer__V1__ConfirmReading Photometer__V1__ConfirmReading;
 typedef struct Photometer__V1__DeleteReading Photometer__V1__DeleteReading;
+typedef struct Photometer__V1__GetReading Photometer__V1__GetReading;
 typedef struct Photometer__V1__ListReadings Photometer__V1__ListReadings;
 typedef struct Photometer__V1__ReadingInfo Photometer__V1__ReadingInfo;
 typedef struct Photometer__V1__ReadingList Photometer__V1__ReadingList;
@@ -286,6 +287,7 @@ typedef enum {
   PHOTOMETER__V1__ENVELOPE__BODY_EXPORT_DATA = 74,
   PHOTOMETER__V1__ENVELOPE__BODY_IMPORT_DATA = 75,
   PHOTOMETER__V1__ENVELOPE__BODY_RENDER_CHART = 76,
+  PHOTOMETER__V1__ENVELOPE__BODY_GET_READING = 77,
   PHOTOMETER__V1__ENVELOPE__BODY_METER_INFO = 80,
   PHOTOMETER__V1__ENVELOPE__BODY_METER_LIST = 81,
   PHOTOMETER__V1__ENVELOPE__BODY_METER_REMOVED = 82,
@@ -347,6 +349,7 @@ struct  Photometer__V1__Envelope
     Photometer__V1__ExportData *export_data;
     Photometer__V1__ImportData *import_data;
     Photometer__V1__RenderChart *render_chart;
+    Photometer__V1__GetReading *get_reading;
     /*
      * The meter store: host replies.
      */
@@ -1336,6 +1339,23 @@ struct  Photometer__V1__DeleteReading
 #define PHOTOMETER__V1__DELETE_READING__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__delete_reading__descriptor) \
     , 0 }
+
+
+/*
+ * One stored reading by its id. Reply: `ReadingInfo`; `not-found` when no reading has that id.
+ */
+struct  Photometer__V1__GetReading
+{
+  ProtobufCMessage base;
+  uint64_t id;
+  /*
+   * Send its `crop` too.
+   */
+  protobuf_c_boolean with_crop;
+};
+#define PHOTOMETER__V1__GET_READING__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__get_reading__descriptor) \
+    , 0, 0 }
 
 
 /*
@@ -2399,6 +2419,25 @@ Photometer__V1__DeleteReading *
 void   photometer__v1__delete_reading__free_unpacked
                      (Photometer__V1__DeleteReading *message,
                       ProtobufCAllocator *allocator);
+/* Photometer__V1__GetReading methods */
+void   photometer__v1__get_reading__init
+                     (Photometer__V1__GetReading         *message);
+size_t photometer__v1__get_reading__get_packed_size
+                     (const Photometer__V1__GetReading   *message);
+size_t photometer__v1__get_reading__pack
+                     (const Photometer__V1__GetReading   *message,
+                      uint8_t             *out);
+size_t photometer__v1__get_reading__pack_to_buffer
+                     (const Photometer__V1__GetReading   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__GetReading *
+       photometer__v1__get_reading__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__get_reading__free_unpacked
+                     (Photometer__V1__GetReading *message,
+                      ProtobufCAllocator *allocator);
 /* Photometer__V1__ListReadings methods */
 void   photometer__v1__list_readings__init
                      (Photometer__V1__ListReadings         *message);
@@ -2805,6 +2844,9 @@ typedef void (*Photometer__V1__ConfirmReading_Closure)
 typedef void (*Photometer__V1__DeleteReading_Closure)
                  (const Photometer__V1__DeleteReading *message,
                   void *closure_data);
+typedef void (*Photometer__V1__GetReading_Closure)
+                 (const Photometer__V1__GetReading *message,
+                  void *closure_data);
 typedef void (*Photometer__V1__ListReadings_Closure)
                  (const Photometer__V1__ListReadings *message,
                   void *closure_data);
@@ -2905,6 +2947,7 @@ extern const ProtobufCMessageDescriptor photometer__v1__stored_reading__descript
 extern const ProtobufCMessageDescriptor photometer__v1__add_reading__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__confirm_reading__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__delete_reading__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__get_reading__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__list_readings__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__reading_info__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__reading_list__descriptor;
