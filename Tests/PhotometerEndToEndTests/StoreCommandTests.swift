@@ -102,8 +102,20 @@ import Testing
     }
     #expect(try await run(["readings", "Water", "--json"]).lines.count == 2)
     #expect(try await run(["reading", "add", "Water", "9085", "--at", "2026-11-12 08:00"]).status == 0)
-    #expect(try await run(["reading", "add", "Water", "9000", "--at", "2026-11-13 08:00", "--force"]).status == 0)
-    #expect(try await run(["readings", "Water", "--json"]).lines.count == 4)
+    let forced = try await run(["reading", "add", "Water", "9000", "--at", "2026-11-13 08:00", "--force"])
+    #expect(forced.status == 0 && forced.standardOutput.contains("forced past the counting checks"))
+    let stored = try await run(["readings", "Water", "--json"]).lines
+    #expect(stored.map { $0.contains(#""forced":true"#) } == [false, false, true, false])
+    // The flag survives an export and an import into another database.
+    let export = Scratch.folder.appendingPathComponent("export-\(UUID()).csv").path
+    #expect(try await run(["export", "-o", export]).status == 0)
+    let other = temporaryDatabasePath()
+    let imported = try await runCommand(
+      Products.executable("photometer"), ["import", export, "--db", other, "--plugins", plugins])
+    #expect(imported.status == 0, "\(imported.standardError)")
+    let again = try await runCommand(
+      Products.executable("photometer"), ["readings", "Water", "--json", "--db", other, "--plugins", plugins])
+    #expect(again.lines.map { $0.contains(#""forced":true"#) } == [false, false, true, false])
   }
 
   @Test func identifiesAPhotoAmongTheRegisteredMeters() async throws {

@@ -169,5 +169,6 @@ extension StoredReading {
   /// One line: meter, value, unit, time.
   var line: String {
     "\(meter) \(shown.value) \(shown.unit) at \(localTime(takenAt))\(verified ? ", verified" : "")"
+      + (forced ? ", forced past the counting checks" : "")
   }
 }

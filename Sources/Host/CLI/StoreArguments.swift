@@ -80,6 +80,7 @@ extension StoredReading {
       ("as_read", .string(value)), ("read_unit", .string(unit)), ("taken_at", .string(isoTime(takenAt))),
       ("recorded_at", .string(isoTime(recordedAt))), ("source", .string(source.rawValue)),
       ("confidence", confidence.map(JSONValue.number) ?? .null), ("verified", .bool(verified)),
+      ("forced", .bool(forced)),
       (
         "engines",
         .array(

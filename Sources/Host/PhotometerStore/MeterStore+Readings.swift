@@ -22,14 +22,19 @@ extension MeterStore {
       let unit = try Units.normalize(request.unit.isEmpty ? meter.unit : request.unit, for: kind)
       let (text, numeric) = try ValueText.parse(request.value, kind: kind)
       try Self.checkRange(numeric, unit: unit, meter: meter, kind: kind)
-      if request.source == .manual, !request.force, meter.countsUp {
-        try Self.checkCounting(text, numeric, unit: unit, at: takenAt, meter: meter, kind: kind, db: db)
+      var forced = false
+      if request.source == .manual, meter.countsUp {
+        do {
+          try Self.checkCounting(text, numeric, unit: unit, at: takenAt, meter: meter, kind: kind, db: db)
+        } catch StoreError.invalid where request.force {
+          forced = true
+        }
       }
       var row = ReadingRow(
         id: nil, meterId: meter.id!, valueText: text, value: numeric, unit: unit, takenAtMs: takenAt,
         recordedAtMs: now, source: request.source.rawValue, confidence: request.confidence,
         crop: request.crop.isEmpty ? nil : Data(request.crop), verified: false,
-        votedValueText: request.source == .ocr ? text : nil)
+        votedValueText: request.source == .ocr ? text : nil, forced: forced)
       try row.insert(db)
       for answer in request.engines {
         var engine = EngineAnswerRow(
@@ -174,6 +179,7 @@ extension MeterStore {
       takenAt: row.takenAtMs, recordedAt: row.recordedAtMs, source: ReadingSource(rawValue: row.source) ?? .manual,
       confidence: row.confidence, verified: row.verified, crop: row.crop.map { [UInt8]($0) } ?? [], engines: engines)
     reading.votedValue = row.votedValueText ?? ""
+    reading.forced = row.forced
     return reading
   }
 

@@ -11,11 +11,11 @@ extension MeterStore {
   static let transferHeader = [
     "record", "meter", "kind", "unit", "created_at", "roi", "digits", "decimals", "counts_up", "max_rate_per_hour",
     "range", "notes", "photos", "value", "taken_at", "recorded_at", "source", "confidence", "verified", "crop",
-    "engines", "voted_value",
+    "engines", "voted_value", "forced",
   ]
 
-  /// The header of exports from before `voted_value`, still read.
-  static let transferHeaderV1 = Array(transferHeader.dropLast())
+  /// The headers of exports from before `forced` and before `voted_value`, still read.
+  static let olderTransferHeaders = [Array(transferHeader.dropLast()), Array(transferHeader.dropLast(2))]
 
   /// The whole store as CSV, with how many meters and readings it holds.
   public func exportCSV() async throws(StoreError) -> (csv: String, meters: Int, readings: Int) {
@@ -48,7 +48,7 @@ extension MeterStore {
     } catch {
       throw .invalid(error.description)
     }
-    guard let header = records.first, header == Self.transferHeader || header == Self.transferHeaderV1 else {
+    guard let header = records.first, header == Self.transferHeader || Self.olderTransferHeaders.contains(header) else {
       throw .invalid("the CSV does not start with Photometer's export header")
     }
     return try await write { db in
@@ -92,7 +92,7 @@ extension MeterStore {
       "meter", meter.name, meter.kind, meter.unit, "\(meter.createdAtMs)", roi.map(String.init).joined(separator: " "),
       "\(meter.digits)", "\(meter.decimals)", "\(meter.countsUp)", meter.maxRatePerHour.map { "\($0)" } ?? "",
       range.map { "\($0)" }.joined(separator: " "), meter.notes,
-      photos.map { $0.data.base64EncodedString() }.joined(separator: " "), "", "", "", "", "", "", "", "", "",
+      photos.map { $0.data.base64EncodedString() }.joined(separator: " "), "", "", "", "", "", "", "", "", "", "",
     ]
   }
 
@@ -101,6 +101,7 @@ extension MeterStore {
       "reading", meter, "", reading.unit, "", "", "", "", "", "", "", "", "", reading.valueText, "\(reading.takenAtMs)",
       "\(reading.recordedAtMs)", reading.source, reading.confidence.map { "\($0)" } ?? "", "\(reading.verified)",
       reading.crop.map { $0.base64EncodedString() } ?? "", try engineJSON(engines), reading.votedValueText ?? "",
+      reading.forced ? "true" : "",
     ]
   }
 
@@ -186,7 +187,8 @@ extension MeterStore {
       verified: record["verified"] == "true",
       // Exports from before v2 lack it; an uncorrected OCR reading's value is still its vote.
       votedValueText: record["voted_value"].map { $0.isEmpty ? nil : $0 }
-        ?? (source == .ocr ? text : nil))
+        ?? (source == .ocr ? text : nil),
+      forced: record["forced"] == "true")
     try row.insert(db)
     let engines = record["engines", default: ""]
     guard !engines.isEmpty else { return }

@@ -63,11 +63,14 @@ struct ReadingRow: Codable, FetchableRecord, MutablePersistableRecord {
   var verified: Bool
   /// For OCR readings, the voted value as first stored (``valueText`` may be corrected later).
   var votedValueText: String?
+  /// A typed value the counting checks refused and `force` stored anyway.
+  var forced: Bool
 
   /// Every column but `crop` (which then decodes as `nil`), for lists that do not show crops.
   static let columnsWithoutCrop: [Column] = [
     Column("id"), Column("meterId"), Column("valueText"), Column("value"), Column("unit"), Column("takenAtMs"),
     Column("recordedAtMs"), Column("source"), Column("confidence"), Column("verified"), Column("votedValueText"),
+    Column("forced"),
   ]
 
   mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -160,6 +163,11 @@ enum Schema {
       }
       // Readings corrected before v2 lost their voted value; the others still show it.
       try db.execute(sql: "UPDATE reading SET votedValueText = valueText WHERE source = 'ocr'")
+    }
+    migrator.registerMigration("v3: typed readings stored past the counting checks are flagged") { db in
+      try db.alter(table: "reading") { table in
+        table.add(column: "forced", .boolean).notNull().defaults(to: false)
+      }
     }
     return migrator
   }

@@ -6177,7 +6177,7 @@ const ProtobufCMessageDescriptor photometer__v1__meter_removed__descriptor =
   (ProtobufCMessageInit) photometer__v1__meter_removed__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__stored_reading__field_descriptors[15] =
+static const ProtobufCFieldDescriptor photometer__v1__stored_reading__field_descriptors[16] =
 {
   {
     "id",
@@ -6359,6 +6359,18 @@ static const ProtobufCFieldDescriptor photometer__v1__stored_reading__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "forced",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__StoredReading, forced),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__stored_reading__field_indices_by_name[] = {
   8,   /* field[8] = confidence */
@@ -6366,6 +6378,7 @@ static const unsigned photometer__v1__stored_reading__field_indices_by_name[] = 
   13,   /* field[13] = display_unit */
   12,   /* field[12] = display_value */
   11,   /* field[11] = engines */
+  15,   /* field[15] = forced */
   0,   /* field[0] = id */
   1,   /* field[1] = meter */
   3,   /* field[3] = numeric */
@@ -6380,7 +6393,7 @@ static const unsigned photometer__v1__stored_reading__field_indices_by_name[] = 
 static const ProtobufCIntRange photometer__v1__stored_reading__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 15 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor photometer__v1__stored_reading__descriptor =
 {
@@ -6390,7 +6403,7 @@ const ProtobufCMessageDescriptor photometer__v1__stored_reading__descriptor =
   "Photometer__V1__StoredReading",
   "photometer.v1",
   sizeof(Photometer__V1__StoredReading),
-  15,
+  16,
   photometer__v1__stored_reading__field_descriptors,
   photometer__v1__stored_reading__field_indices_by_name,
   1,  photometer__v1__stored_reading__number_ranges,

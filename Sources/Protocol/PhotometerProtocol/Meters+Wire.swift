@@ -76,6 +76,7 @@ extension StoredReading {
     displayValue = String(protobuf: reading.display_value)
     displayUnit = String(protobuf: reading.display_unit)
     votedValue = String(protobuf: reading.voted_value)
+    forced = reading.forced != 0
   }
 
   func encode(in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__StoredReading> {
@@ -95,6 +96,7 @@ extension StoredReading {
       $0.display_value = arena.string(displayValue)
       $0.display_unit = arena.string(displayUnit)
       $0.voted_value = arena.string(votedValue)
+      $0.forced = forced ? 1 : 0
     }
   }
 }

@@ -34,6 +34,8 @@ public struct StoredReading: Hashable, Sendable {
   public var displayUnit = ""
   /// For OCR readings: the value the vote gave, kept when the user corrects ``value``.
   public var votedValue = ""
+  /// A typed value the counting checks refused, stored anyway with ``AddReadingRequest/force``.
+  public var forced = false
 
   public init(
     id: Int64,

@@ -1266,10 +1266,14 @@ struct  Photometer__V1__StoredReading
    * (what `photometer ab` compares each engine's disagreement with).
    */
   char *voted_value;
+  /*
+   * A value typed by hand that the counting checks refused and `AddReading.force` stored anyway.
+   */
+  protobuf_c_boolean forced;
 };
 #define PHOTOMETER__V1__STORED_READING__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__stored_reading__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED, 0, 0, {0,NULL}, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0, PHOTOMETER__V1__READING_SOURCE__READING_SOURCE_UNSPECIFIED, 0, 0, {0,NULL}, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
 
 
 typedef enum {
