@@ -43,7 +43,8 @@ class Client:
         self._process = process
         self._ids = itertools.count(1)
         self._pending = {}
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the pending futures and the closed state
+        self._write_lock = threading.Lock()
         self._closed = None
         self._reader = threading.Thread(target=self._read_replies, name="photometer-replies", daemon=True)
         self._reader.start()
@@ -66,9 +67,13 @@ class Client:
                 raise self._closed
             request_id = next(self._ids)
             self._pending[request_id] = future
-            envelope = pb.Envelope(request_id=request_id)
-            getattr(envelope, kind).CopyFrom(message)
-            self._requests.write(frames.encode(envelope))
+        envelope = pb.Envelope(request_id=request_id)
+        getattr(envelope, kind).CopyFrom(message)
+        frame = frames.encode(envelope)
+        # Writing may block on a full pipe until the host reads; the reply thread must still be
+        # able to take replies meanwhile, so writes have a lock of their own.
+        with self._write_lock:
+            self._requests.write(frame)
             self._requests.flush()
         return future
 
