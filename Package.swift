@@ -202,7 +202,7 @@ let package = Package(
       name: "DigitReader",
       dependencies: ["CDigitReader", "PhotometerVision", "PhotometerProtocol"],
       path: "Sources/Plugins/DigitReader",
-      resources: [.copy("digit-reader.onnx"), .copy("digit-reader.json")]
+      resources: [.copy("digit-reader.onnx"), .copy("digit-reader.json"), .copy("digit-cells.onnx")]
     ),
     .executableTarget(
       name: "DigitsPlugin",

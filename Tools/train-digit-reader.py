@@ -147,9 +147,19 @@ def allowed(char, value):
     return str(lower) if fraction < 0.15 else upper if fraction > 0.85 else str(lower) + upper
 
 
-def write_development(folder, dev):
-    """The development windows as labelled sets (file,text,accept) for photometer-benchmark-read."""
+def write_development(folder, dev, dev_photos):
+    """The development windows as labelled sets (file,text,accept) for photometer-benchmark-read,
+    and the development set-ups' settled photos (labels x.0) as taken, in dev-settled."""
     import csv
+    path = os.path.join(folder, "dev-settled")
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(["file", "text", "accept"])
+        settled = [(value, image) for value, image, _ in dev_photos if value == int(value)]
+        for index, (value, image) in enumerate(settled):
+            cv2.imwrite(os.path.join(path, f"{index:05d}.png"), image)
+            writer.writerow([f"{index:05d}.png", str(int(value)), str(int(value))])
     for kind in ("real", "sevenseg", "wheels"):
         path = os.path.join(folder, f"dev-{kind}")
         os.makedirs(path, exist_ok=True)
@@ -214,7 +224,8 @@ def main():
     parser.add_argument("--refit-temperature", action="store_true",
                         help="fit the temperature of the exported network in --output again and stop")
     parser.add_argument("--write-development", metavar="DIR",
-                        help="write the development windows to DIR/dev-real, dev-sevenseg, dev-wheels and stop")
+                        help="write the development windows to DIR/dev-real, dev-sevenseg, dev-wheels, the "
+                             "settled development photos to DIR/dev-settled, and stop")
     arguments = parser.parse_args()
 
     torch.manual_seed(arguments.seed)
@@ -228,7 +239,7 @@ def main():
     print(f"meterdigits: {len(train)} training photos, {len(dev_photos)} development photos", flush=True)
     if arguments.write_development:
         write_development(arguments.write_development,
-                          development(arguments.seed + 7919, dev_photos, faces, 1200, raw=True))
+                          development(arguments.seed + 7919, dev_photos, faces, 1200, raw=True), dev_photos)
         return
     dev = development(arguments.seed + 7919, dev_photos, faces, 1200)
     if arguments.refit_temperature:

@@ -103,3 +103,62 @@ struct WheelRollTests {
     }
   }
 }
+
+/// Where the reader cuts each digit's cell for the cell classifier.
+@Suite struct CellSpanTests {
+  @Test func aRowsCellsAreAPitchWideJustLeftOfTheNetworksSurestColumns() {
+    let spans = SequenceReader.cellSpans(peaks: [24, 44, 64, 85], width: 90)
+    #expect(spans.count == 4)
+    #expect(spans.allSatisfy { $0.count == 20 }, "\(spans)")
+    #expect(spans[0] == 12..<32, "the pitch is the median step (20), the centre 0.12 of it left of 24")
+    #expect(spans[3].upperBound > 90 - 20, "the last cell may run past the window's edge")
+  }
+
+  @Test func aWindowOfOneDigitIsItsCell() {
+    #expect(SequenceReader.cellSpans(peaks: [7], width: 30) == [0..<30])
+    #expect(SequenceReader.cellSpans(peaks: [], width: 30).isEmpty)
+  }
+}
+
+/// The committed cell classifier, loaded as the plugin loads it, on settled meterdigits photos
+/// read whole (each photo is one digit's cell).
+@Suite(
+  .enabled(if: FileManager.default.fileExists(atPath: "\(Products.repository)/../shared/data/meterdigits/0.0"))
+)
+struct CellClassifierTests {
+  @Test func readsSettledDigitPhotos() async throws {
+    let root = URL(fileURLWithPath: "\(Products.repository)/../shared/data/meterdigits")
+    let (right, of) = try await onOwnThread {
+      let cells = try CellClassifier.bundled()
+      var right = 0
+      var of = 0
+      for digit in 0..<10 {
+        let folder = root.appendingPathComponent("\(digit).0")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().prefix(3) {
+          let image = try VisionImage(decoding: [UInt8](Data(contentsOf: folder.appendingPathComponent(name))))
+          let probabilities = try cells.probabilities(image, cells: [0..<image.width, -4..<(image.width + 4)])
+          #expect(probabilities.count == 2)
+          for cell in probabilities {
+            #expect(cell.count == 10 && abs(cell.reduce(0, +) - 1) < 1e-6)
+            right += cell.indices.max { cell[$0] < cell[$1] } == digit ? 1 : 0
+            of += 1
+          }
+        }
+      }
+      return (right, of)
+    }
+    // (A floor against a broken load or preparation, not the accuracy goal.)
+    #expect(right >= of * 8 / 10, "\(right) of \(of)")
+  }
+
+  @Test func aWrongModelFileIsNamedInTheError() throws {
+    let bogus = Scratch.folder.appendingPathComponent("not-a-classifier-\(UUID()).onnx")
+    try Data("not onnx".utf8).write(to: bogus)
+    defer { try? FileManager.default.removeItem(at: bogus) }
+    #expect {
+      _ = try CellClassifier(model: bogus)
+    } throws: { error in
+      "\(error)".contains(bogus.path)
+    }
+  }
+}

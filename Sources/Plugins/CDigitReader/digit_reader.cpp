@@ -41,13 +41,15 @@ template <typename Body> pm_reader_status guarded(pm_reader_status failure, Body
 // The least spread the prepared window is divided by: a blank window stays blank.
 constexpr double leastSpread = 8;
 
-cv::Mat prepare(const cv::Mat &window, int height, int stride) {
+cv::Mat toGrey(const cv::Mat &window) {
+  if (window.channels() == 1) return window;
   cv::Mat grey;
-  if (window.channels() == 3) {
-    cv::cvtColor(window, grey, cv::COLOR_BGR2GRAY);
-  } else {
-    grey = window;
-  }
+  cv::cvtColor(window, grey, cv::COLOR_BGR2GRAY);
+  return grey;
+}
+
+cv::Mat prepare(const cv::Mat &window, int height, int stride) {
+  cv::Mat grey = toGrey(window);
   long scaled_width = std::lround(double(grey.cols) * height / grey.rows);
   int width = int(std::clamp(scaled_width, 8L, long(PM_READER_MAX_WIDTH)));
   cv::Mat scaled;
@@ -66,7 +68,31 @@ cv::Mat prepare(const cv::Mat &window, int height, int stride) {
   return pixels;
 }
 
+// One cell of a grey window as the classifier takes it (Tools/digitreader/cells.py `cut` and
+// `prepare_cell`).
+cv::Mat prepareCell(const cv::Mat &grey, int left, int right, int height, int width) {
+  right = std::max(right, left + 1);
+  int padLeft = std::max(0, -left), padRight = std::max(0, right - grey.cols);
+  cv::Mat source = grey;
+  if (padLeft > 0 || padRight > 0) cv::copyMakeBorder(grey, source, 0, 0, padLeft, padRight, cv::BORDER_REPLICATE);
+  cv::Mat cell = source.colRange(left + padLeft, right + padLeft);
+  cv::Mat scaled;
+  cv::resize(cell, scaled, cv::Size(width, height), 0, 0, cell.rows > height ? cv::INTER_AREA : cv::INTER_LINEAR);
+  cv::Mat pixels;
+  scaled.convertTo(pixels, CV_32F);
+  cv::Scalar mean, spread;
+  cv::meanStdDev(pixels, mean, spread);
+  return (pixels - mean[0]) / std::max(spread[0], leastSpread);
+}
+
 }  // namespace
+
+struct pm_cells {
+  cv::dnn::Net net;
+  int height = 32;
+  int width = 20;
+  std::mutex lock;
+};
 
 extern "C" {
 
@@ -119,5 +145,57 @@ pm_reader_status pm_reader_run(
 }
 
 void pm_reader_scores_free(float *scores) { std::free(scores); }
+
+pm_reader_status pm_cells_load(const char *path, int height, int width, pm_cells **out) {
+  if (height < 1 || width < 1) return PM_READER_BAD_MODEL;
+  return guarded(PM_READER_BAD_MODEL, [&] {
+    auto cells = std::make_unique<pm_cells>();
+    cells->net = cv::dnn::readNetFromONNX(path);
+    cells->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+    cells->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+    cells->height = height;
+    cells->width = width;
+    *out = cells.release();
+    return PM_READER_OK;
+  });
+}
+
+void pm_cells_free(pm_cells *cells) { delete cells; }
+
+pm_reader_status pm_cells_run(
+  pm_cells *cells, const uint8_t *pixels, int width, int height, int channels, const int *lefts, const int *rights,
+  int count, float **scores, int *classes) {
+  if (width < 1 || height < 1 || (channels != 1 && channels != 3) || count < 1) return PM_READER_BAD_IMAGE;
+  return guarded(PM_READER_FAILED, [&] {
+    cv::Mat window(height, width, channels == 3 ? CV_8UC3 : CV_8UC1, const_cast<uint8_t *>(pixels));
+    cv::Mat source = toGrey(window);
+    int shape[] = {count, 1, cells->height, cells->width};
+    cv::Mat blob(4, shape, CV_32F);
+    for (int index = 0; index < count; index++) {
+      // A cell is at most the window's width beyond either edge: a hostile span allocates nothing large.
+      int left = std::clamp(lefts[index], -width, 2 * width - 1);
+      int right = std::clamp(rights[index], left + 1, 2 * width);
+      cv::Mat cell = prepareCell(source, left, right, cells->height, cells->width);
+      cell.copyTo(cv::Mat(cells->height, cells->width, CV_32F, blob.ptr<float>(index)));
+    }
+    cv::Mat output;
+    {
+      std::lock_guard<std::mutex> hold(cells->lock);
+      cells->net.setInput(blob);
+      output = cells->net.forward().clone();
+    }
+    if (output.dims != 2 || output.size[0] != count) {
+      lastError = "the classifier's output is not N x C";
+      return PM_READER_BAD_MODEL;
+    }
+    size_t total = size_t(count) * output.size[1];
+    auto copy = static_cast<float *>(std::malloc(total * sizeof(float)));
+    if (copy == nullptr) return PM_READER_FAILED;
+    std::memcpy(copy, output.ptr<float>(), total * sizeof(float));
+    *scores = copy;
+    *classes = output.size[1];
+    return PM_READER_OK;
+  });
+}
 
 }  // extern "C"

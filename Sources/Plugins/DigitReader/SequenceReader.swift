@@ -8,19 +8,32 @@ import PhotometerVision
 /// decoding to paths with that many digits.
 public struct SequenceReader: Sendable {
   public let network: ReaderNetwork
+  /// A second opinion on each digit the decoding places, read from the digit's cell, pooled with
+  /// the network's by `cellShare` (the classifier's weight in a geometric pool; 0 or no classifier:
+  /// the network's alone).
+  public let cells: CellClassifier?
+  public let cellShare: Double
   let decoder: CTCDecoder
+
+  /// The classifier's weight in the pool, chosen on meterdigits' development set-ups.
+  public static let defaultCellShare = 0.7
+  /// How far right of a digit's middle the network's surest column for it lies, in pitches (its
+  /// mean on the development windows): a cell is centred that much left of it.
+  static let peakLead = 0.12
 
   /// A wheel whose position is more than this fraction past a digit and less than this short of
   /// the next is caught mid-roll (meterdigits labels x.2 to x.8 so; x.1 reads x, x.9 reads x + 1).
   public static let settledMargin = 0.15
-  public init(network: ReaderNetwork) {
+  public init(network: ReaderNetwork, cells: CellClassifier? = nil, cellShare: Double = defaultCellShare) {
     self.network = network
+    self.cells = cells
+    self.cellShare = cellShare
     decoder = CTCDecoder(alphabet: Array(network.settings.classes))
   }
 
-  /// The reader with the network that ships with the plugin.
+  /// The reader with the network and the cell classifier that ship with the plugin.
   public static func bundled() throws(ReaderError) -> SequenceReader {
-    SequenceReader(network: try ReaderNetwork.bundled())
+    SequenceReader(network: try ReaderNetwork.bundled(), cells: try CellClassifier.bundled())
   }
 
   /// Reads the window. With `digits` > 0, the likeliest reading with that many digits (the
@@ -37,8 +50,11 @@ public struct SequenceReader: Sendable {
       ? decoder.constrained(probabilities, digits: digits) ?? decoder.greedy(probabilities)
       : Self.atLeastOneDigit(decoder.greedy(probabilities), probabilities, decoder)
     let pixelsPerColumn = Double(settings.stride) * Double(image.height) / Double(settings.height)
-    let symbols = emissions.map { emission in
-      symbol(emission, probabilities: probabilities, scores: scores, pixelsPerColumn: pixelsPerColumn, image: image)
+    let opinions = try cellOpinions(emissions, probabilities, image: image, pixelsPerColumn: pixelsPerColumn)
+    let symbols = emissions.indices.map { index in
+      symbol(
+        emissions[index], probabilities: probabilities, scores: scores, pixelsPerColumn: pixelsPerColumn,
+        image: image, cell: opinions[index])
     }
     let gap = Self.gapConfidence(emissions, probabilities)
     return EngineReading(
@@ -76,19 +92,68 @@ public struct SequenceReader: Sendable {
     return confidence
   }
 
+  /// The column where the network is surest of the emission's character.
+  static func peak(_ emission: CTCDecoder.Emission, _ probabilities: [[Double]]) -> Int {
+    emission.columns.max { probabilities[$0][emission.classIndex] < probabilities[$1][emission.classIndex] }!
+  }
+
+  /// The cell classifier's probabilities for each digit emission (nil for a point, or without a
+  /// classifier), its cell cut by ``cellSpans(peaks:width:)``.
+  func cellOpinions(
+    _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, pixelsPerColumn: Double
+  ) throws(ReaderError) -> [[Double]?] {
+    var opinions = [[Double]?](repeating: nil, count: emissions.count)
+    guard let cells, cellShare > 0 else { return opinions }
+    let digits = emissions.indices.filter { emissions[$0].character.isNumber }
+    let peaks = digits.map { (Double(Self.peak(emissions[$0], probabilities)) + 0.5) * pixelsPerColumn }
+    let found = try cells.probabilities(image, cells: Self.cellSpans(peaks: peaks, width: image.width))
+    for (index, probabilities) in zip(digits, found) { opinions[index] = probabilities }
+    return opinions
+  }
+
+  /// Each digit's cell in the window's columns, from the pixel where the network is surest of it:
+  /// a row's pitch wide (the median step between its digits), centred ``peakLead`` of a pitch
+  /// left of that pixel. A window of one digit is its cell.
+  public static func cellSpans(peaks: [Double], width: Int) -> [Range<Int>] {
+    guard peaks.count > 1 else { return peaks.map { _ in 0..<width } }
+    let steps = zip(peaks.dropFirst(), peaks).map { $0 - $1 }.sorted()
+    let pitch = max(2, steps[steps.count / 2])
+    return peaks.map { peak in
+      let centre = peak - peakLead * pitch
+      let left = Int((centre - pitch / 2).rounded())
+      return left..<max(left + 1, Int((centre + pitch / 2).rounded()))
+    }
+  }
+
+  /// The network's digit probabilities at a column, pooled with the cell classifier's
+  /// (geometric, `cellShare` its weight) when there is one; they keep the network's share for
+  /// "a digit" (against the blank and the point).
+  func digitProbabilities(_ column: [Double], cell: [Double]?) -> [Double] {
+    let network = (0..<10).map { digit in decoder.classOfDigit[digit].map { column[$0] } ?? 0 }
+    guard let cell, cell.count == 10 else { return network }
+    let mass = network.reduce(0, +)
+    guard mass > 0 else { return network }
+    let pooled = zip(network, cell).map { reader, cell in
+      exp((1 - cellShare) * log(max(reader / mass, 1e-12)) + cellShare * log(max(cell, 1e-12)))
+    }
+    let total = pooled.reduce(0, +)
+    return pooled.map { $0 / total * mass }
+  }
+
   private func symbol(
     _ emission: CTCDecoder.Emission, probabilities: [[Double]], scores: ColumnScores, pixelsPerColumn: Double,
-    image: VisionImage
+    image: VisionImage, cell: [Double]?
   ) -> Symbol {
-    let peak = emission.columns.max { probabilities[$0][emission.classIndex] < probabilities[$1][emission.classIndex] }!
-    let column = probabilities[peak]
+    let column = probabilities[Self.peak(emission, probabilities)]
     let box = Rect(
       x: Int32(Double(emission.columns.lowerBound) * pixelsPerColumn),
       y: 0, width: Int32(max(1, Double(emission.columns.count) * pixelsPerColumn)), height: Int32(image.height))
-    guard let digit = emission.character.wholeNumberValue else {
+    guard emission.character.isNumber else {
       return Symbol(text: String(emission.character), confidence: column[emission.classIndex], box: box)
     }
-    let digitProbability = { (digit: Int) in decoder.classOfDigit[digit].map { column[$0] } ?? 0 }
+    let digits = digitProbabilities(column, cell: cell)
+    let digitProbability = { (digit: Int) in digits[digit] }
+    let digit = digits.indices.max { digits[$0] < digits[$1] }!
     let alternatives = (0..<10).filter { $0 != digit }.sorted { digitProbability($0) > digitProbability($1) }
       .prefix(2).map { Alternative(text: String($0), confidence: digitProbability($0)) }
     let roll = WheelPosition(scores, classes: probabilities[0].count, columns: emission.columns)

@@ -6,14 +6,20 @@ import PluginKit
 
 /// The sequence digit reader as a read plugin. Option `model`: an ONNX reader from
 /// Tools/train-digit-reader.py, its `.json` settings beside it, to use instead of the bundled one
-/// (an A/B test of two trainings). The request's `digits`, else the count the meter's confirmed
+/// (an A/B test of two trainings); `cells`: another cell classifier from
+/// Tools/train-digit-classifier.py; `cell_share`: its weight in the pool (0: the reader alone). The request's `digits`, else the count the meter's confirmed
 /// readings agree on (``MeterPrior``), constrains the decoding; without either the reader finds
 /// the count itself.
 struct ReaderRecognizer: Recognizer {
   static let acceptedOptions = [
     OptionSpec(
       name: "model", description: "an ONNX reader from Tools/train-digit-reader.py, its .json beside it",
-      defaultValue: "")
+      defaultValue: ""),
+    OptionSpec(
+      name: "cells", description: "an ONNX cell classifier from Tools/train-digit-classifier.py", defaultValue: ""),
+    OptionSpec(
+      name: "cell_share", description: "the cell classifier's weight in the pool, 0 to 1 (0: the reader alone)",
+      defaultValue: String(SequenceReader.defaultCellShare)),
   ]
 
   let roles: [Role] = [.read]
@@ -21,6 +27,12 @@ struct ReaderRecognizer: Recognizer {
 
   mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
     let path = host.options["model"] ?? ""
+    let cellsPath = host.options["cells"] ?? ""
+    let shareText = host.options["cell_share"] ?? ""
+    guard let share = shareText.isEmpty ? SequenceReader.defaultCellShare : Double(shareText), (0...1).contains(share)
+    else {
+      throw ErrorReply(.invalidRequest, "option cell_share: \"\(shareText)\" is not a number from 0 to 1")
+    }
     do {
       let network =
         try path.isEmpty
@@ -28,10 +40,16 @@ struct ReaderRecognizer: Recognizer {
         : ReaderNetwork(
           model: URL(fileURLWithPath: path),
           settings: URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("json"))
-      reader = SequenceReader(network: network)
+      let cells =
+        try cellsPath.isEmpty ? CellClassifier.bundled() : CellClassifier(model: URL(fileURLWithPath: cellsPath))
+      reader = SequenceReader(network: network, cells: cells, cellShare: share)
       return Hello(
         name: "photometer-reader", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
-        details: ["engine": "sequence reader (CTC, OpenCV dnn)", "model": path.isEmpty ? "bundled" : path])
+        details: [
+          "engine": "sequence reader (CTC, OpenCV dnn) with a cell classifier",
+          "model": path.isEmpty ? "bundled" : path,
+          "cells": cellsPath.isEmpty ? "bundled" : cellsPath, "cell_share": String(share),
+        ])
     } catch {
       throw ErrorReply(.invalidRequest, "cannot load the digit reader: \(error)")
     }

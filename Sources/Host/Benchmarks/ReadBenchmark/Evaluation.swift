@@ -27,15 +27,19 @@ struct Evaluation {
   var symbols: FileHandle?
 
   /// With `readerModel` (an ONNX file with its settings beside it, `NAME.json`), the reader runs
-  /// that training instead of the bundled one.
-  init(weights: [String: Double], withTesseractCommandLine: Bool, readerModel: URL? = nil) throws {
+  /// that training instead of the bundled one; with `cellModel`, that cell classifier, pooled with
+  /// `cellShare` (0: the reader's network alone).
+  init(
+    weights: [String: Double], withTesseractCommandLine: Bool, readerModel: URL? = nil, cellModel: URL? = nil,
+    cellShare: Double = SequenceReader.defaultCellShare
+  ) throws {
     self.weights = weights
-    reader =
+    let network =
       try readerModel.map {
-        SequenceReader(
-          network: try ReaderNetwork(
-            model: $0, settings: $0.deletingPathExtension().appendingPathExtension("json")))
-      } ?? SequenceReader.bundled()
+        try ReaderNetwork(model: $0, settings: $0.deletingPathExtension().appendingPathExtension("json"))
+      } ?? ReaderNetwork.bundled()
+    let cells = try cellModel.map { try CellClassifier(model: $0) } ?? CellClassifier.bundled()
+    reader = SequenceReader(network: network, cells: cells, cellShare: cellShare)
     templates = try TemplateEngine.bundled()
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine

@@ -9,14 +9,17 @@
 //
 // The vote weighs the engines as plugins.json does (`--plugins FILE`, default the one in the
 // current folder: the repository's when run from its root). `--reader-model FILE.onnx` runs
-// another training of the sequence reader (its settings in FILE.json), for comparing trainings.
+// another training of the sequence reader (its settings in FILE.json), `--cell-model FILE.onnx`
+// another cell classifier, `--cell-share X` its weight in the pool (0: the network alone), for
+// comparing trainings.
+import DigitReader
 import Foundation
 import PhotometerHost
 import TesseractEngine
 
 TesseractEngine.runSingleThreaded()
 let arguments = Array(CommandLine.arguments.dropFirst())
-let valued = ["--plugins", "--symbols", "--reader-model"]
+let valued = ["--plugins", "--symbols", "--reader-model", "--cell-model", "--cell-share"]
 let sets = arguments.indices.filter {
   !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
 }
@@ -25,17 +28,21 @@ guard !sets.isEmpty else {
   FileHandle.standardError.write(
     Data(
       ("usage: photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors] [--plugins FILE]"
-        + " [--symbols FILE.jsonl] [--reader-model FILE.onnx]\n").utf8))
+        + " [--symbols FILE.jsonl] [--reader-model FILE.onnx] [--cell-model FILE.onnx] [--cell-share X]\n").utf8))
   exit(2)
 }
 do {
   let flag = arguments.firstIndex(of: "--plugins")
   let weights = try PluginConfiguration.votingWeights(
     contentsOf: flag.map { $0 + 1 < arguments.count ? arguments[$0 + 1] : "" } ?? "plugins.json")
-  let model = arguments.firstIndex(of: "--reader-model").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+  func value(_ flag: String) -> String? {
+    arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+  }
   var evaluation = try Evaluation(
     weights: weights, withTesseractCommandLine: arguments.contains("--tesseract-cli"),
-    readerModel: model.map { URL(fileURLWithPath: $0) })
+    readerModel: value("--reader-model").map { URL(fileURLWithPath: $0) },
+    cellModel: value("--cell-model").map { URL(fileURLWithPath: $0) },
+    cellShare: value("--cell-share").flatMap(Double.init) ?? SequenceReader.defaultCellShare)
   evaluation.showErrors = arguments.contains("--show-errors")
   evaluation.told = arguments.contains("--told")
   if let flag = arguments.firstIndex(of: "--symbols"), flag + 1 < arguments.count {

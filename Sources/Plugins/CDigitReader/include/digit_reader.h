@@ -45,6 +45,23 @@ pm_reader_status pm_reader_run(
   int *columns);
 void pm_reader_scores_free(float *scores);
 
+typedef struct pm_cells pm_cells;
+
+/// Loads an ONNX cell classifier that takes N x 1 x `height` x `width` grey cells and gives
+/// N x C scores.
+pm_reader_status pm_cells_load(const char *path, int height, int width, pm_cells **out);
+void pm_cells_free(pm_cells *cells);
+
+/// Scores `count` cells of a window of 8-bit pixels (as for `pm_reader_run`): cell i is the
+/// window's columns [lefts[i], rights[i]) over its full height, the edge column repeated where a
+/// cell runs past the window; each in grey, scaled to the classifier's size (area interpolation
+/// down, linear up), zero mean and unit spread (at least 8 grey levels), as
+/// Tools/digitreader/cells.py `prepare_cell` does. `*scores` (free with `pm_reader_scores_free`)
+/// holds `count` rows of `*classes` floats. Safe to call from several threads (one at a time runs).
+pm_reader_status pm_cells_run(
+  pm_cells *cells, const uint8_t *pixels, int width, int height, int channels, const int *lefts, const int *rights,
+  int count, float **scores, int *classes);
+
 #ifdef __cplusplus
 }
 #endif

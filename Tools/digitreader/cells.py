@@ -1,0 +1,110 @@
+"""Single-digit cells for the cell classifier, cut the way the plugin cuts them.
+
+The plugin cuts a digit's cell around where the sequence reader placed it, with the width of the
+row's pitch (or the whole window for a window of one digit), so a training cell is cut from a
+composed or rendered window after the random camera, around the digit's true extent moved and
+widened at random: neighbours' edges, frames and loose margins are in the cells as they will be
+at run time. `prepare_cell` must stay the same computation as `pm_cells_prepare` in
+Sources/Plugins/CDigitReader/digit_reader.cpp.
+"""
+import math
+from multiprocessing import Pool
+
+import cv2
+import numpy as np
+
+from . import augment, compose, render
+
+CELL_HEIGHT = 32
+CELL_WIDTH = 20
+MIX = (("real", 0.6), ("sevenseg", 0.2), ("wheels", 0.2))
+
+
+def prepare_cell(grey):
+    """A grey cell scaled to CELL_WIDTH x CELL_HEIGHT (area down, linear up), zero mean and unit
+    spread (at least 8 grey levels)."""
+    height, width = grey.shape
+    method = cv2.INTER_AREA if height > CELL_HEIGHT else cv2.INTER_LINEAR
+    cell = cv2.resize(grey, (CELL_WIDTH, CELL_HEIGHT), interpolation=method).astype(np.float32)
+    return (cell - float(cell.mean())) / max(float(cell.std()), 8.0)
+
+
+def cut(grey, centre, width):
+    """Columns [centre - width / 2, centre + width / 2) of the window, the edge repeated past it."""
+    left = int(round(centre - width / 2))
+    right = max(left + 1, int(round(centre + width / 2)))
+    pad_left, pad_right = max(0, -left), max(0, right - grey.shape[1])
+    if pad_left or pad_right:
+        grey = cv2.copyMakeBorder(grey, 0, 0, pad_left, pad_right, cv2.BORDER_REPLICATE)
+    return grey[:, left + pad_left:right + pad_left]
+
+
+def soft_label(value):
+    """A wheel at `value` as shares of the two digits it stands between (4.3: 0.7 of 4, 0.3 of 5)."""
+    label = np.zeros(10, np.float32)
+    lower = int(math.floor(value)) % 10
+    fraction = value - math.floor(value)
+    label[lower] += 1 - fraction
+    label[(lower + 1) % 10] += fraction
+    return label
+
+
+def window_cells(rng, image, shown):
+    """Every digit's cell of a window after the camera: (prepared cell, soft label)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    scale = grey.shape[0] / augment.HEIGHT
+    digits = [(x0 * scale, x1 * scale, value) for char, x0, x1, value in shown if value is not None]
+    out = []
+    if len(digits) == 1 and rng.random() < 0.5:  # a window of one digit is read whole
+        out.append((prepare_cell(grey), soft_label(digits[0][2])))
+        return out
+    for x0, x1, value in digits:
+        extent = x1 - x0
+        centre = (x0 + x1) / 2 + rng.normal(0, 0.12) * extent
+        width = extent * rng.uniform(0.85, 1.45)
+        cell = cut(grey, centre, width)
+        if cell.shape[1] >= 2:
+            out.append((prepare_cell(cell), soft_label(value)))
+    return out
+
+
+_photos = None
+_faces = None
+
+
+def _start(photos, faces):
+    global _photos, _faces
+    _photos, _faces = photos, faces
+
+
+def window(rng, kind, photos, faces):
+    if kind == "real":
+        return compose.real_strip(rng, photos)
+    if kind == "sevenseg":
+        return render.seven_segment(rng)
+    return render.wheels(rng, faces)
+
+
+def _chunk(arguments):
+    seed, count, augmented = arguments
+    rng = np.random.default_rng(seed)
+    kinds = [kind for kind, _ in MIX]
+    out = []
+    for _ in range(count):
+        kind = kinds[int(rng.choice(len(kinds), p=[share for _, share in MIX]))]
+        image, shown = window(rng, kind, _photos, _faces)
+        if augmented:
+            image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
+        else:
+            scale = augment.HEIGHT / image.shape[0]
+            shown = [(char, x0 * scale, x1 * scale, value) for char, x0, x1, value in shown]
+        out += [(cell, label, kind) for cell, label in window_cells(rng, image, shown)]
+    return out
+
+
+def generate(seed, windows, photos, faces, processes=2, chunk=250, augmented=True):
+    """The cells of `windows` windows of the training mix, the same for the same seed."""
+    jobs = [(seed * 1_000_003 + index, min(chunk, windows - index * chunk), augmented)
+            for index in range(math.ceil(windows / chunk))]
+    with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
+        return [item for part in pool.map(_chunk, jobs) for item in part]
