@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Trains the digit cell classifier that gives the sequence reader a second opinion per digit.
 
-    /tmp/venv/bin/python Tools/train-digit-classifier.py [--rounds 8] [--seed 1]
+    /tmp/venv/bin/python Tools/train-digit-classifier.py [--rounds 10] [--windows 15000] [--seeds 1 2]
 
-(The venv and fonts as for Tools/train-digit-reader.py.) Trains on cells cut from the same windows
-the sequence reader trains on (digitreader/cells.py): meterdigits' training set-ups composed into
-strips, and displays and counters of the training style, all through the random camera; a wheel
-caught between two digits is a share of each. Keeps the round that reads the development cells
+(The venv and fonts as for Tools/train-digit-reader.py, and the faces render.MORE_FACES names:
+apt-get install the packages in render.MORE_FACES_PACKAGES.) Trains on cells cut from windows made
+as the sequence reader's are (digitreader/cells.py): meterdigits' training set-ups composed into
+strips, and displays and counters of the training style (counters in 47 faces, not 16), all
+through the random camera; a wheel caught between two digits is a share of each. One classifier
+per seed (about 11 minutes each on 2 cores); the file shipped is their mean (`average`). Keeps the round that reads the development cells
 best (cut the same way from meterdigits' development set-ups and rendered windows) together with
 the development set-ups' settled photos as taken, and writes
-Sources/Plugins/DigitReader/digit-cells.onnx. Seeded: the same seed, the same cells and order.
+Sources/Plugins/DigitReader/digit-cells.onnx. Seeded: the same seeds, the same cells and order.
 """
 import argparse
 import os
@@ -64,36 +66,85 @@ def export(model, path):
                       dynamic_axes={"cells": {0: "n"}, "scores": {0: "n"}})
 
 
+def average(paths, path):
+    """One ONNX file whose scores are the mean of the given classifiers' (trainings of other seeds:
+    they err on other cells). Each graph is copied under a prefix, all read the same input."""
+    import onnx
+    from onnx import helper, numpy_helper
+    nodes, initializers = [], []
+    outputs = []
+    for index, source in enumerate(paths):
+        model = onnx.compose.add_prefix(onnx.load(source), f"m{index}_")
+        graph = model.graph
+        for node in graph.node:
+            node.input[:] = ["cells" if name == f"m{index}_cells" else name for name in node.input]
+        nodes += graph.node
+        initializers += graph.initializer
+        outputs.append(graph.output[0].name)
+    initializers.append(numpy_helper.from_array(np.array([1 / len(paths)], np.float32), "share"))
+    nodes.append(helper.make_node("Sum", outputs, ["total"]))
+    nodes.append(helper.make_node("Mul", ["total", "share"], ["scores"]))
+    cells_input = helper.make_tensor_value_info("cells", onnx.TensorProto.FLOAT, ["n", 1, cells.CELL_HEIGHT,
+                                                                                   cells.CELL_WIDTH])
+    scores = helper.make_tensor_value_info("scores", onnx.TensorProto.FLOAT, ["n", 10])
+    graph = helper.make_graph(nodes, "averaged cell classifiers", [cells_input], [scores], initializers)
+    model = helper.make_model(graph, opset_imports=onnx.load(paths[0]).opset_import)
+    model.ir_version = onnx.load(paths[0]).ir_version
+    onnx.checker.check_model(model)
+    onnx.save(model, path)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--meterdigits", default=os.path.join(ROOT, "../shared/data/meterdigits"))
-    parser.add_argument("--rounds", type=int, default=8)
-    parser.add_argument("--windows", type=int, default=20000, help="fresh windows a round")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--windows", type=int, default=15000, help="fresh windows a round")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2],
+                        help="train one classifier per seed and ship their mean")
     parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
+    parser.add_argument("--average", nargs="+", metavar="ONNX",
+                        help="write the mean of these trainings to OUTPUT/digit-cells.onnx and stop")
     arguments = parser.parse_args()
-    torch.manual_seed(arguments.seed)
+    os.makedirs(arguments.output, exist_ok=True)
+    target = os.path.join(arguments.output, "digit-cells.onnx")
+    if arguments.average:
+        average(arguments.average, target)
+        return
     torch.set_num_threads(2)
     torch.use_deterministic_algorithms(True)
-    rng = random.Random(arguments.seed)
-
-    faces = render.available_faces()
+    faces = render.available_faces(more=True)
     photos = compose.load(arguments.meterdigits)
-    train = [photo for photo in photos if photo[2] == "train"]
+    if len(arguments.seeds) == 1:
+        train(arguments, arguments.seeds[0], photos, faces, target)
+        return
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        paths = [os.path.join(folder, f"seed-{seed}.onnx") for seed in arguments.seeds]
+        for seed, path in zip(arguments.seeds, paths):
+            train(arguments, seed, photos, faces, path)
+        average(paths, target)
+    print(f"wrote the mean of seeds {arguments.seeds} to {target}")
+
+
+def train(arguments, seed, photos, faces, path):
+    """One classifier from `seed`, the round that reads the development cells and photos best
+    exported to `path`."""
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    train_photos = [photo for photo in photos if photo[2] == "train"]
     dev_photos = [photo for photo in photos if photo[2] == "dev"]
-    dev = cells.generate(arguments.seed + 7919, 1500, dev_photos, faces)
+    dev = cells.generate(seed + 7919, 1500, dev_photos, faces)
     dev_settled = settled_photos(dev_photos)
-    print(f"meterdigits: {len(train)} training photos; development: {len(dev)} cells, "
+    print(f"seed {seed}: meterdigits: {len(train_photos)} training photos; development: {len(dev)} cells, "
           f"{len(dev_settled)} settled photos", flush=True)
 
     model = CellClassifier()
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     steps_per_round = None
-    best = (-1.0, None)
-    os.makedirs(arguments.output, exist_ok=True)
+    best = -1.0
     for round_index in range(arguments.rounds):
         started = time.time()
-        items = cells.generate(arguments.seed * 1000 + round_index, arguments.windows, train, faces)
+        items = cells.generate(seed * 1000 + round_index, arguments.windows, train_photos, faces)
         generated = time.time() - started
         if steps_per_round is None:
             steps_per_round = (len(items) + 127) // 128
@@ -118,12 +169,12 @@ def main():
         print(f"round {round_index}: {len(items)} cells ({generated:.0f} s), loss {total / steps_per_round:.4f}, "
               f"dev cells {cells_right:.4f} {kinds}, settled photos {photos_right:.4f} "
               f"({time.time() - started:.0f} s)", flush=True)
-        if score > best[0]:
-            best = (score, {key: value.clone() for key, value in model.state_dict().items()})
-            export(model, os.path.join(arguments.output, "digit-cells.onnx"))
-            print(f"  kept (development {score:.4f})", flush=True)
+        if score > best:
+            best = score
+            export(model, path)
             model.train()
-    print(f"best development {best[0]:.4f}; wrote {os.path.join(arguments.output, 'digit-cells.onnx')}")
+            print(f"  kept (development {score:.4f})", flush=True)
+    print(f"seed {seed}: best development {best:.4f}; wrote {path}", flush=True)
 
 
 if __name__ == "__main__":

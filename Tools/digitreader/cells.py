@@ -17,7 +17,7 @@ from . import augment, compose, render
 
 CELL_HEIGHT = 32
 CELL_WIDTH = 20
-MIX = (("real", 0.6), ("sevenseg", 0.2), ("wheels", 0.2))
+MIX = (("real", 0.55), ("sevenseg", 0.15), ("wheels", 0.3))
 
 
 def prepare_cell(grey):

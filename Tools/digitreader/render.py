@@ -43,10 +43,58 @@ WHEEL_FACES = [
 FACES_PACKAGES = "fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-roboto-unhinted fonts-open-sans fonts-urw-base35"
 
 
-def available_faces():
+# More faces for the cell classifier's counters (Tools/train-digit-classifier.py): counters are
+# printed in many more designs than the faces above (a 3 with a flat top, a 6 with a straight or a
+# hooked stem, open and closed 4s), and a classifier of single cells learns each design cheaply.
+MORE_FACES = [
+    "/usr/share/fonts/opentype/b612/B612-Bold.otf",
+    "/usr/share/fonts/opentype/b612/B612Mono-Regular.otf",
+    "/usr/share/fonts/opentype/cabin/Cabin-SemiBold.otf",
+    "/usr/share/fonts/opentype/cantarell/Cantarell-Bold.otf",
+    "/usr/share/fonts/opentype/dosis/Dosis-SemiBold.otf",
+    "/usr/share/fonts/opentype/fantasque-sans/Normal/OTF/FantasqueSansMono-Bold.otf",
+    "/usr/share/fonts/opentype/junction/Junction.otf",
+    "/usr/share/fonts/opentype/jura/Jura-Medium.otf",
+    "/usr/share/fonts/opentype/jura/Jura-Bold.otf",
+    "/usr/share/fonts/truetype/3270/3270-Regular.ttf",
+    "/usr/share/fonts/truetype/3270/3270Condensed-Regular.ttf",
+    "/usr/share/fonts/truetype/adf/GilliusADF-BoldCond.otf",
+    "/usr/share/fonts/truetype/adf/GilliusADFNo2-Regular.otf",
+    "/usr/share/fonts/truetype/adf/IkariusADFStd-Bold.otf",
+    "/usr/share/fonts/truetype/adf/SwitzeraADF-Cond.otf",
+    "/usr/share/fonts/truetype/adf/SwitzeraADF-BoldExt.otf",
+    "/usr/share/fonts/truetype/adf/UniversalisADFStd-BoldCond.otf",
+    "/usr/share/fonts/truetype/agave/agave-r-autohinted.ttf",
+    "/usr/share/fonts/truetype/beteckna/BetecknaGS-Bold.ttf",
+    "/usr/share/fonts/truetype/beteckna/BetecknaGSCondensed-Bold.ttf",
+    "/usr/share/fonts/truetype/clear-sans/ClearSans-Medium.ttf",
+    "/usr/share/fonts/truetype/comfortaa/Comfortaa-Bold.ttf",
+    "/usr/share/fonts/truetype/crosextra/Carlito-Bold.ttf",
+    "/usr/share/fonts/truetype/eurofurence/eurof55.ttf",
+    "/usr/share/fonts/truetype/firacode/FiraCode-Medium.ttf",
+    "/usr/share/fonts/truetype/hack/Hack-Bold.ttf",
+    "/usr/share/fonts/truetype/inconsolata/Inconsolata.otf",
+    "/usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Medium.ttf",
+    "/usr/share/fonts/truetype/lato/Lato-Heavy.ttf",
+    "/usr/share/fonts/truetype/lato/Lato-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansMono-Bold.ttf",
+]
+MORE_FACES_PACKAGES = ("fonts-b612 fonts-cabin fonts-cantarell fonts-dosis fonts-fantasque-sans fonts-junction "
+                       "fonts-jura fonts-3270 fonts-adf-gillius fonts-adf-ikarius fonts-adf-switzera "
+                       "fonts-adf-universalis fonts-agave fonts-beteckna fonts-clear-sans fonts-comfortaa "
+                       "fonts-crosextra-carlito fonts-eurofurence fonts-firacode fonts-hack fonts-inconsolata "
+                       "fonts-jetbrains-mono fonts-lato fonts-noto-mono")
+
+
+def available_faces(more=False):
     faces = [face for face in WHEEL_FACES if glob.glob(face)]
     if len(faces) < len(WHEEL_FACES) // 2:
-        raise SystemExit(f"train-digit-reader: install the training faces: apt-get install {FACES_PACKAGES}")
+        raise SystemExit(f"install the training faces: apt-get install {FACES_PACKAGES}")
+    if more:
+        extra = [face for face in MORE_FACES if glob.glob(face)]
+        if len(extra) < len(MORE_FACES) // 2:
+            raise SystemExit(f"install the cell classifier's faces: apt-get install {MORE_FACES_PACKAGES}")
+        faces += extra
     return faces
 
 
