@@ -13,10 +13,16 @@ public struct SequenceReader: Sendable {
   /// the network's alone).
   public let cells: CellClassifier?
   public let cellShare: Double
+  /// The pool's softmax temperature. A geometric pool whose weights sum to one is no surer than
+  /// its members, though two opinions that agree are surer evidence than either; this makes the
+  /// pooled probability the digit's chance of being right.
+  public let poolTemperature: Double
   let decoder: CTCDecoder
 
   /// The classifier's weight in the pool, chosen on meterdigits' development set-ups.
   public static let defaultCellShare = 0.7
+  /// The pool's temperature, fitted on meterdigits' development set-ups.
+  public static let defaultPoolTemperature = 0.5
   /// How far right of a digit's middle the network's surest column for it lies, in pitches (its
   /// mean on the development windows): a cell is centred that much left of it.
   static let peakLead = 0.12
@@ -24,10 +30,14 @@ public struct SequenceReader: Sendable {
   /// A wheel whose position is more than this fraction past a digit and less than this short of
   /// the next is caught mid-roll (meterdigits labels x.2 to x.8 so; x.1 reads x, x.9 reads x + 1).
   public static let settledMargin = 0.15
-  public init(network: ReaderNetwork, cells: CellClassifier? = nil, cellShare: Double = defaultCellShare) {
+  public init(
+    network: ReaderNetwork, cells: CellClassifier? = nil, cellShare: Double = defaultCellShare,
+    poolTemperature: Double = defaultPoolTemperature
+  ) {
     self.network = network
     self.cells = cells
     self.cellShare = cellShare
+    self.poolTemperature = poolTemperature
     decoder = CTCDecoder(alphabet: Array(network.settings.classes))
   }
 
@@ -134,7 +144,7 @@ public struct SequenceReader: Sendable {
     let mass = network.reduce(0, +)
     guard mass > 0 else { return network }
     let pooled = zip(network, cell).map { reader, cell in
-      exp((1 - cellShare) * log(max(reader / mass, 1e-12)) + cellShare * log(max(cell, 1e-12)))
+      exp(((1 - cellShare) * log(max(reader / mass, 1e-12)) + cellShare * log(max(cell, 1e-12))) / poolTemperature)
     }
     let total = pooled.reduce(0, +)
     return pooled.map { $0 / total * mass }

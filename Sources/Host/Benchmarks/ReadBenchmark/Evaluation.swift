@@ -31,7 +31,8 @@ struct Evaluation {
   /// `cellShare` (0: the reader's network alone).
   init(
     weights: [String: Double], withTesseractCommandLine: Bool, readerModel: URL? = nil, cellModel: URL? = nil,
-    cellShare: Double = SequenceReader.defaultCellShare
+    cellShare: Double = SequenceReader.defaultCellShare,
+    poolTemperature: Double = SequenceReader.defaultPoolTemperature
   ) throws {
     self.weights = weights
     let network =
@@ -39,7 +40,7 @@ struct Evaluation {
         try ReaderNetwork(model: $0, settings: $0.deletingPathExtension().appendingPathExtension("json"))
       } ?? ReaderNetwork.bundled()
     let cells = try cellModel.map { try CellClassifier(model: $0) } ?? CellClassifier.bundled()
-    reader = SequenceReader(network: network, cells: cells, cellShare: cellShare)
+    reader = SequenceReader(network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature)
     templates = try TemplateEngine.bundled()
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine

@@ -10,8 +10,8 @@
 // The vote weighs the engines as plugins.json does (`--plugins FILE`, default the one in the
 // current folder: the repository's when run from its root). `--reader-model FILE.onnx` runs
 // another training of the sequence reader (its settings in FILE.json), `--cell-model FILE.onnx`
-// another cell classifier, `--cell-share X` its weight in the pool (0: the network alone), for
-// comparing trainings.
+// another cell classifier, `--cell-share X` its weight in the pool (0: the network alone),
+// `--pool-temperature T` the pool's softmax temperature, for comparing trainings.
 import DigitReader
 import Foundation
 import PhotometerHost
@@ -19,7 +19,7 @@ import TesseractEngine
 
 TesseractEngine.runSingleThreaded()
 let arguments = Array(CommandLine.arguments.dropFirst())
-let valued = ["--plugins", "--symbols", "--reader-model", "--cell-model", "--cell-share"]
+let valued = ["--plugins", "--symbols", "--reader-model", "--cell-model", "--cell-share", "--pool-temperature"]
 let sets = arguments.indices.filter {
   !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
 }
@@ -28,7 +28,8 @@ guard !sets.isEmpty else {
   FileHandle.standardError.write(
     Data(
       ("usage: photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors] [--plugins FILE]"
-        + " [--symbols FILE.jsonl] [--reader-model FILE.onnx] [--cell-model FILE.onnx] [--cell-share X]\n").utf8))
+        + " [--symbols FILE.jsonl] [--reader-model FILE.onnx] [--cell-model FILE.onnx] [--cell-share X] [--pool-temperature T]\n")
+        .utf8))
   exit(2)
 }
 do {
@@ -42,7 +43,8 @@ do {
     weights: weights, withTesseractCommandLine: arguments.contains("--tesseract-cli"),
     readerModel: value("--reader-model").map { URL(fileURLWithPath: $0) },
     cellModel: value("--cell-model").map { URL(fileURLWithPath: $0) },
-    cellShare: value("--cell-share").flatMap(Double.init) ?? SequenceReader.defaultCellShare)
+    cellShare: value("--cell-share").flatMap(Double.init) ?? SequenceReader.defaultCellShare,
+    poolTemperature: value("--pool-temperature").flatMap(Double.init) ?? SequenceReader.defaultPoolTemperature)
   evaluation.showErrors = arguments.contains("--show-errors")
   evaluation.told = arguments.contains("--told")
   if let flag = arguments.firstIndex(of: "--symbols"), flag + 1 < arguments.count {
