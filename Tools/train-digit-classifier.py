@@ -99,6 +99,7 @@ def main():
     parser.add_argument("--meterdigits", default=os.path.join(ROOT, "../shared/data/meterdigits"))
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--windows", type=int, default=15000, help="fresh windows a round")
+    parser.add_argument("--width", type=float, default=1.0, help="channel width multiplier")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2],
                         help="train one classifier per seed and ship their mean")
     parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
@@ -138,7 +139,7 @@ def train(arguments, seed, photos, faces, path):
     print(f"seed {seed}: meterdigits: {len(train_photos)} training photos; development: {len(dev)} cells, "
           f"{len(dev_settled)} settled photos", flush=True)
 
-    model = CellClassifier()
+    model = CellClassifier(arguments.width)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     steps_per_round = None
     best = -1.0

@@ -40,17 +40,18 @@ class DigitReader(nn.Module):
 
 class CellClassifier(nn.Module):
     """One digit cell, 1 x 32 x 20 grey, to 10 digit scores: three blocks of two 3 x 3 convolutions
-    and a 2 x 2 max pooling, then two dense layers (Flatten and Gemm in ONNX). A second opinion on
+    (32, 64, 128 channels times `width`) and a 2 x 2 max pooling, then two dense layers (Flatten and Gemm in ONNX). A second opinion on
     each digit the sequence reader places, as AI-on-the-edge's digit classifiers read cells."""
 
-    def __init__(self):
+    def __init__(self, width=1.0):
         super().__init__()
+        c = [int(round(n * width)) for n in (32, 64, 128)]
         self.features = nn.Sequential(
-            *block(1, 32), *block(32, 32), nn.MaxPool2d(2),       # 16 x 10
-            *block(32, 64), *block(64, 64), nn.MaxPool2d(2),      # 8 x 5
-            *block(64, 128), *block(128, 128), nn.MaxPool2d(2),   # 4 x 2
+            *block(1, c[0]), *block(c[0], c[0]), nn.MaxPool2d(2),   # 16 x 10
+            *block(c[0], c[1]), *block(c[1], c[1]), nn.MaxPool2d(2),  # 8 x 5
+            *block(c[1], c[2]), *block(c[2], c[2]), nn.MaxPool2d(2),  # 4 x 2
         )
-        self.head = nn.Sequential(nn.Flatten(), nn.Linear(128 * 4 * 2, 128), nn.ReLU(), nn.Dropout(0.3),
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(c[2] * 4 * 2, 128), nn.ReLU(), nn.Dropout(0.3),
                                   nn.Linear(128, 10))
 
     def forward(self, image):

@@ -17,12 +17,17 @@ public struct SequenceReader: Sendable {
   /// its members, though two opinions that agree are surer evidence than either; this makes the
   /// pooled probability the digit's chance of being right.
   public let poolTemperature: Double
+  /// A digit the network is at least this sure of is not read again (1.01: every digit is).
+  public let cellGate: Double
   let decoder: CTCDecoder
 
   /// The classifier's weight in the pool, chosen on meterdigits' development set-ups.
   public static let defaultCellShare = 0.7
   /// The pool's temperature, fitted on meterdigits' development set-ups.
   public static let defaultPoolTemperature = 0.5
+  /// The gate, chosen on meterdigits' development set-ups: the same readings as reading every
+  /// digit again, in half the time.
+  public static let defaultCellGate = 0.99
   /// How far right of a digit's middle the network's surest column for it lies, in pitches (its
   /// mean on the development windows): a cell is centred that much left of it.
   static let peakLead = 0.12
@@ -32,12 +37,13 @@ public struct SequenceReader: Sendable {
   public static let settledMargin = 0.15
   public init(
     network: ReaderNetwork, cells: CellClassifier? = nil, cellShare: Double = defaultCellShare,
-    poolTemperature: Double = defaultPoolTemperature
+    poolTemperature: Double = defaultPoolTemperature, cellGate: Double = defaultCellGate
   ) {
     self.network = network
     self.cells = cells
     self.cellShare = cellShare
     self.poolTemperature = poolTemperature
+    self.cellGate = cellGate
     decoder = CTCDecoder(alphabet: Array(network.settings.classes))
   }
 
@@ -107,8 +113,9 @@ public struct SequenceReader: Sendable {
     emission.columns.max { probabilities[$0][emission.classIndex] < probabilities[$1][emission.classIndex] }!
   }
 
-  /// The cell classifier's probabilities for each digit emission (nil for a point, or without a
-  /// classifier), its cell cut by ``cellSpans(peaks:width:)``.
+  /// The cell classifier's probabilities for each digit emission the network is less sure of
+  /// than ``cellGate`` (nil for the others, for a point, or without a classifier), its cell cut by
+  /// ``cellSpans(peaks:width:)``.
   func cellOpinions(
     _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, pixelsPerColumn: Double
   ) throws(ReaderError) -> [[Double]?] {
@@ -116,8 +123,14 @@ public struct SequenceReader: Sendable {
     guard let cells, cellShare > 0 else { return opinions }
     let digits = emissions.indices.filter { emissions[$0].character.isNumber }
     let peaks = digits.map { (Double(Self.peak(emissions[$0], probabilities)) + 0.5) * pixelsPerColumn }
-    let found = try cells.probabilities(image, cells: Self.cellSpans(peaks: peaks, width: image.width))
-    for (index, probabilities) in zip(digits, found) { opinions[index] = probabilities }
+    let spans = Self.cellSpans(peaks: peaks, width: image.width)
+    let unsure = digits.indices.filter { position in
+      let emission = emissions[digits[position]]
+      return probabilities[Self.peak(emission, probabilities)][emission.classIndex] < cellGate
+    }
+    guard !unsure.isEmpty else { return opinions }
+    let found = try cells.probabilities(image, cells: unsure.map { spans[$0] })
+    for (position, probabilities) in zip(unsure, found) { opinions[digits[position]] = probabilities }
     return opinions
   }
 

@@ -32,7 +32,7 @@ struct Evaluation {
   init(
     weights: [String: Double], withTesseractCommandLine: Bool, readerModel: URL? = nil, cellModel: URL? = nil,
     cellShare: Double = SequenceReader.defaultCellShare,
-    poolTemperature: Double = SequenceReader.defaultPoolTemperature
+    poolTemperature: Double = SequenceReader.defaultPoolTemperature, cellGate: Double = SequenceReader.defaultCellGate
   ) throws {
     self.weights = weights
     let network =
@@ -40,7 +40,8 @@ struct Evaluation {
         try ReaderNetwork(model: $0, settings: $0.deletingPathExtension().appendingPathExtension("json"))
       } ?? ReaderNetwork.bundled()
     let cells = try cellModel.map { try CellClassifier(model: $0) } ?? CellClassifier.bundled()
-    reader = SequenceReader(network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature)
+    reader = SequenceReader(
+      network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate)
     templates = try TemplateEngine.bundled()
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine

@@ -11,7 +11,8 @@
 // current folder: the repository's when run from its root). `--reader-model FILE.onnx` runs
 // another training of the sequence reader (its settings in FILE.json), `--cell-model FILE.onnx`
 // another cell classifier, `--cell-share X` its weight in the pool (0: the network alone),
-// `--pool-temperature T` the pool's softmax temperature, for comparing trainings.
+// `--pool-temperature T` the pool's softmax temperature, `--cell-gate P` the reader's
+// sureness above which a digit is not read again (1.01: all are), for comparing trainings.
 import DigitReader
 import Foundation
 import PhotometerHost
@@ -19,7 +20,9 @@ import TesseractEngine
 
 TesseractEngine.runSingleThreaded()
 let arguments = Array(CommandLine.arguments.dropFirst())
-let valued = ["--plugins", "--symbols", "--reader-model", "--cell-model", "--cell-share", "--pool-temperature"]
+let valued = [
+  "--plugins", "--symbols", "--reader-model", "--cell-model", "--cell-share", "--pool-temperature", "--cell-gate",
+]
 let sets = arguments.indices.filter {
   !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
 }
@@ -28,7 +31,7 @@ guard !sets.isEmpty else {
   FileHandle.standardError.write(
     Data(
       ("usage: photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors] [--plugins FILE]"
-        + " [--symbols FILE.jsonl] [--reader-model FILE.onnx] [--cell-model FILE.onnx] [--cell-share X] [--pool-temperature T]\n")
+        + " [--symbols FILE.jsonl] [--reader-model FILE.onnx] [--cell-model FILE.onnx] [--cell-share X] [--pool-temperature T] [--cell-gate P]\n")
         .utf8))
   exit(2)
 }
@@ -44,7 +47,8 @@ do {
     readerModel: value("--reader-model").map { URL(fileURLWithPath: $0) },
     cellModel: value("--cell-model").map { URL(fileURLWithPath: $0) },
     cellShare: value("--cell-share").flatMap(Double.init) ?? SequenceReader.defaultCellShare,
-    poolTemperature: value("--pool-temperature").flatMap(Double.init) ?? SequenceReader.defaultPoolTemperature)
+    poolTemperature: value("--pool-temperature").flatMap(Double.init) ?? SequenceReader.defaultPoolTemperature,
+    cellGate: value("--cell-gate").flatMap(Double.init) ?? SequenceReader.defaultCellGate)
   evaluation.showErrors = arguments.contains("--show-errors")
   evaluation.told = arguments.contains("--told")
   if let flag = arguments.firstIndex(of: "--symbols"), flag + 1 < arguments.count {
