@@ -94,7 +94,7 @@ let package = Package(
     .executableTarget(
       name: "PhotometerCLI",
       dependencies: [
-        "PhotometerClient", "PhotometerScoring", "PhotometerCharts", "ChildProcess",
+        "PhotometerClient", "PhotometerScoring", "PhotometerCharts", "PhotometerStore", "ChildProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],

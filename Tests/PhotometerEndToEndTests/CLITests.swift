@@ -303,13 +303,30 @@ import Testing
 
   @Test func aBrokenConfigurationOrDatabaseIsNamedWithItsReasonAndExitsWithOne() async throws {
     let broken = try writePluginsFile(#"{"plugins": [{"name": "a", "roles": ["read"]}]}"#)
-    let output = try await runCommand(photometer, ["meter", "list", "--plugins", broken, "--db", database])
+    // (A command that needs plugins: one that only reads the store answers without the host.)
+    let output = try await runCommand(photometer, ["plugins", "--plugins", broken, "--db", database])
     #expect(output.status == 1)
     #expect(output.standardError.contains("photometer: \(broken) is not a valid plugin configuration: missing field"))
     let unopenable = try await runCommand(photometer, ["meter", "list", "--plugins", plugins, "--db", "/proc/x/m.db"])
     #expect(unopenable.status == 1)
     #expect(unopenable.standardError.contains("photometer: the database failed: cannot create the folder /proc/x"))
     #expect(!unopenable.standardError.contains("handshake"))
+  }
+
+  /// A command that only reads the store answers in the CLI's own process: no host starts, so
+  /// neither a plugin configuration it would refuse nor a missing host program matters.
+  @Test func aStoreQueryStartsNoHost() async throws {
+    #expect(try await run(["meter", "add", "Gas", "--kind", "gas", "--reference", gas]).status == 0)
+    #expect(try await run(["reading", "add", "Gas", "00100"]).status == 0)
+    let broken = try writePluginsFile(#"{"plugins": [{"name": "a", "roles": ["read"]}]}"#)
+    let listed = try await runCommand(photometer, ["readings", "Gas", "--plugins", broken, "--db", database])
+    #expect(listed.status == 0, "\(listed.standardError)")
+    #expect(listed.standardOutput.contains("00100"))
+    let missing = try await runCommand(photometer, ["meter", "show", "Water", "--plugins", broken, "--db", database])
+    #expect(missing.status == 1 && missing.standardError.contains("no meter is named 'Water'"))
+    // Another host asked for by name is used.
+    let named = try await run(["meter", "list", "--host", "/nonexistent/photometer-host"])
+    #expect(named.status == 2)
   }
 
   @Test func bothProgramsPrintTheOneVersion() async throws {

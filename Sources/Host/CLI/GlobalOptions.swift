@@ -3,6 +3,7 @@ import ChildProcess
 import Foundation
 import PhotometerClient
 import PhotometerProtocol
+import PhotometerStore
 
 /// The options every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -49,8 +50,13 @@ struct GlobalOptions: ParsableArguments {
   }
 
   /// Starts the host, sends one request, takes the reply apart with `payload`, and closes.
-  /// A request that only reads the store opens the database for reading only.
+  /// A request that only reads the store is answered in this process instead, from the database
+  /// opened for reading only (no host, no plugins: a listing takes about as long as `--version`),
+  /// unless the command is recorded or names another host.
   func request<T>(_ message: Message, _ payload: (Message) -> T?) async throws -> T {
+    if message.isStoreQuery, record == nil, host == nil {
+      return try await query(message, payload)
+    }
     let client = try await connect(readOnly: message.onlyReadsTheStore)
     do {
       let value = try await client.call(message, payload)
@@ -62,6 +68,27 @@ struct GlobalOptions: ParsableArguments {
     }
   }
 
+  /// Answers a request that only reads the store from the database, as the host would: a
+  /// database that cannot be opened ends the command with status 1 and its reason, a store
+  /// failure as the host's ``ErrorReply`` would.
+  private func query<T>(_ message: Message, _ payload: (Message) -> T?) async throws -> T {
+    let store: MeterStore
+    do {
+      store = try MeterStore(path: db ?? MeterStore.defaultPath, access: .readOnly)
+    } catch {
+      throw CommandFailure.badInput("\(error)")
+    }
+    let reply: Message?
+    do {
+      reply = try await store.answerQuery(message)
+    } catch {
+      throw ErrorReply(error)
+    }
+    guard let reply, let value = payload(reply) else {
+      throw CommandFailure.internalFailure("the store does not answer \(message.kind)")
+    }
+    return value
+  }
 }
 
 func absolute(_ path: String) -> String {
@@ -75,5 +102,10 @@ extension Message {
     case .listMeters, .getMeter, .getReading, .listReadings, .getStats, .exportData, .renderChart: true
     default: false
     }
+  }
+
+  /// Whether ``MeterStore/answerQuery(_:)`` answers this (a chart is drawn by the host).
+  fileprivate var isStoreQuery: Bool {
+    if case .renderChart = self { false } else { onlyReadsTheStore }
   }
 }

@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import PhotometerStore
 
 /// Where the host finds its files when not told.
 public enum HostDefaults {
@@ -26,8 +27,5 @@ public enum HostDefaults {
 
   /// `$XDG_DATA_HOME/photometer/photometer.sqlite`, by default
   /// `~/.local/share/photometer/photometer.sqlite`.
-  public static var databaseFile: String {
-    let dataHome = ProcessInfo.processInfo.environment["XDG_DATA_HOME"] ?? "\(NSHomeDirectory())/.local/share"
-    return "\(dataHome)/photometer/photometer.sqlite"
-  }
+  public static var databaseFile: String { MeterStore.defaultPath }
 }

@@ -13,13 +13,10 @@ extension HostServer {
     default: break
     }
     do throws(StoreError) {
+      if let answer = try await store.answerQuery(message) { return answer }
       switch message {
       case .addMeter(let request):
         return .meterInfo(try await store.addMeter(request.meter, references: request.references))
-      case .getMeter(let name, let includePhotos):
-        return .meterInfo(try await store.meter(named: name, includePhotos: includePhotos))
-      case .listMeters:
-        return .meterList(try await store.meters())
       case .editMeter(let request):
         return .meterInfo(try await store.editMeter(request))
       case .removeMeter(let name, let withReadings):
@@ -32,15 +29,6 @@ extension HostServer {
       case .deleteReading(let id):
         try await store.deleteReading(id: id)
         return .readingDeleted(id: id)
-      case .getReading(let id, let withCrop):
-        return .readingInfo(try await store.reading(id: id, withCrop: withCrop))
-      case .listReadings(let request):
-        return .readingList(try await store.readings(request))
-      case .getStats(let request):
-        return .stats(try await store.stats(request))
-      case .exportData:
-        let export = try await store.exportCSV()
-        return .exportedData(csv: export.csv, meters: export.meters, readings: export.readings)
       case .importData(let csv):
         let imported = try await store.importCSV(csv)
         return .importedData(meters: imported.meters, readings: imported.readings)
@@ -118,19 +106,5 @@ extension HostServer {
         throw ErrorReply(.badImage, "\(name) does not decode: \(error)")
       }
     }
-  }
-}
-
-extension ErrorReply {
-  /// The reply for a store failure.
-  init(_ error: StoreError) {
-    let code: ErrorCode =
-      switch error {
-      case .meterNotFound, .readingNotFound: .notFound
-      case .duplicateMeter, .meterHasReadings, .invalid: .invalidRequest
-      case .badImage: .badImage
-      case .database, .newerSchema, .readOnly, .diskFull: .storeFailed
-      }
-    self.init(code, error.description)
   }
 }
