@@ -1,0 +1,38 @@
+import Foundation
+import PhotometerClient
+import PhotometerProtocol
+import TestSupport
+import Testing
+
+/// The reader plugin's options from plugins.json: the cell classifier's share in the pool.
+@Suite struct ReaderOptionsTests {
+  func launch(options: String) async throws -> HostClient {
+    let reader = Products.executable("photometer-reader")
+    let plugins = try writePluginsFile(
+      """
+      {"plugins": [{"name": "reader", "command": ["\(reader)"], "roles": ["read"], "options": \(options)}]}
+      """)
+    return try await HostClient.launch(
+      executable: Products.executable("photometer-host"),
+      arguments: ["--db", temporaryDatabasePath(), "--plugins", plugins, "--log-level", "critical"])
+  }
+
+  @Test func aCellShareOutOfRangeIsRefusedByName() async throws {
+    let folder = try await Rendered.digits("wheels", count: 1, seed: 7)
+    let row = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+    let refused = try await launch(options: #"{"cell_share": "2"}"#)
+    let failed = try await refused.read(ReadRequest(image: photo))
+    await refused.close()
+    guard case .failure(let error) = try #require(failed.engines.first).outcome else {
+      Issue.record("the reader started with cell_share 2: \(failed.engines)")
+      return
+    }
+    #expect(error.message.contains("cell_share"), "\(error)")
+
+    let alone = try await launch(options: #"{"cell_share": "0"}"#)
+    let read = try await alone.read(ReadRequest(image: photo))
+    await alone.close()
+    #expect(try #require(read.engines.first).value?.text.isEmpty == false, "\(read.engines)")
+  }
+}
