@@ -1,5 +1,6 @@
-// The sequence digit reader: the window prepared as Tools/digitreader/augment.py `prepare` does,
-// and the ONNX network forwarded by OpenCV's dnn module.
+// The sequence digit reader and its cell classifier: the window (or each cell) prepared as
+// Tools/digitreader/augment.py `prepare` (cells.py `prepare_cell`) does, and the ONNX networks
+// forwarded by OpenCV's dnn module.
 #include "digit_reader.h"
 
 #include <opencv2/core.hpp>
@@ -10,17 +11,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <mutex>
 #include <string>
-
-struct pm_reader {
-  cv::dnn::Net net;
-  int height = 32;
-  int stride = 4;
-  // cv::dnn::Net keeps its buffers between forwards: one forward at a time.
-  std::mutex lock;
-};
 
 namespace {
 
@@ -85,13 +77,46 @@ cv::Mat prepareCell(const cv::Mat &grey, int left, int right, int height, int wi
   return (pixels - mean[0]) / std::max(spread[0], leastSpread);
 }
 
+// An ONNX network on OpenCV's CPU backend. cv::dnn::Net keeps its buffers between forwards:
+// one forward at a time.
+class OnnxNetwork {
+ public:
+  explicit OnnxNetwork(const char *path) : net(cv::dnn::readNetFromONNX(path)) {
+    net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+    net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+  }
+
+  cv::Mat forward(const cv::Mat &blob) {
+    std::lock_guard<std::mutex> hold(lock);
+    net.setInput(blob);
+    return net.forward().clone();
+  }
+
+ private:
+  cv::dnn::Net net;
+  std::mutex lock;
+};
+
+// The output's first `count` floats in a buffer of malloc's (freed by pm_reader_scores_free), or
+// nullptr when there is no memory for it.
+float *copyScores(const cv::Mat &output, size_t count) {
+  auto copy = static_cast<float *>(std::malloc(count * sizeof(float)));
+  if (copy != nullptr) std::memcpy(copy, output.ptr<float>(), count * sizeof(float));
+  return copy;
+}
+
 }  // namespace
 
+struct pm_reader {
+  OnnxNetwork network;
+  int height;
+  int stride;
+};
+
 struct pm_cells {
-  cv::dnn::Net net;
-  int height = 32;
-  int width = 20;
-  std::mutex lock;
+  OnnxNetwork network;
+  int height;
+  int width;
 };
 
 extern "C" {
@@ -100,14 +125,8 @@ const char *pm_reader_last_error(void) { return lastError.c_str(); }
 
 pm_reader_status pm_reader_load(const char *path, int height, int stride, pm_reader **out) {
   return guarded(PM_READER_BAD_MODEL, [&] {
-    // Owned until the import has succeeded: a file that is no network must not leak it.
-    auto reader = std::make_unique<pm_reader>();
-    reader->net = cv::dnn::readNetFromONNX(path);
-    reader->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-    reader->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-    reader->height = height;
-    reader->stride = std::max(stride, 1);
-    *out = reader.release();
+    // (A file that is no network throws from OnnxNetwork's constructor, and `new` frees its memory.)
+    *out = new pm_reader{OnnxNetwork(path), height, std::max(stride, 1)};
     return PM_READER_OK;
   });
 }
@@ -123,20 +142,13 @@ pm_reader_status pm_reader_run(
     cv::Mat prepared = prepare(window, reader->height, reader->stride);
     int shape[] = {1, 1, prepared.rows, prepared.cols};
     cv::Mat blob(4, shape, CV_32F, prepared.data);
-    cv::Mat output;
-    {
-      std::lock_guard<std::mutex> hold(reader->lock);
-      reader->net.setInput(blob);
-      output = reader->net.forward().clone();
-    }
+    cv::Mat output = reader->network.forward(blob);
     if (output.dims != 4 || output.size[0] != 1 || output.size[2] != 1) {
       lastError = "the network's output is not 1 x C x 1 x T";
       return PM_READER_BAD_MODEL;
     }
-    size_t count = size_t(output.size[1]) * output.size[3];
-    auto copy = static_cast<float *>(std::malloc(count * sizeof(float)));
+    float *copy = copyScores(output, size_t(output.size[1]) * output.size[3]);
     if (copy == nullptr) return PM_READER_FAILED;
-    std::memcpy(copy, output.ptr<float>(), count * sizeof(float));
     *scores = copy;
     *score_channels = output.size[1];
     *columns = output.size[3];
@@ -149,13 +161,7 @@ void pm_reader_scores_free(float *scores) { std::free(scores); }
 pm_reader_status pm_cells_load(const char *path, int height, int width, pm_cells **out) {
   if (height < 1 || width < 1) return PM_READER_BAD_MODEL;
   return guarded(PM_READER_BAD_MODEL, [&] {
-    auto cells = std::make_unique<pm_cells>();
-    cells->net = cv::dnn::readNetFromONNX(path);
-    cells->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-    cells->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-    cells->height = height;
-    cells->width = width;
-    *out = cells.release();
+    *out = new pm_cells{OnnxNetwork(path), height, width};
     return PM_READER_OK;
   });
 }
@@ -178,20 +184,13 @@ pm_reader_status pm_cells_run(
       cv::Mat cell = prepareCell(source, left, right, cells->height, cells->width);
       cell.copyTo(cv::Mat(cells->height, cells->width, CV_32F, blob.ptr<float>(index)));
     }
-    cv::Mat output;
-    {
-      std::lock_guard<std::mutex> hold(cells->lock);
-      cells->net.setInput(blob);
-      output = cells->net.forward().clone();
-    }
+    cv::Mat output = cells->network.forward(blob);
     if (output.dims != 2 || output.size[0] != count) {
       lastError = "the classifier's output is not N x C";
       return PM_READER_BAD_MODEL;
     }
-    size_t total = size_t(count) * output.size[1];
-    auto copy = static_cast<float *>(std::malloc(total * sizeof(float)));
+    float *copy = copyScores(output, size_t(count) * output.size[1]);
     if (copy == nullptr) return PM_READER_FAILED;
-    std::memcpy(copy, output.ptr<float>(), total * sizeof(float));
     *scores = copy;
     *classes = output.size[1];
     return PM_READER_OK;
