@@ -50,12 +50,6 @@ public final class CellClassifier: @unchecked Sendable {
     }
     defer { pm_reader_scores_free(scores) }
     let width = Int(classes)
-    return cells.indices.map { row in
-      let values = (0..<width).map { Double(scores[row * width + $0]) }
-      let top = values.max() ?? 0
-      let weights = values.map { exp($0 - top) }
-      let total = weights.reduce(0, +)
-      return weights.map { $0 / total }
-    }
+    return cells.indices.map { row in softmax((0..<width).map { Double(scores[row * width + $0]) }) }
   }
 }

@@ -96,11 +96,7 @@ public struct ColumnScores: Sendable {
   /// Per column, the softmax of the first `classes` channels at `temperature`.
   public func probabilities(classes: Int, temperature: Double) -> [[Double]] {
     (0..<columns).map { column in
-      let scores = (0..<classes).map { Double(values[$0 * columns + column]) / temperature }
-      let top = scores.max() ?? 0
-      let weights = scores.map { exp($0 - top) }
-      let total = weights.reduce(0, +)
-      return weights.map { $0 / total }
+      softmax((0..<classes).map { Double(values[$0 * columns + column]) / temperature })
     }
   }
 
@@ -108,4 +104,12 @@ public struct ColumnScores: Sendable {
   public func wheel(classes: Int, column: Int) -> (cos: Double, sin: Double) {
     (Double(values[classes * columns + column]), Double(values[(classes + 1) * columns + column]))
   }
+}
+
+/// exp of each score over their sum (shifted by the largest, so that none overflows).
+func softmax(_ scores: [Double]) -> [Double] {
+  let top = scores.max() ?? 0
+  let weights = scores.map { exp($0 - top) }
+  let total = weights.reduce(0, +)
+  return weights.map { $0 / total }
 }

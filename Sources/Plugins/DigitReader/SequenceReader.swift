@@ -122,11 +122,10 @@ public struct SequenceReader: Sendable {
     var opinions = [[Double]?](repeating: nil, count: emissions.count)
     guard let cells, cellShare > 0 else { return opinions }
     let digits = emissions.indices.filter { emissions[$0].character.isNumber }
-    let peaks = digits.map { (Double(Self.peak(emissions[$0], probabilities)) + 0.5) * pixelsPerColumn }
-    let spans = Self.cellSpans(peaks: peaks, width: image.width)
+    let peaks = digits.map { Self.peak(emissions[$0], probabilities) }
+    let spans = Self.cellSpans(peaks: peaks.map { (Double($0) + 0.5) * pixelsPerColumn }, width: image.width)
     let unsure = digits.indices.filter { position in
-      let emission = emissions[digits[position]]
-      return probabilities[Self.peak(emission, probabilities)][emission.classIndex] < cellGate
+      probabilities[peaks[position]][emissions[digits[position]].classIndex] < cellGate
     }
     guard !unsure.isEmpty else { return opinions }
     let found = try cells.probabilities(image, cells: unsure.map { spans[$0] })

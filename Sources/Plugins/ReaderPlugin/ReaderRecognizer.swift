@@ -7,9 +7,9 @@ import PluginKit
 /// The sequence digit reader as a read plugin. Option `model`: an ONNX reader from
 /// Tools/train-digit-reader.py, its `.json` settings beside it, to use instead of the bundled one
 /// (an A/B test of two trainings); `cells`: another cell classifier from
-/// Tools/train-digit-classifier.py; `cell_share`: its weight in the pool (0: the reader alone). The request's `digits`, else the count the meter's confirmed
-/// readings agree on (``MeterPrior``), constrains the decoding; without either the reader finds
-/// the count itself.
+/// Tools/train-digit-classifier.py; `cell_share`: its weight in the pool (0: the reader alone).
+/// The request's `digits`, else the count the meter's confirmed readings agree on
+/// (``MeterPrior``), constrains the decoding; without either the reader finds the count itself.
 struct ReaderRecognizer: Recognizer {
   static let acceptedOptions = [
     OptionSpec(
