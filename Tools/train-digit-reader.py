@@ -131,8 +131,7 @@ def development(seed, photos, faces, count, raw=False):
     out = []
     for index in range(count):
         kind = ["real", "real", "sevenseg", "wheels"][index % 4]
-        image, shown = (compose.real_strip(rng, photos) if kind == "real" else
-                        render.seven_segment(rng) if kind == "sevenseg" else render.wheels(rng, faces))
+        image, shown = data.window(rng, kind, photos, faces)
         image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
         out.append((image if raw else augment.prepare(image), [(char, value) for char, _, _, value in shown], kind))
     return out

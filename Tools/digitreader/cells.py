@@ -13,7 +13,7 @@ from multiprocessing import Pool
 import cv2
 import numpy as np
 
-from . import augment, compose, render
+from . import augment, data
 
 CELL_HEIGHT = 32
 CELL_WIDTH = 20
@@ -77,14 +77,6 @@ def _start(photos, faces):
     _photos, _faces = photos, faces
 
 
-def window(rng, kind, photos, faces):
-    if kind == "real":
-        return compose.real_strip(rng, photos)
-    if kind == "sevenseg":
-        return render.seven_segment(rng)
-    return render.wheels(rng, faces)
-
-
 def _chunk(arguments):
     seed, count, augmented = arguments
     rng = np.random.default_rng(seed)
@@ -92,7 +84,7 @@ def _chunk(arguments):
     out = []
     for _ in range(count):
         kind = kinds[int(rng.choice(len(kinds), p=[share for _, share in MIX]))]
-        image, shown = window(rng, kind, _photos, _faces)
+        image, shown = data.window(rng, kind, _photos, _faces)
         if augmented:
             image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
         else:

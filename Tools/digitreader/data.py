@@ -20,13 +20,17 @@ def _start(photos, faces):
     _photos, _faces = photos, faces
 
 
-def sample(rng, kind, photos, faces, augmented=True):
+def window(rng, kind, photos, faces):
+    """A window of one kind as (image, shown): real photos composed, or rendered."""
     if kind == "real":
-        image, shown = compose.real_strip(rng, photos)
-    elif kind == "sevenseg":
-        image, shown = render.seven_segment(rng)
-    else:
-        image, shown = render.wheels(rng, faces)
+        return compose.real_strip(rng, photos)
+    if kind == "sevenseg":
+        return render.seven_segment(rng)
+    return render.wheels(rng, faces)
+
+
+def sample(rng, kind, photos, faces, augmented=True):
+    image, shown = window(rng, kind, photos, faces)
     if augmented:
         image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
     prepared = augment.prepare(image)
