@@ -48,6 +48,31 @@ import Testing
     #expect(history.map { $0["value"] as? String } == [value])
   }
 
+  /// The common home has one meter. A photo of another meter must not be saved under it: `read
+  /// --save` without `--meter` stores nothing unless the identification is sure, and says so.
+  @Test func aHomeOfOneMeterSavesNoReadingOfAnotherMeter() async throws {
+    let folder = try await Rendered.household(meters: 1, queries: 1, unknown: 3, seed: 8)
+    let meter = try #require(try await Rendered.rows(folder.appendingPathComponent("meters.csv")).first)
+    let added = try await run([
+      "meter", "add", meter[0], "--kind", "water", "--reference", folder.appendingPathComponent(meter[1]).path,
+      "--roi", meter[2...5].joined(separator: ","), "--digits", meter[6],
+    ])
+    #expect(added.status == 0, "\(added.standardError)")
+    let queries = try await Rendered.rows(folder.appendingPathComponent("queries.csv"))
+    for query in queries where query[1].isEmpty {
+      let read = try await run(["read", "--save", "--json", folder.appendingPathComponent(query[0]).path])
+      #expect(read.status == 1)
+      let error = try #require(try json(read).first?["error"] as? String)
+      #expect(error.contains("cannot save: not sure which meter this is"), "\(error)")
+      #expect(error.contains("name one with --meter"))
+    }
+    #expect(try json(try await run(["readings", meter[0], "--json"])).isEmpty)
+    let own = try #require(queries.first { $0[1] == meter[0] })
+    let saved = try await run(["read", "--save", "--json", folder.appendingPathComponent(own[0]).path])
+    #expect(saved.status == 0, "\(saved.standardError)")
+    #expect(try json(try await run(["readings", meter[0], "--json"])).count == 1)
+  }
+
   @Test func badImagesGetAClearErrorAndThePluginsSurvive() async throws {
     let empty = try writeTemporaryFile("empty.png", [])
     let text = try writeTemporaryFile("text.jpg", Array("not a photo".utf8))

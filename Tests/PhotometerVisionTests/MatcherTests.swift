@@ -51,6 +51,51 @@ import Testing
     }
   }
 
+  /// A photo taken from the side foreshortens the meter more than ORB copes with; the reference's
+  /// views as seen from the side (`tiltedFeatures`) match it. The later photo is seen as from
+  /// about 55 degrees to the left: its width squeezed to 0.55, its far edge shrunk in perspective.
+  @Test func keypointsNameAMeterPhotographedFromTheSide() async throws {
+    let household = try await Self.household()
+    try await onOwnThread {
+      var named: [Int: Int] = [:]
+      for tilted in [0, KeypointMatcher.Settings().tiltedFeatures] {
+        var settings = KeypointMatcher.Settings()
+        settings.tiltedFeatures = tilted
+        let matcher = KeypointMatcher(settings: settings)
+        for reference in household.references {
+          try matcher.learn(reference.sha256, image: household.images[reference.sha256]!)
+        }
+        for query in household.queries where !query.meter.isEmpty {
+          let width = Float(query.image.width), height = Float(query.image.height)
+          let side = try query.image.straightened(
+            [(0, -0.25 * height), (width, 0), (width, height), (0, 1.25 * height)],
+            width: Int(0.55 * width), height: Int(height))
+          let best = try matcher.rank(side, references: household.references).first
+          named[tilted, default: 0] += best?.meter == query.meter && best!.confidence >= 0.5 ? 1 : 0
+        }
+      }
+      let queries = household.queries.filter { !$0.meter.isEmpty }.count
+      #expect(named[KeypointMatcher.Settings().tiltedFeatures] == queries)
+      #expect(named[0, default: 0] < queries)
+    }
+  }
+
+  /// In a home of one meter there is no other meter to be told apart from: colour alone is not
+  /// sure of a photo of another meter because the only reference is the likeliest.
+  @Test func aLoneMetersHistogramIsNotSureOfEveryPhoto() async throws {
+    let household = try await Self.household()
+    try await onOwnThread {
+      var matcher = HistogramMatcher(mode: .robust)
+      let only = household.references[0]
+      try matcher.learn(only.sha256, image: household.images[only.sha256]!)
+      for query in household.queries where query.meter != only.meter {
+        let ranking = try matcher.rank(query.image, references: [only])
+        #expect(ranking.count == 1)
+        #expect(ranking[0].confidence < 0.5, "a photo of \(query.meter.isEmpty ? "an unknown meter" : query.meter)")
+      }
+    }
+  }
+
   /// A meter's counter window is its strongest print but changes from photo to photo: the
   /// keypoints must not all crowd on it and leave the faint print around it unmatched.
   @Test func keypointsSpreadOverThePhotoBeyondItsStrongestPrint() throws {

@@ -15,10 +15,11 @@ import Testing
   func sigmoid(_ z: Double) -> Double { 1 / (1 + exp(-z)) }
 
   @Test func poolsThePluginsBeliefsInLogOdds() {
-    let outcome = IdentifyVote.decide([
-      answer("histogram", [("gas", 0.9), ("water", 0.3)]),
-      answer("keypoints", [("gas", 0.7), ("power", 0.2)]),
-    ])
+    let outcome = IdentifyVote.decide(
+      [
+        answer("histogram", [("gas", 0.9), ("water", 0.3)]),
+        answer("keypoints", [("gas", 0.7), ("power", 0.2)]),
+      ], meters: 100)
     #expect(outcome.meter == "gas")
     // Both rank gas first: it gains the agreement term too.
     #expect(abs(outcome.confidence - sigmoid(logit(0.9) + logit(0.7) + IdentifyVote.agreement)) < 1e-9)
@@ -28,7 +29,7 @@ import Testing
   }
 
   @Test func agreeingPluginsStrengthenEachOther() {
-    let outcome = IdentifyVote.decide([answer("a", [("gas", 0.7)]), answer("b", [("gas", 0.7)])])
+    let outcome = IdentifyVote.decide([answer("a", [("gas", 0.7)]), answer("b", [("gas", 0.7)])], meters: 100)
     #expect(outcome.meter == "gas")
     #expect(outcome.confidence > 0.84)
   }
@@ -36,18 +37,32 @@ import Testing
   @Test func pluginsThatBothRankAMeterFirstOutweighTheirDoubts() {
     // Each alone is unsure; together, first for both, they name the meter.
     let unsure = [answer("a", [("gas", 0.3), ("water", 0.1)]), answer("b", [("gas", 0.35)])]
-    let outcome = IdentifyVote.decide(unsure)
+    let outcome = IdentifyVote.decide(unsure, meters: 100)
     #expect(outcome.meter == "gas")
     #expect(abs(outcome.confidence - sigmoid(logit(0.3) + logit(0.35) + IdentifyVote.agreement)) < 1e-9)
     // The meter a plugin believes in most counts as its first, in whatever order it listed them.
     let unsorted = [answer("a", [("water", 0.1), ("gas", 0.3)]), answer("b", [("gas", 0.35)])]
-    #expect(IdentifyVote.decide(unsorted) == outcome)
+    #expect(IdentifyVote.decide(unsorted, meters: 100) == outcome)
     // One plugin alone agrees with nobody.
-    #expect(IdentifyVote.decide([answer("a", [("gas", 0.3)])]).meter == "")
+    #expect(IdentifyVote.decide([answer("a", [("gas", 0.3)])], meters: 100).meter == "")
+  }
+
+  /// Among few meters two matchers put the same one first by chance: in a home of one meter every
+  /// matcher names it, and agreeing says nothing.
+  @Test func agreementCountsNoMoreThanChanceAgreementIsUnlikely() {
+    let unsure = [answer("a", [("gas", 0.3)]), answer("b", [("gas", 0.35)])]
+    let alone = IdentifyVote.decide(unsure, meters: 1)
+    #expect(alone.meter == "")
+    #expect(abs(alone.confidence - sigmoid(logit(0.3) + logit(0.35))) < 1e-9)
+    let pair = IdentifyVote.decide(unsure, meters: 2)
+    #expect(abs(pair.confidence - sigmoid(logit(0.3) + logit(0.35) + log(2))) < 1e-9)
+    // From 16 meters on (log 16 > agreement) the fitted term holds whole.
+    let many = IdentifyVote.decide(unsure, meters: 16)
+    #expect(abs(many.confidence - sigmoid(logit(0.3) + logit(0.35) + IdentifyVote.agreement)) < 1e-9)
   }
 
   @Test func disagreeingPluginsGiveAnUnknownMeterWithTheGuessesListed() {
-    let outcome = IdentifyVote.decide([answer("a", [("gas", 0.6)]), answer("b", [("water", 0.6)])])
+    let outcome = IdentifyVote.decide([answer("a", [("gas", 0.6)]), answer("b", [("water", 0.6)])], meters: 100)
     #expect(outcome.meter == "")
     #expect(Set(outcome.ranking.map(\.meter)) == ["gas", "water"])
     #expect(outcome.confidence < 0.05)
@@ -56,7 +71,8 @@ import Testing
   @Test func shadowPluginsAndFailuresDoNotVote() {
     let failed = PluginIdentification(
       plugin: "c", version: "1", outcome: .failure(ErrorReply(.pluginFailed, "gone")), milliseconds: 1, voted: true)
-    let outcome = IdentifyVote.decide([answer("a", [("gas", 1)]), answer("s", [("water", 1)], voted: false), failed])
+    let outcome = IdentifyVote.decide(
+      [answer("a", [("gas", 1)]), answer("s", [("water", 1)], voted: false), failed], meters: 100)
     #expect(outcome.meter == "gas")
     // Certainty is held at 1 - floor; the failed plugin leaves it there.
     #expect(abs(outcome.confidence - (1 - IdentifyVote.floor)) < 1e-9)
@@ -65,11 +81,11 @@ import Testing
 
   @Test func weightsCount() {
     let answers = [answer("a", [("gas", 0.9)]), answer("b", [("water", 0.9)])]
-    #expect(IdentifyVote.decide(answers, weights: ["a": 3, "b": 1]).meter == "gas")
-    #expect(IdentifyVote.decide(answers, weights: ["a": 1, "b": 3]).meter == "water")
+    #expect(IdentifyVote.decide(answers, weights: ["a": 3, "b": 1], meters: 100).meter == "gas")
+    #expect(IdentifyVote.decide(answers, weights: ["a": 1, "b": 3], meters: 100).meter == "water")
   }
 
   @Test func noPluginAnsweredGivesAnUnknownMeter() {
-    #expect(IdentifyVote.decide([]).meter == "")
+    #expect(IdentifyVote.decide([], meters: 100).meter == "")
   }
 }

@@ -154,9 +154,13 @@ extension HostServer {
     guard request.save else { return (nil, nil) }
     let identified = try await plugins.identify(
       try await withStoredReferences(IdentifyRequest(image: request.image, references: [])))
-    guard !identified.meter.isEmpty else {
+    guard !identified.meter.isEmpty, identified.confidence >= IdentifyVote.sureToSave else {
+      let candidates = identified.candidates.prefix(3).map { "\($0.meter) \(Int(($0.confidence * 100).rounded()))%" }
       throw ErrorReply(
-        .notFound, "cannot save: the photo is of no registered meter (\(identified.summary)); name one with --meter")
+        .notFound,
+        "cannot save: not sure which meter this is (candidates: "
+          + (candidates.isEmpty ? "none" : candidates.joined(separator: ", "))
+          + "; \(Int(IdentifyVote.sureToSave * 100))% needed); name one with --meter")
     }
     do {
       return (try await store.meter(named: identified.meter), identified)

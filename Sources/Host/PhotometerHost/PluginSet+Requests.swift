@@ -34,7 +34,7 @@ extension PluginSet {
     let answers = try answers(calls, role: .identify, to: .identify(request)) { reply in
       if case .pluginCandidates(let answer) = reply { answer.candidates } else { nil }
     }
-    let vote = IdentifyVote.decide(answers, weights: weights)
+    let vote = IdentifyVote.decide(answers, weights: weights, meters: Set(request.references.map(\.meter)).count)
     let summary =
       vote.meter.isEmpty
       ? "Unknown meter" + (vote.ranking.first.map { "; closest is \($0.meter) (\(percent($0.confidence)))" } ?? "")

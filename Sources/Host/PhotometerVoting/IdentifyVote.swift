@@ -10,12 +10,19 @@ import PhotometerProtocol
 /// weights (plugins.json) are fitted with Tools/calibrate-identify.py on rendered households, so
 /// the combined confidence is itself a calibrated belief. When two or more plugins answered and
 /// all rank the same meter first, it gains ``agreement`` more: matchers that fail in different
-/// ways (colour, print) seldom agree on a wrong meter. The best meter is the answer when it
+/// ways (colour, print) seldom agree on a wrong meter. That is evidence only as far as chance
+/// agreement is unlikely: among `meters` meters, two matchers put the same one first by chance
+/// about once in `meters` times, so the term is at most log(`meters`) (nothing in a home of one
+/// meter, where every matcher names the only meter there is). The best meter is the answer when it
 /// reaches ``threshold``; otherwise the photo is of an unknown meter and the ranking lists the best
 /// guesses.
 public enum IdentifyVote {
   /// The combined confidence a meter needs to be the answer.
   public static let threshold = 0.5
+  /// The confidence a meter needs before a reading is stored under it unasked (`read --save`
+  /// without `--meter`): a reading stored under the wrong meter corrupts two histories, and
+  /// naming the meter costs the user one option.
+  public static let sureToSave = 0.9
   /// Beliefs are held within `floor ... 1 - floor`: no plugin is ever certain, and one that does
   /// not rank a meter at all is taken to believe this much in it.
   public static let floor = 0.01
@@ -39,8 +46,13 @@ public enum IdentifyVote {
     }
   }
 
-  /// - Parameter weights: each plugin's weight; a plugin not listed weighs 1.
-  public static func decide(_ answers: [PluginIdentification], weights: [String: Double] = [:]) -> Outcome {
+  /// - Parameters:
+  ///   - weights: each plugin's weight; a plugin not listed weighs 1.
+  ///   - meters: how many meters the photo was compared with (the household's registered meters).
+  public static func decide(
+    _ answers: [PluginIdentification], weights: [String: Double] = [:], meters: Int
+  ) -> Outcome {
+    let agreed = min(agreement, log(Double(max(meters, 1))))
     var voters: [(weight: Double, beliefs: [String: Double], first: String)] = []
     var combined: [String: Candidate] = [:]
     for answer in answers where answer.voted {
@@ -73,7 +85,7 @@ public enum IdentifyVote {
         var candidate = candidate
         candidate.score = voters.reduce(0) { $0 + $1.weight * logit($1.beliefs[candidate.meter] ?? floor) }
         if voters.count > 1 && voters.allSatisfy({ $0.first == candidate.meter }) {
-          candidate.score += agreement
+          candidate.score += agreed
         }
         candidate.confidence = 1 / (1 + exp(-candidate.score))
         return candidate

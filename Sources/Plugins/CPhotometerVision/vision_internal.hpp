@@ -27,6 +27,9 @@ struct pm_keypoints {
   std::vector<float> angles;
   std::vector<int8_t> octaves;
   cv::Mat descriptors;
+  // The first `headOn` rows are the photo's as taken; the rest, of a reference, from its views as
+  // seen from the side (matched in verification, not hashed into an index).
+  int headOn = 0;
   cv::Size size;
   double scale = 1;
 };
@@ -41,6 +44,8 @@ struct pm_keypoint_index {
   std::vector<cv::Point2f> rowPoints;
   std::vector<float> rowAngles;
   std::vector<int8_t> rowOctaves;
+  // For each row of `descriptors`: whether it is hashed (a head-on keypoint).
+  std::vector<bool> rowHeadOn;
   std::vector<double> scales;
   std::vector<cv::Size> sizes;
   int references = 0;

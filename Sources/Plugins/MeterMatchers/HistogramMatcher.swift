@@ -68,8 +68,11 @@ public struct HistogramMatcher: Sendable {
     }
     let ranked = best.sorted { ($0.value.likeness, $1.key) > ($1.value.likeness, $0.key) }
     return ranked.enumerated().map { index, entry in
-      // The first's margin over the second; every other's (negative) to the first.
-      let other = index == 0 ? (ranked.count > 1 ? ranked[1].value.likeness : 0) : ranked[0].value.likeness
+      // The first's margin over the second; every other's (negative) to the first. A lone meter
+      // has no margin: nothing was told apart (its likeness less 0 made a home of one meter sure
+      // of every photo).
+      let other =
+        index == 0 ? (ranked.count > 1 ? ranked[1].value.likeness : entry.value.likeness) : ranked[0].value.likeness
       let margin = entry.value.likeness - other
       return Candidate(
         meter: entry.key, score: entry.value.likeness,

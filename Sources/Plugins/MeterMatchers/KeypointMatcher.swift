@@ -14,6 +14,8 @@ public final class KeypointMatcher: @unchecked Sendable {
   public struct Settings: Sendable {
     /// ORB keypoints per photo.
     public var features = 1200
+    /// More keypoints of a reference, from each of its views as seen from the side.
+    public var tiltedFeatures = 600
     /// How many references, by index votes, get the homography check.
     public var verify = 8
     /// Hamming distance (of 256 bits) beyond which a nearest neighbour is no match.
@@ -40,7 +42,7 @@ public final class KeypointMatcher: @unchecked Sendable {
   /// Learns a reference photo, decoded with ``Settings/maxSide``.
   public func learn(_ sha256: String, image: VisionImage) throws(VisionError) {
     known[sha256] = (
-      try Keypoints(of: image, maxFeatures: settings.features),
+      try Keypoints(of: image, maxFeatures: settings.features, tiltedFeatures: settings.tiltedFeatures),
       Int((Double(image.width) / image.scale).rounded()), Int((Double(image.height) / image.scale).rounded()),
       try image.dominantColour()
     )

@@ -5,11 +5,12 @@ public final class Keypoints: @unchecked Sendable {
   // Safe to share: immutable after detection.
   let pointer: OpaquePointer
 
-  /// Detects up to `maxFeatures` keypoints; shrink big photos first (the homography still maps
-  /// original pixels).
-  public init(of image: VisionImage, maxFeatures: Int) throws(VisionError) {
+  /// Detects up to `maxFeatures` keypoints, and up to `tiltedFeatures` more in each view of the
+  /// photo as seen from the side (for a reference, so that photos taken at an angle match it);
+  /// shrink big photos first (the homography still maps original pixels).
+  public init(of image: VisionImage, maxFeatures: Int, tiltedFeatures: Int = 0) throws(VisionError) {
     var result: OpaquePointer?
-    try check(pm_keypoints_detect(image.pointer, Int32(maxFeatures), &result))
+    try check(pm_keypoints_detect_views(image.pointer, Int32(maxFeatures), Int32(tiltedFeatures), &result))
     pointer = result!
   }
 

@@ -29,8 +29,10 @@ struct Household {
   ///   - weights: each plugin's weight in the vote, by name, as plugins.json gives them.
   ///   - features: where to append, per query, each matcher's best candidates as one JSON line
   ///     (what Tools/calibrate-identify fits the confidences on).
-  func run(weights: [String: Double], verbose: Bool, features: FileHandle? = nil) throws {
-    let settings = KeypointMatcher.Settings()
+  func run(
+    weights: [String: Double], verbose: Bool, features: FileHandle? = nil,
+    settings: KeypointMatcher.Settings = KeypointMatcher.Settings()
+  ) throws {
     var seed = HistogramMatcher(mode: .seed)
     var robust = HistogramMatcher(mode: .robust)
     let keypoints = KeypointMatcher(settings: settings)
@@ -64,7 +66,7 @@ struct Household {
             plugin: "histogram", version: "", outcome: .success(robustRanking), milliseconds: 0, voted: true),
           PluginIdentification(
             plugin: "keypoints", version: "", outcome: .success(keypointRanking), milliseconds: 0, voted: true),
-        ], weights: weights)
+        ], weights: weights, meters: Set(references.map(\.meter)).count)
 
       tallies["histogram seed", default: Tally()].add(
         query, answer: seedRanking.first?.meter ?? "", accepted: true, ms: seedTime)
@@ -105,6 +107,24 @@ struct Household {
           + " " + pad("\(fmt(percentile(tally.times, 0.5))) \(fmt(percentile(tally.times, 0.95)))", 19) + " "
           + fmt(percentile(decodeTimes, 0.5)))
     }
+    print(Self.againstBestMatcher(tallies, known: known, unknown: queries.count - known))
+  }
+
+  /// The rule the vote is held to: on every set, its top-1 at least the best single matcher's
+  /// (a matcher's top-1 counts every meter it names first, sure or not; the vote's only those it
+  /// accepts) and its unknown meters rejected at least as often. Beside it, the matchers' top-1
+  /// counting only what they would accept alone.
+  static func againstBestMatcher(_ tallies: [String: Tally], known: Int, unknown: Int) -> String {
+    let matchers = ["histogram robust", "keypoints"]
+    let vote = tallies["vote"]!
+    let named = matchers.max { tallies[$0]!.correct < tallies[$1]!.correct }!
+    let sure = matchers.max { tallies[$0]!.correctAccepted < tallies[$1]!.correctAccepted }!
+    let rejecting = matchers.max { tallies[$0]!.rejected < tallies[$1]!.rejected }!
+    let holds = vote.correct >= tallies[named]!.correct && vote.rejected >= tallies[rejecting]!.rejected
+    return "  vote against the best matcher: top-1 \(percent(vote.correct, known)) against \(named)'s "
+      + "\(percent(tallies[named]!.correct, known)) named first (\(sure)'s \(percent(tallies[sure]!.correctAccepted, known)) "
+      + "named and sure); rejected \(percent(vote.rejected, unknown)) against \(rejecting)'s "
+      + "\(percent(tallies[rejecting]!.rejected, unknown)): \(holds ? "holds" : "does not hold")"
   }
 }
 
@@ -112,6 +132,8 @@ struct Household {
 struct Tally {
   /// Known meters named first by the matcher (for the vote: named and accepted).
   var correct = 0
+  /// Known meters named first and accepted.
+  var correctAccepted = 0
   /// Unknown meters the matcher did not accept.
   var rejected = 0
   var times: [Double] = []
@@ -121,6 +143,7 @@ struct Tally {
       rejected += accepted ? 0 : 1
     } else if answer == query.meter {
       correct += 1
+      correctAccepted += accepted ? 1 : 0
     }
     times.append(ms)
   }

@@ -15,7 +15,7 @@ import PhotometerVision
 import PhotometerVoting
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let valued: Set<String> = ["--features", "--plugins"]
+let valued: Set<String> = ["--features", "--plugins", "--tilted-features"]
 let sets = arguments.indices.filter {
   !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
 }
@@ -23,8 +23,8 @@ let sets = arguments.indices.filter {
 guard !sets.isEmpty else {
   FileHandle.standardError.write(
     Data(
-      "usage: photometer-benchmark-identify HOUSEHOLD-DIR... [--verbose] [--features FILE.jsonl] [--plugins FILE]\n"
-        .utf8))
+      ("usage: photometer-benchmark-identify HOUSEHOLD-DIR... [--verbose] [--features FILE.jsonl] [--plugins FILE]"
+        + " [--tilted-features N]\n").utf8))
   exit(2)
 }
 let verbose = CommandLine.arguments.contains("--verbose")
@@ -33,6 +33,15 @@ if let flag = CommandLine.arguments.firstIndex(of: "--features"), flag + 1 < Com
   let path = CommandLine.arguments[flag + 1]
   _ = FileManager.default.createFile(atPath: path, contents: nil)
   features = FileHandle(forWritingAtPath: path)
+}
+
+var settings = KeypointMatcher.Settings()
+if let flag = arguments.firstIndex(of: "--tilted-features") {
+  guard flag + 1 < arguments.count, let count = Int(arguments[flag + 1]), count >= 0 else {
+    print("error: --tilted-features takes a count of keypoints, 0 or more")
+    exit(2)
+  }
+  settings.tiltedFeatures = count
 }
 
 let weights: [String: Double]
@@ -52,7 +61,7 @@ print(
   "set                 meters  known unknown | matcher          top-1   rejected  ms/query (p50 p95)  decode ms")
 for directory in sets {
   do {
-    try Household(directory).run(weights: weights, verbose: verbose, features: features)
+    try Household(directory).run(weights: weights, verbose: verbose, features: features, settings: settings)
   } catch {
     print("\(directory): \(error)")
     exit(1)
