@@ -6,7 +6,12 @@ number on a wall. Its reference photo is taken head-on in good light; its query 
 another reading on the counter and another white balance, exposure, scale, rotation, crop, blur,
 noise and JPEG quality. Unknown meters are rendered the same way but never registered.
 
-    Tools/make-households.py OUT --set varied|lookalike --meters 100 --queries 2 --unknown 50 --seed 1
+With `--rough` the walls are textured from a small shared pool (so unknown meters share walls
+with known ones, as in a real home) and later photos may be taken from the side (up to 40
+degrees out of the wall's plane), across a cable, with a lamp's glare: the fitting households for
+Tools/calibrate-identify.py, so that its fit has seen what the field shows.
+
+    Tools/make-households.py OUT --set varied|lookalike --meters 100 --queries 2 --unknown 50 --seed 1 [--rough]
 
 OUT/meters.csv     name,reference,roi_x,roi_y,roi_width,roi_height,digits
 OUT/queries.csv    file,meter           (meter empty for an unknown meter)
@@ -55,7 +60,7 @@ def body_colour(rng, kind):
 class Meter:
     """Everything that makes one meter itself, drawn from its seed."""
 
-    def __init__(self, seed, kind):
+    def __init__(self, seed, kind, rough=False):
         rng = random.Random(seed)
         self.name = f"{kind}-{seed:05d}"
         self.colour = body_colour(rng, kind)
@@ -81,10 +86,14 @@ class Meter:
         self.print_indent = rng.randint(12, 60)
         self.dial = rng.random() < 0.5
         self.dial_place = (rng.uniform(0.2, 0.8), rng.uniform(0.55, 0.75), rng.randint(18, 34))
+        self.texture = rng.randrange(len(TEXTURES)) if rough else None
 
     def draw(self, reading):
         """The meter head-on, centred on its wall, and the counter window's rectangle."""
         image = Image.new("RGB", (WIDTH, HEIGHT), self.wall)
+        if self.texture is not None:
+            pattern = texture(self.texture)[:, :, None]
+            image = Image.fromarray(np.clip(np.array(self.wall)[None, None, :] * pattern, 0, 255).astype(np.uint8))
         draw = ImageDraw.Draw(image)
         left, top = (WIDTH - self.width) // 2, (HEIGHT - self.height) // 2
         draw.rounded_rectangle([left, top, left + self.width, top + self.height], self.radius, fill=self.colour,
@@ -133,12 +142,72 @@ class Meter:
         return image, (window[0], window[1], window[2] - window[0], window[3] - window[1])
 
 
+TEXTURES = ("stucco", "planks", "tiles", "wallpaper")
+
+
+def texture(index):
+    """A wall pattern as brightness factors around 1, the same for the same index."""
+    rng = np.random.default_rng(1000 + index)
+    kind = TEXTURES[index]
+    yy, xx = np.mgrid[0:HEIGHT, 0:WIDTH]
+    if kind == "stucco":
+        coarse = Image.fromarray((rng.random((HEIGHT // 8, WIDTH // 8)) * 255).astype(np.uint8))
+        pattern = np.asarray(coarse.resize((WIDTH, HEIGHT), Image.BICUBIC), np.float32) / 255 - 0.5
+        pattern = 1 + 0.3 * pattern + rng.normal(0, 0.05, (HEIGHT, WIDTH))
+    elif kind == "planks":
+        pattern = np.ones((HEIGHT, WIDTH), np.float32)
+        y = 0
+        while y < HEIGHT:
+            height = int(rng.integers(40, 70))
+            pattern[y:y + height] *= rng.uniform(0.85, 1.1)
+            pattern[y:y + 3] *= 0.55
+            for _ in range(12):
+                gy, gx, length = int(rng.integers(y, y + height)), int(rng.integers(0, WIDTH)), int(rng.integers(40, 200))
+                pattern[min(gy, HEIGHT - 1), gx:gx + length] *= 0.8
+            y += height
+    elif kind == "tiles":
+        size = 72
+        shade = rng.uniform(0.9, 1.08, (HEIGHT // size + 1, WIDTH // size + 1))
+        pattern = shade[yy // size, xx // size]
+        pattern = np.where((yy % size < 3) | (xx % size < 3), 0.6, pattern)
+    else:
+        pattern = 1 + 0.08 * np.sign(np.sin(xx / 9.0))
+        motif = ((yy % 48 - 24) ** 2 + (xx % 36 - 18) ** 2) < 25
+        pattern = np.where(motif, 0.7, pattern)
+    return pattern.astype(np.float32)
+
+
+def tilt(image, rng, wall):
+    """The photo of a flat meter taken from the side: turned about a vertical or horizontal axis
+    by up to 40 degrees, seen through a pinhole at the frame's width."""
+    yaw, pitch = math.radians(rng.uniform(-40, 40)), math.radians(rng.uniform(-25, 25))
+    focal = WIDTH * 1.1
+    corners = [(0, 0), (WIDTH, 0), (WIDTH, HEIGHT), (0, HEIGHT)]
+    seen = []
+    for x, y in corners:
+        px, py = x - WIDTH / 2, y - HEIGHT / 2
+        # Yaw about the vertical axis, then pitch about the horizontal one.
+        x1, z1 = px * math.cos(yaw), px * math.sin(yaw)
+        y2, z2 = py * math.cos(pitch) - z1 * math.sin(pitch), py * math.sin(pitch) + z1 * math.cos(pitch)
+        seen.append((focal * x1 / (focal + z2) + WIDTH / 2, focal * y2 / (focal + z2) + HEIGHT / 2))
+    # PIL maps each output pixel to an input pixel: solve for the photo -> wall homography.
+    rows, values = [], []
+    for (x, y), (u, v) in zip(seen, corners):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        values += [u, v]
+    coefficients = np.linalg.solve(np.array(rows, np.float64), np.array(values, np.float64))
+    return image.transform((WIDTH, HEIGHT), Image.PERSPECTIVE, tuple(coefficients), resample=Image.BILINEAR,
+                           fillcolor=wall)
+
+
 def reading(rng, digits):
     return "".join(str(rng.randint(0, 9)) for _ in range(digits))
 
 
-def photograph(image, rng, harsh):
-    """A later photo: another framing and another light."""
+def photograph(image, rng, harsh, rough=False):
+    """A later photo: another framing and another light (and, rough, from the side, across a
+    cable, with glare)."""
     if harsh:
         scale = rng.uniform(0.75, 1.2)
         angle = rng.uniform(-15, 15)
@@ -158,6 +227,12 @@ def photograph(image, rng, harsh):
               -sin, cos, cy + sin * (cx + shift[0]) - cos * (cy + shift[1]))
     wall = image.getpixel((2, 2))
     image = image.transform((WIDTH, HEIGHT), Image.AFFINE, matrix, resample=Image.BILINEAR, fillcolor=wall)
+    if rough and rng.random() < 0.6:
+        image = tilt(image, rng, wall)
+    if rough and rng.random() < 0.25:
+        draw = ImageDraw.Draw(image)
+        y0, y1 = rng.uniform(0, HEIGHT), rng.uniform(0, HEIGHT)
+        draw.line([(0, y0), (WIDTH, y1)], fill=tuple(rng.randint(20, 90) for _ in range(3)), width=rng.randint(10, 24))
     if blur > 0.2:
         image = image.filter(ImageFilter.GaussianBlur(blur))
     pixels = np.asarray(image).astype(np.float32) / 255.0
@@ -166,6 +241,10 @@ def photograph(image, rng, harsh):
         ramp = np.linspace(rng.uniform(0.8, 1.0), rng.uniform(1.0, 1.2), WIDTH)[None, :, None]
         pixels = pixels * ramp
     pixels = np.clip(pixels * gains[None, None, :] * exposure, 0, 1) ** rng.uniform(0.85, 1.15) if harsh else pixels
+    if rough and rng.random() < 0.25:
+        yy, xx = np.mgrid[0:HEIGHT, 0:WIDTH]
+        cy, cx, radius = rng.uniform(0, HEIGHT), rng.uniform(0, WIDTH), rng.uniform(30, 90)
+        pixels = np.clip(pixels + 0.8 * np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * radius ** 2))[:, :, None], 0, 1)
     pixels = pixels * 255.0 + np.random.default_rng(rng.randint(0, 2**31)).normal(0, noise, pixels.shape)
     image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8))
     buffer = io.BytesIO()
@@ -182,6 +261,8 @@ def main():
     parser.add_argument("--unknown", type=int, default=10, help="photos of meters never registered")
     parser.add_argument("--queried", type=int, help="only the first QUERIED meters get query photos (default: all)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rough", action="store_true",
+                        help="textured shared walls; later photos from the side, across a cable, with glare")
     arguments = parser.parse_args()
 
     os.makedirs(os.path.join(arguments.out, "references"), exist_ok=True)
@@ -195,7 +276,7 @@ def main():
         meters.writerow(["name", "reference", "roi_x", "roi_y", "roi_width", "roi_height", "digits"])
         queries.writerow(["file", "meter"])
         for index in range(arguments.meters + arguments.unknown):
-            meter = Meter(base + index, arguments.set)
+            meter = Meter(base + index, arguments.set, arguments.rough)
             known = index < arguments.meters
             if known:
                 image, roi = meter.draw(reading(rng, meter.digits))
@@ -208,7 +289,7 @@ def main():
                 image, _ = meter.draw(reading(rng, meter.digits))
                 path = os.path.join("queries", f"{meter.name}-{shot}.jpg")
                 with open(os.path.join(arguments.out, path), "wb") as output:
-                    output.write(photograph(image, rng, harsh=True))
+                    output.write(photograph(image, rng, harsh=True, rough=arguments.rough))
                 queries.writerow([path, meter.name if known else ""])
 
 
