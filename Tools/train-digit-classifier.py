@@ -7,8 +7,10 @@
 apt-get install the packages in render.MORE_FACES_PACKAGES.) Trains on cells cut from windows made
 as the sequence reader's are (digitreader/cells.py): meterdigits' training set-ups composed into
 strips, and displays and counters of the training style (counters in 47 faces, not 16), all
-through the random camera; a wheel caught between two digits is a share of each. One classifier
-per seed (about 11 minutes each on 2 cores); the file shipped is their mean (`average`). Keeps the round that reads the development cells
+through the random camera; and 20,000 training photos a round read alone, as another meter's
+camera might take them (`cells.photo_cell`); a wheel caught between two digits is a share of
+each. One classifier per seed (about 37 minutes each on 2 cores of a slow machine; train the
+seeds as separate commands and `--average` them when a sitting is short); the file shipped is their mean (`average`). Keeps the round that reads the development cells
 best (cut the same way from meterdigits' development set-ups and rendered windows) together with
 the development set-ups' settled photos as taken, and writes
 Sources/Plugins/DigitReader/digit-cells.onnx. Seeded: the same seeds, the same cells and order.
@@ -99,6 +101,8 @@ def main():
     parser.add_argument("--meterdigits", default=os.path.join(ROOT, "../shared/data/meterdigits"))
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--windows", type=int, default=15000, help="fresh windows a round")
+    parser.add_argument("--single", type=int, default=20000,
+                        help="meterdigits photos a round read alone, as a camera of another meter takes them")
     parser.add_argument("--width", type=float, default=1.0, help="channel width multiplier")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2],
                         help="train one classifier per seed and ship their mean")
@@ -145,7 +149,8 @@ def train(arguments, seed, photos, faces, path):
     best = -1.0
     for round_index in range(arguments.rounds):
         started = time.time()
-        items = cells.generate(seed * 1000 + round_index, arguments.windows, train_photos, faces)
+        items = cells.generate(seed * 1000 + round_index, arguments.windows, train_photos, faces,
+                               single=arguments.single)
         generated = time.time() - started
         if steps_per_round is None:
             steps_per_round = (len(items) + 127) // 128

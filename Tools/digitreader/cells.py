@@ -68,6 +68,30 @@ def window_cells(rng, image, shown):
     return out
 
 
+def photo_cell(rng, photo):
+    """A meterdigits photo as a camera of another meter might take it: a little shifted, scaled,
+    turned, lighter or darker, blurred, inverted, recompressed; then prepared. At run time a window
+    of one digit is its own cell, and a window the user drew around one wheel looks like this."""
+    grey = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY) if photo.ndim == 3 else photo
+    height, width = grey.shape
+    scale = rng.uniform(0.9, 1.1)
+    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), rng.uniform(-3, 3), scale)
+    matrix[:, 2] += (rng.uniform(-0.08, 0.08) * width, rng.uniform(-0.06, 0.06) * height)
+    pixels = cv2.warpAffine(grey, matrix, (width, height), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    contrast = rng.uniform(0.6, 1.3)
+    pixels = (pixels - pixels.mean()) * contrast + pixels.mean() + rng.uniform(-40, 40)
+    if rng.random() < 0.3:
+        pixels = cv2.GaussianBlur(pixels, (0, 0), rng.uniform(0.3, 0.9))
+    pixels = pixels + rng.normal(0, rng.uniform(0, 6), pixels.shape)
+    if rng.random() < 0.2:
+        pixels = 255 - pixels
+    image = np.clip(pixels, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+        image = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+    return prepare_cell(image)
+
+
 _photos = None
 _faces = None
 
@@ -80,6 +104,9 @@ def _start(photos, faces):
 def _chunk(arguments):
     seed, count, augmented = arguments
     rng = np.random.default_rng(seed)
+    if augmented == "photo":
+        return [(photo_cell(rng, photo), soft_label(value), "photo")
+                for value, photo, _ in (_photos[int(rng.integers(len(_photos)))] for _ in range(count))]
     kinds = [kind for kind, _ in MIX]
     out = []
     for _ in range(count):
@@ -94,9 +121,12 @@ def _chunk(arguments):
     return out
 
 
-def generate(seed, windows, photos, faces, processes=2, chunk=250, augmented=True):
-    """The cells of `windows` windows of the training mix, the same for the same seed."""
+def generate(seed, windows, photos, faces, processes=2, chunk=250, augmented=True, single=0):
+    """The cells of `windows` windows of the training mix and of `single` photos read alone
+    (`photo_cell`), the same for the same seed."""
     jobs = [(seed * 1_000_003 + index, min(chunk, windows - index * chunk), augmented)
             for index in range(math.ceil(windows / chunk))]
+    jobs += [(seed * 1_000_003 + 500_000 + index, min(chunk * 4, single - index * chunk * 4), "photo")
+             for index in range(math.ceil(single / (chunk * 4)))]
     with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
         return [item for part in pool.map(_chunk, jobs) for item in part]
