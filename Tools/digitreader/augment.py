@@ -100,12 +100,19 @@ def camera(rng, image, shown, rendered, light):
             spot = np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * radius ** 2))
             pixels = pixels + spot[:, :, None] * rng.uniform(40, 130)
         pixels = pixels * rng.uniform(0.85, 1.15, 3)
-    pixels = pixels + rng.normal(0, rng.uniform(0, 8), pixels.shape)
+    image = sensor(rng, pixels, noise=8, jpeg=0.7, quality=30)
+    scale = HEIGHT / image.shape[0]
+    return image, [(char, x0 * scale, x1 * scale, value) for (char, _, _, value), (x0, x1) in zip(shown, xs)]
+
+
+def sensor(rng, pixels, noise, jpeg, quality):
+    """What the camera's sensor and encoder add: noise of up to `noise` grey levels, inverted
+    polarity one time in five, and JPEG at `quality`-95 with chance `jpeg`; 8-bit pixels out."""
+    pixels = pixels + rng.normal(0, rng.uniform(0, noise), pixels.shape)
     if rng.random() < 0.2:
         pixels = 255 - pixels
     image = np.clip(pixels, 0, 255).astype(np.uint8)
-    if rng.random() < 0.7:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    scale = HEIGHT / image.shape[0]
-    return image, [(char, x0 * scale, x1 * scale, value) for (char, _, _, value), (x0, x1) in zip(shown, xs)]
+    if rng.random() < jpeg:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(quality, 95))])
+        image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+    return image

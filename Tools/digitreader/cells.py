@@ -82,14 +82,7 @@ def photo_cell(rng, photo):
     pixels = (pixels - pixels.mean()) * contrast + pixels.mean() + rng.uniform(-40, 40)
     if rng.random() < 0.3:
         pixels = cv2.GaussianBlur(pixels, (0, 0), rng.uniform(0.3, 0.9))
-    pixels = pixels + rng.normal(0, rng.uniform(0, 6), pixels.shape)
-    if rng.random() < 0.2:
-        pixels = 255 - pixels
-    image = np.clip(pixels, 0, 255).astype(np.uint8)
-    if rng.random() < 0.5:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
-        image = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
-    return prepare_cell(image)
+    return prepare_cell(augment.sensor(rng, pixels, noise=6, jpeg=0.5, quality=40))
 
 
 _photos = None
