@@ -22,6 +22,7 @@ Needs Debian's python3-pil and python3-numpy and fonts-dejavu-core (Tools/setup 
 import argparse
 import colorsys
 import csv
+import functools
 import io
 import math
 import os
@@ -145,8 +146,10 @@ class Meter:
 TEXTURES = ("stucco", "planks", "tiles", "wallpaper")
 
 
+@functools.lru_cache(maxsize=None)
 def texture(index):
-    """A wall pattern as brightness factors around 1, the same for the same index."""
+    """A wall pattern as brightness factors around 1, the same for the same index (drawn once:
+    every photo of every meter on that wall uses it; callers must not change it)."""
     rng = np.random.default_rng(1000 + index)
     kind = TEXTURES[index]
     yy, xx = np.mgrid[0:HEIGHT, 0:WIDTH]

@@ -97,9 +97,6 @@ def _start(photos, faces):
 def _chunk(arguments):
     seed, count, augmented = arguments
     rng = np.random.default_rng(seed)
-    if augmented == "photo":
-        return [(photo_cell(rng, photo), soft_label(value), "photo")
-                for value, photo, _ in (_photos[int(rng.integers(len(_photos)))] for _ in range(count))]
     kinds = [kind for kind, _ in MIX]
     out = []
     for _ in range(count):
@@ -114,12 +111,20 @@ def _chunk(arguments):
     return out
 
 
+def _photo_chunk(arguments):
+    seed, count = arguments
+    rng = np.random.default_rng(seed)
+    return [(photo_cell(rng, photo), soft_label(value), "photo")
+            for value, photo, _ in (_photos[int(rng.integers(len(_photos)))] for _ in range(count))]
+
+
 def generate(seed, windows, photos, faces, processes=2, chunk=250, augmented=True, single=0):
     """The cells of `windows` windows of the training mix and of `single` photos read alone
     (`photo_cell`), the same for the same seed."""
     jobs = [(seed * 1_000_003 + index, min(chunk, windows - index * chunk), augmented)
             for index in range(math.ceil(windows / chunk))]
-    jobs += [(seed * 1_000_003 + 500_000 + index, min(chunk * 4, single - index * chunk * 4), "photo")
-             for index in range(math.ceil(single / (chunk * 4)))]
+    photo_jobs = [(seed * 1_000_003 + 500_000 + index, min(chunk * 4, single - index * chunk * 4))
+                  for index in range(math.ceil(single / (chunk * 4)))]
     with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
-        return [item for part in pool.map(_chunk, jobs) for item in part]
+        parts = pool.map(_chunk, jobs) + pool.map(_photo_chunk, photo_jobs)
+    return [item for part in parts for item in part]
