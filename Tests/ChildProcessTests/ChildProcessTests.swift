@@ -7,10 +7,29 @@ import Testing
 #endif
 
 @Suite struct ChildProcessTests {
+  /// A child's standard error lines, and a way to wait for them rather than sleep.
   final class Lines: Sendable {
     let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    private let arrivals: AsyncStream<Void>
+    private let arrived: AsyncStream<Void>.Continuation
+
+    init() {
+      (arrivals, arrived) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func append(_ line: String) {
+      lines.withLock { $0.append(line) }
+      arrived.yield()
+    }
+
     var all: [String] { lines.withLock { $0 } }
+
+    /// Returns once the lines so far satisfy `condition` (one waiter at a time; the test's time
+    /// limit ends a wait for a line that never comes).
+    func wait(until condition: ([String]) -> Bool) async {
+      if condition(all) { return }
+      for await _ in arrivals where condition(all) { return }
+    }
   }
 
   func spawnShell(_ script: String, lines: Lines = Lines()) async throws -> ChildProcess {
@@ -32,21 +51,22 @@ import Testing
     #expect(status == .signaled(signal: SIGTERM))
   }
 
-  @Test func aChildThatIgnoresSIGTERMGetsSIGKILL() async throws {
-    let child = try await spawnShell("trap '' TERM; echo ready >&2; while :; do sleep 1; done")
-    try await Task.sleep(for: .milliseconds(200))
+  @Test(.timeLimit(.minutes(1))) func aChildThatIgnoresSIGTERMGetsSIGKILL() async throws {
+    let lines = Lines()
+    let child = try await spawnShell("trap '' TERM; echo ready >&2; while :; do sleep 1; done", lines: lines)
+    await lines.wait { $0.contains("ready") }
     let status = await child.shutDown(
       closingInput: { close(child.standardInput) },
       timeouts: .init(polite: .milliseconds(100), terminate: .milliseconds(100)))
     #expect(status == .signaled(signal: SIGKILL))
   }
 
-  @Test func standardErrorArrivesLineByLineWithLongLinesSplit() async throws {
+  @Test(.timeLimit(.minutes(1))) func standardErrorArrivesLineByLineWithLongLinesSplit() async throws {
     let lines = Lines()
     let child = try await spawnShell(
       "echo one >&2; printf 'two\\r\\n' >&2; head -c 20000 /dev/zero | tr '\\0' x >&2", lines: lines)
     #expect(await child.waitForExit() == .exited(code: 0))
-    try await Task.sleep(for: .milliseconds(100))
+    await lines.wait { $0.count >= 5 }
     #expect(lines.all.prefix(2) == ["one", "two"])
     #expect(lines.all.dropFirst(2).map(\.count) == [8192, 8192, 3616])
   }

@@ -223,10 +223,13 @@ import Testing
   }
 
   @Test func cancelsARequestInFlight() async throws {
-    let host = RawHostHarness(plugins: [testPlugin("slow", options: ["text": "1", "delay_ms": "5000"])])
+    let started = StartedFile()
+    let host = RawHostHarness(plugins: [
+      testPlugin("slow", options: ["text": "1", "delay_ms": "5000", "started_file": started.path])
+    ])
     await host.handshake()
     host.peer.send(Envelope(requestID: 500, message: .read(ReadRequest(image: image))))
-    try await Task.sleep(for: .milliseconds(100))
+    #expect(await started.wait(), "the read never reached the plugin")
     host.peer.send(Envelope(requestID: 0, message: .cancel(requestID: 500)))
     let replies = await host.peer.replies(to: 500, count: 1, timeout: .seconds(3))
     #expect(replies == [.error(ErrorReply(.cancelled, "the request was cancelled"))])
@@ -245,10 +248,13 @@ import Testing
   }
 
   @Test func shutdownFinishesInFlightWorkThenAnswers() async throws {
-    let host = HostHarness(plugins: [testPlugin("slow", options: ["text": "5", "delay_ms": "300"])])
+    let started = StartedFile()
+    let host = HostHarness(plugins: [
+      testPlugin("slow", options: ["text": "5", "delay_ms": "300", "started_file": started.path])
+    ])
     try await host.handshake()
     let read = Task { try await host.client.request(.read(ReadRequest(image: image))) }
-    try await Task.sleep(for: .milliseconds(50))
+    #expect(await started.wait(), "the read never reached the plugin")
     #expect(try await host.client.request(.shutdown) == .shutdownComplete)
     guard case .readResult(let result) = try await read.value else {
       Issue.record("the read in flight was not answered")

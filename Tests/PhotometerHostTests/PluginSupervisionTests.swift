@@ -13,6 +13,12 @@ import Testing
     await plugins.statuses().first { $0.name == name }
   }
 
+  /// Requests the plugin has taken: answered, in flight (its one instance busy) or waiting.
+  func arrived(_ plugins: PluginSet, _ name: String) async -> Int {
+    guard let status = await status(plugins, name) else { return 0 }
+    return Int(status.requests) + Int(status.queued) + (status.state == "busy" ? 1 : 0)
+  }
+
   func error(_ result: ReadResult, _ plugin: String) -> ErrorReply? {
     guard case .failure(let error)? = result.engines.first(where: { $0.plugin == plugin })?.outcome else { return nil }
     return error
@@ -44,7 +50,9 @@ import Testing
           let request = ReadRequest(image: Image(data: TestImages.png(1)), options: ["text": "\(index)"])
           if let result = try? await plugins.read(request) { order.append(result.value) }
         }
-        try? await Task.sleep(for: .milliseconds(30))
+        // Each request joins the line before the next is sent, so the order sent is the order come.
+        let joined = await eventually { await arrived(plugins, "one") > index }
+        #expect(joined, "request \(index) never reached the plugin's pool")
       }
     }
     #expect(order.values == ["0", "1", "2", "3", "4"])

@@ -8,16 +8,22 @@ import Testing
 @Suite struct ReloadTests {
   let file: String
 
+  /// Where plugin "b" notes each request it starts.
+  let started = StartedFile()
+
   init() throws {
-    file = try writePluginsFile(Self.configuration(b: "2", delay: "600"))
+    file = try writePluginsFile(Self.configuration(b: "2", delay: "600", started: started))
   }
 
-  static func configuration(b text: String, delay: String = "0", extra: String = "") -> String {
+  static func configuration(b text: String, delay: String = "0", started: StartedFile? = nil, extra: String = "")
+    -> String
+  {
     let plugin = Products.executable("photometer-testplugin")
+    let startedOption = started.map { #", "started_file": "\#($0.path)""# } ?? ""
     return """
       {"plugins": [
         {"name": "a", "command": ["\(plugin)"], "roles": ["read"], "options": {"text": "1"}},
-        {"name": "b", "command": ["\(plugin)"], "roles": ["read"], "options": {"text": "\(text)", "delay_ms": "\(delay)"}}
+        {"name": "b", "command": ["\(plugin)"], "roles": ["read"], "options": {"text": "\(text)", "delay_ms": "\(delay)"\(startedOption)}}
         \(extra)
       ]}
       """
@@ -53,7 +59,7 @@ import Testing
     }
     // A request in flight on the old "b" while the configuration changes.
     let inFlight = Task { try await host.client.request(.read(ReadRequest(image: Image(data: TestImages.png(1))))) }
-    try await Task.sleep(for: .milliseconds(100))
+    #expect(await started.wait(), "the read never reached plugin b")
     try rewrite(
       Self.configuration(
         b: "3",

@@ -36,3 +36,22 @@ public func eventually(timeout: Duration = .seconds(5), _ condition: () async ->
   }
   return await condition()
 }
+
+/// A fresh path for the test plugin's `started_file` option, and how many requests the plugin has
+/// started so far: tests wait for a request to reach a plugin instead of sleeping.
+public struct StartedFile: Sendable {
+  public let path: String
+
+  public init() {
+    path = Scratch.folder.appendingPathComponent("started-\(UUID().uuidString)").path
+  }
+
+  public var count: Int {
+    (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").count ?? 0
+  }
+
+  /// Waits until `count` requests have started; false if they did not within `timeout`.
+  public func wait(for count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
+    await eventually(timeout: timeout) { self.count >= count }
+  }
+}

@@ -17,6 +17,9 @@ struct TestRecognizer: Recognizer {
     OptionSpec(name: "confidence", description: "the confidence of each answer", defaultValue: "0.9"),
     OptionSpec(name: "delay_ms", description: "wait this long before each answer", defaultValue: "0"),
     OptionSpec(
+      name: "started_file",
+      description: "a file to which a line is appended as each request starts (tests wait for it)"),
+    OptionSpec(
       name: "behaviour",
       description: "answer, fail, hang, crash (SIGABRT), signal, exit, garbage (an absurd frame length), "
         + "bad-frame (a frame that is not a message), flood (stderr) or leak (memory)",
@@ -86,6 +89,14 @@ struct TestRecognizer: Recognizer {
   }
 
   private mutating func behave(_ settings: [String: String]) throws(ErrorReply) {
+    if let path = settings["started_file"] {
+      let file = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+      guard file >= 0 else {
+        throw ErrorReply(.internal, "cannot append to started_file '\(path)' (errno \(errno)); give a writable path")
+      }
+      _ = write(file, "started\n", 8)
+      close(file)
+    }
     for line in 0..<(Int(settings["stderr_lines"] ?? "") ?? 0) {
       // print goes to standard error: PluginServer points descriptor 1 there.
       print("test plugin diagnostic line \(line)")
