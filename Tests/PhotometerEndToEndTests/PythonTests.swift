@@ -31,7 +31,7 @@ import Testing
       IdentifyRequest(image: Image(data: TestImages.png(1)), references: references))
     #expect(unknown.meter == "")
     let statuses = try await client.plugins()
-    #expect(statuses.first?.state == "ready")
+    #expect(statuses.first?.state == .ready)
     #expect(statuses.first?.requests == 2)
     #expect(try await client.shutdown() == .exited(code: 0))
   }

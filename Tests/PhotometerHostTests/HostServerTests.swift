@@ -48,7 +48,7 @@ import Testing
       Issue.record("expected a plugin list")
       return
     }
-    #expect(statuses.map(\.state) == ["ready", "ready"])
+    #expect(statuses.map(\.state) == [.ready, .ready])
     #expect(statuses[0].pids == afterRead[0])
     #expect(await host.finish() == 0)
   }
@@ -92,7 +92,7 @@ import Testing
     #expect(result.engines.map(\.plugin) == ["a", "b", "shadow"])
     #expect(result.engines.map(\.voted) == [true, true, false])
     #expect(result.engines.map(\.version) == ["1.0.0", "1.0.0", "1.0.0"])
-    #expect(result.flags.contains("engines-disagree"))
+    #expect(result.flags.contains(.enginesDisagree))
     // b's belief in the 8 (0.9, the rest 0.1/9 a digit) tilted by a's, at half b's weight:
     // 0.9 / (0.9 + sqrt(0.9 x 0.1/9) + 8 x 0.1/9) = 81/98.
     #expect(abs(result.confidence - 81.0 / 98) < 1e-9)
@@ -186,7 +186,7 @@ import Testing
       return
     }
     #expect(result.value == "42")
-    #expect(result.flags.contains("engine-failed"))
+    #expect(result.flags.contains(.engineFailed))
     let errors = result.engines.compactMap { answer -> ErrorReply? in
       if case .failure(let error) = answer.outcome { error } else { nil }
     }
@@ -195,7 +195,7 @@ import Testing
     #expect(errors[0].message.contains("signal 6"))
     // Both come back on the next request: the crashed one restarts, the hung one was replaced.
     let statuses = await host.plugins.statuses()
-    #expect(statuses.first { $0.name == "good" }?.state == "ready")
+    #expect(statuses.first { $0.name == "good" }?.state == .ready)
     #expect(await host.finish() == 0)
   }
 
@@ -380,11 +380,11 @@ import Testing
       return
     }
     #expect(plugins.map(\.name) == ["a", "missing"])
-    #expect(plugins[0].state == "ready")
+    #expect(plugins[0].state == .ready)
     #expect(plugins[0].pids.count == 1 && plugins[0].pids[0] > 0)
     #expect(plugins[0].requests == 1)
     #expect(plugins[0].medianMilliseconds > 0)
-    #expect(plugins[1].state == "failed")
+    #expect(plugins[1].state == .failed)
     #expect(plugins[1].reason.contains("No such file"))
     #expect(await host.finish() == 0)
   }

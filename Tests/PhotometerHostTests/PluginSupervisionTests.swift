@@ -16,7 +16,7 @@ import Testing
   /// Requests the plugin has taken: answered, in flight (its one instance busy) or waiting.
   func arrived(_ plugins: PluginSet, _ name: String) async -> Int {
     guard let status = await status(plugins, name) else { return 0 }
-    return Int(status.requests) + Int(status.queued) + (status.state == "busy" ? 1 : 0)
+    return Int(status.requests) + Int(status.queued) + (status.state == .busy ? 1 : 0)
   }
 
   func error(_ result: ReadResult, _ plugin: String) -> ErrorReply? {
@@ -128,15 +128,15 @@ import Testing
     #expect(
       await eventually {
         let now = await status(plugins, "looping")
-        return now?.state == "ready" && now?.pids.first.map { $0 != first } == true
+        return now?.state == .ready && now?.pids.first.map { $0 != first } == true
       })
     _ = try await plugins.read(photo)  // crash 2, soon after a restart: backs off
-    #expect(await eventually { await status(plugins, "looping")?.state == "restarting" })
+    #expect(await eventually { await status(plugins, "looping")?.state == .restarting })
     let backingOff = try #require(error(try await plugins.read(photo), "looping"))
     #expect(backingOff.message.contains("restarting after a crash loop"))
-    #expect(await eventually { await status(plugins, "looping")?.state == "ready" })
+    #expect(await eventually { await status(plugins, "looping")?.state == .ready })
     _ = try await plugins.read(photo)  // crash 3: quarantined
-    #expect(await eventually { await status(plugins, "looping")?.state == "quarantined" })
+    #expect(await eventually { await status(plugins, "looping")?.state == .quarantined })
     let quarantined = try #require(error(try await plugins.read(photo), "looping"))
     #expect(quarantined.message.contains("quarantined after 3 crashes"))
     #expect(await status(plugins, "looping")?.pids == [])
@@ -172,7 +172,7 @@ import Testing
     let plugins = makePluginSet([testPlugin("reader-only", roles: [.identify], options: ["roles": "read"])])
     await plugins.startAll()
     let status = try #require(await status(plugins, "reader-only"))
-    #expect(status.state != "ready")
+    #expect(status.state != .ready)
     #expect(status.reason.contains("offers only read"))
     await plugins.stopAll()
   }
@@ -183,7 +183,7 @@ import Testing
     let plugins = makePluginSet([pinned])
     await plugins.startAll()
     let status = try #require(await status(plugins, "pinned"))
-    #expect(status.state == "failed")
+    #expect(status.state == .failed)
     #expect(status.reason.contains("refusing to start it"))
     await plugins.stopAll()
   }
@@ -194,7 +194,7 @@ import Testing
     pinned.sha256 = try #require(checksum.standardOutput.split(separator: " ").first).uppercased()
     let plugins = makePluginSet([pinned])
     await plugins.startAll()
-    #expect(await status(plugins, "pinned")?.state == "ready")
+    #expect(await status(plugins, "pinned")?.state == .ready)
     await plugins.stopAll()
   }
 }

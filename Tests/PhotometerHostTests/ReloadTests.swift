@@ -71,7 +71,7 @@ import Testing
     #expect(after.map(\.name) == ["a", "b", "c"])
     #expect(pids(after)["a"] == pids(before)["a"])
     #expect(pids(after)["b"] != pids(before)["b"])
-    #expect(after.allSatisfy { $0.state == "ready" })
+    #expect(after.allSatisfy { $0.state == .ready })
     #expect(texts(try await inFlight.value) == ["a": "1", "b": "2"])
     #expect(
       texts(try await host.client.request(.read(ReadRequest(image: Image(data: TestImages.png(1)))))) == [
@@ -115,15 +115,15 @@ import Testing
     #expect(
       await eventually {
         let status = await plugins.statuses().first
-        return status?.state == "ready" && status?.restarts == 1
+        return status?.state == .ready && status?.restarts == 1
       })
     _ = try await plugins.read(ReadRequest(image: Image(data: TestImages.png(1))))
-    #expect(await eventually { await plugins.statuses().first?.state == "quarantined" })
+    #expect(await eventually { await plugins.statuses().first?.state == .quarantined })
     try rewrite(
       #"{"plugins": [{"name": "q", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "1"}}]}"#
     )
     let statuses = try await plugins.reload()
-    #expect(statuses.first?.state == "ready")
+    #expect(statuses.first?.state == .ready)
     #expect(try await plugins.read(ReadRequest(image: Image(data: TestImages.png(1)))).value == "1")
     await plugins.stopAll()
   }

@@ -50,7 +50,7 @@ import Testing
           EngineAnswer(
             plugin: "b", version: "2", outcome: .failure(ErrorReply(.timeout, "slow", plugin: "b")), milliseconds: 9,
             voted: false),
-        ], flags: ["engines-disagree"], summary: "Reads 01234.5")),
+        ], flags: [.enginesDisagree], summary: "Reads 01234.5")),
     .identifyResult(
       IdentifyResult(
         meter: "gas", confidence: 0.9, candidates: [candidate],
@@ -62,7 +62,7 @@ import Testing
         ], summary: "This is gas")),
     .pluginList([
       PluginStatus(
-        name: "ocr", state: "ready", pids: [42, 43], roles: [.read], version: "5.3", mode: "shadow", instances: 2,
+        name: "ocr", state: .ready, pids: [42, 43], roles: [.read], version: "5.3", mode: "shadow", instances: 2,
         restarts: 1, requests: 2, errors: 3, timeouts: 1, queued: 4, medianMilliseconds: 4.5, p95Milliseconds: 9.5,
         reason: "")
     ]),

@@ -25,7 +25,7 @@ import Testing
     let answers = [answer("a", "123", 0.9), answer("b", "128", 0.9)]
     #expect(ReadVote.decide(answers, weights: ["a": 1, "b": 3]).value == "128")
     #expect(ReadVote.decide(answers, weights: ["a": 3, "b": 1]).value == "123")
-    #expect(ReadVote.decide(answers, weights: ["a": 3, "b": 1]).flags == ["engines-disagree"])
+    #expect(ReadVote.decide(answers, weights: ["a": 3, "b": 1]).flags == [.enginesDisagree])
   }
 
   @Test func confidenceDecidesBetweenEqualWeights() {
@@ -42,18 +42,18 @@ import Testing
     let outcome = ReadVote.decide([answer("a", "123", 0.8), failure("b")], weights: ["b": 3])
     #expect(outcome.value == "123")
     #expect(abs(outcome.confidence - 0.8) < 1e-9)
-    #expect(outcome.flags == ["engine-failed"])
+    #expect(outcome.flags == [.engineFailed])
   }
 
   @Test func anEngineThatGivesNoConfidenceStillGivesItsDigits() {
     let outcome = ReadVote.decide([answer("a", "42", 0)])
     #expect(outcome.value == "42")
-    #expect(outcome.flags == ["low-confidence"])
+    #expect(outcome.flags == [.lowConfidence])
   }
 
   @Test func noAnswerGivesNoReading() {
-    #expect(ReadVote.decide([failure("a")]) == .init(value: "", confidence: 0, flags: ["no-reading", "engine-failed"]))
-    #expect(ReadVote.decide([]).flags == ["no-reading"])
+    #expect(ReadVote.decide([failure("a")]) == .init(value: "", confidence: 0, flags: [.noReading, .engineFailed]))
+    #expect(ReadVote.decide([]).flags == [.noReading])
   }
 
   @Test func tiesDoNotDependOnAnswerOrder() {

@@ -27,7 +27,7 @@ import Testing
     #expect(outcome.value == "1234")
     #expect(outcome.digits.map(\.text) == ["1", "2", "3", "4"])
     #expect(outcome.digits[2].alternatives.first?.text == "8")
-    #expect(outcome.flags.contains("engines-disagree"))
+    #expect(outcome.flags.contains(.enginesDisagree))
   }
 
   @Test func aSureDigitStaysSureWhenALighterEngineReadsAnother() {
@@ -37,7 +37,7 @@ import Testing
       weights: ["digits": 3, "tesseract": 1])
     #expect(outcome.value == "7")
     #expect(outcome.confidence > 0.99)
-    #expect(outcome.flags == ["engines-disagree"])
+    #expect(outcome.flags == [.enginesDisagree])
   }
 
   @Test func aLighterEngineTipsADigitTheHeavierIsUnsureOf() {
@@ -133,7 +133,7 @@ import Testing
   @Test func theWeakestDigitIsTheValuesConfidence() {
     let outcome = ReadVote.decide([answer("a", [("1", 0.9, []), ("2", 0.3, [])])])
     #expect(abs(outcome.confidence - 0.3) < 1e-9)
-    #expect(outcome.flags == ["low-confidence"])
+    #expect(outcome.flags == [.lowConfidence])
   }
 
   @Test func shadowEnginesDoNotVote() {

@@ -33,7 +33,7 @@ extension PluginStatus {
   /// The status as a JSON line.
   fileprivate var json: JSONValue {
     .object([
-      ("plugin", .string(name)), ("state", .string(state)), ("pid", pids.first.map { .number($0) } ?? .null),
+      ("plugin", .string(name)), ("state", .string(state.rawValue)), ("pid", pids.first.map { .number($0) } ?? .null),
       ("pids", .array(pids.map { .number($0) })), ("instances", .number(instances)),
       ("roles", .array(roles.map { .string($0.description) })), ("mode", .string(mode)),
       ("version", .string(version)), ("restarts", .number(restarts)), ("requests", .number(requests)),
@@ -45,7 +45,7 @@ extension PluginStatus {
 
   fileprivate var row: [String] {
     [
-      name, state, pids.isEmpty ? "-" : pids.map(String.init).joined(separator: ","),
+      name, state.rawValue, pids.isEmpty ? "-" : pids.map(String.init).joined(separator: ","),
       roles.map(\.description).joined(separator: ","), mode, version.isEmpty ? "-" : version, "\(restarts)",
       "\(requests)", "\(errors)", "\(timeouts)", "\(queued)", String(format: "%.2f", medianMilliseconds),
       String(format: "%.2f", p95Milliseconds), reason,

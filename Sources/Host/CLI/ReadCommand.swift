@@ -81,7 +81,7 @@ extension ReadResult: ImageResult {
       ("confidence", .number((result?.confidence ?? 0).rounded(toPlaces: 4))),
       ("ms", .number(ms)),
       ("engines", .array((result?.engines ?? []).map(engine))),
-      ("flags", .array((result?.flags ?? []).map(JSONValue.string))),
+      ("flags", .array((result?.flags ?? []).map { JSONValue.string($0.rawValue) })),
     ]
     guard let result else { return members }
     members += [
@@ -144,7 +144,7 @@ extension ReadResult: ImageResult {
     return [
       result.map { $0.value.isEmpty ? "-" : $0.value } ?? "-", String(format: "%.2f", result?.confidence ?? 0),
       String(format: "%.1f", ms), failure ?? engines.joined(separator: " "),
-      (result?.flags ?? []).joined(separator: ","),
+      (result?.flags ?? []).map(\.rawValue).joined(separator: ","),
     ]
   }
 }

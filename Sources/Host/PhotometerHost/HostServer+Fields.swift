@@ -76,7 +76,7 @@ extension HostServer {
       }
       engines.append(joined)
     }
-    var flags: [String] = []
+    var flags: [ReadFlag] = []
     for flag in fields.flatMap(\.flags) where !flags.contains(flag) {
       flags.append(flag)
     }

@@ -14,7 +14,7 @@ extension HostServer {
     let (meter, identified) = try await meterForReading(request)
     let digits = meter.map { UInt32($0.digits) } ?? request.digits
     let decimals = meter.map { UInt32($0.decimals) } ?? request.decimals
-    var flags: [String] = []
+    var flags: [ReadFlag] = []
     var result: ReadResult
     if let whole = wholePhoto(request, meter: meter) {
       // The window is the photo as sent: the engines start on it while the host decodes it for
@@ -172,7 +172,7 @@ extension HostServer {
   /// - Parameter identified: the photo's identification among all meters, when the meter came
   ///   from it; its homography is reused rather than identifying again.
   private func digitWindow(
-    of photo: VisionImage, request: ReadRequest, meter: Meter?, identified: IdentifyResult?, flags: inout [String]
+    of photo: VisionImage, request: ReadRequest, meter: Meter?, identified: IdentifyResult?, flags: inout [ReadFlag]
   ) async throws(ErrorReply) -> VisionImage {
     if let roi = request.roi {
       return try cut { () throws(VisionError) in try photo.cropped(roi) }
@@ -192,7 +192,7 @@ extension HostServer {
           corners.map { (Float($0.x), Float($0.y)) }, width: Int(roi.width), height: Int(roi.height))
       }
     }
-    flags.append("meter-not-located")
+    flags.append(.meterNotLocated)
     return try cut { () throws(VisionError) in try photo.cropped(roi) }
   }
 
@@ -226,20 +226,20 @@ extension HostServer {
   }
 
   /// What makes the crop hard to read.
-  static func qualityFlags(_ crop: VisionImage) -> [String] {
-    var flags: [String] = []
+  static func qualityFlags(_ crop: VisionImage) -> [ReadFlag] {
+    var flags: [ReadFlag] = []
     if crop.height < 12 || crop.width < 12 {
-      flags.append("too-small")
+      flags.append(.tooSmall)
     }
     if let quality = try? crop.quality() {
-      if quality.glare > 0.04 { flags.append("glare") }
-      if quality.sharpness < 40 { flags.append("blur") }
+      if quality.glare > 0.04 { flags.append(.glare) }
+      if quality.sharpness < 40 { flags.append(.blur) }
     }
     return flags
   }
 
-  static func ordered(_ flags: [String]) -> [String] {
-    var seen = Set<String>()
+  static func ordered(_ flags: [ReadFlag]) -> [ReadFlag] {
+    var seen = Set<ReadFlag>()
     return flags.filter { seen.insert($0).inserted }
   }
 
@@ -254,7 +254,7 @@ extension HostServer {
   static func summary(_ result: ReadResult, meter: Meter?) -> String {
     let name = meter?.name ?? "Reading"
     guard !result.value.isEmpty else {
-      return "\(name): no reading (\(result.flags.joined(separator: ", ")))"
+      return "\(name): no reading (\(result.flags.map(\.rawValue).joined(separator: ", ")))"
     }
     let unit = meter.map { " \($0.unit)" } ?? ""
     let repaired = result.unrepairedValue.isEmpty ? "" : ", corrected from \(result.unrepairedValue)"
@@ -295,7 +295,7 @@ extension HostServer {
     if meter.kind == .bloodPressure {
       // Three fields, each in its own range: no single-string repair applies.
       if !Plausibility.allowsBloodPressure(result.value) {
-        result.flags.append("implausible")
+        result.flags.append(.implausible)
       }
       return
     }
@@ -304,9 +304,9 @@ extension HostServer {
       result.unrepairedValue = result.value
       result.value = repaired.value
       result.confidence = min(result.confidence, repaired.likelihood)
-      result.flags.append("repaired")
+      result.flags.append(.repaired)
     } else {
-      result.flags.append("implausible")
+      result.flags.append(.implausible)
     }
   }
 }

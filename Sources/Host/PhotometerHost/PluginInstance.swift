@@ -101,7 +101,7 @@ public actor PluginInstance {
 
   /// This instance's part in its plugin's status.
   struct Status: Sendable {
-    var state: String
+    var state: PluginState
     var pid: Int32?
     var version: String
     var roles: [Role]?
@@ -110,27 +110,27 @@ public actor PluginInstance {
   }
 
   func status() -> Status {
-    let state: String
+    let state: PluginState
     var reason = lastProblem?.message ?? ""
     if let connection {
       return Status(
-        state: "ready", pid: connection.child.pid, version: connection.hello.softwareVersion,
+        state: .ready, pid: connection.child.pid, version: connection.hello.softwareVersion,
         roles: connection.hello.roles, restarts: restarts, reason: "")
     } else if let quarantine = crashes.quarantine {
-      state = "quarantined"
+      state = .quarantined
       reason = quarantine
     } else if let permanentFailure {
-      state = "failed"
+      state = .failed
       reason = permanentFailure.message
     } else if starting != nil {
-      state = "starting"
+      state = .starting
     } else if let restart {
-      state = "restarting"
+      state = .restarting
       reason = "back-off after a crash loop, restarts in \(max(restart.at - .now, .zero)); last: \(reason)"
     } else if isStopping {
-      state = "stopped"
+      state = .stopped
     } else {
-      state = lastProblem == nil ? "stopped" : "failed"
+      state = lastProblem == nil ? .stopped : .failed
     }
     return Status(state: state, pid: nil, version: lastVersion, roles: nil, restarts: restarts, reason: reason)
   }

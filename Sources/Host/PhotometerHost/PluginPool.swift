@@ -151,13 +151,13 @@ public actor PluginPool {
     for instance in instances {
       parts.append(await instance.status())
     }
-    let state: String
+    let state: PluginState
     if !configuration.enabled {
-      state = "disabled"
+      state = .disabled
     } else if let shared = Self.sharedState(parts) {
-      state = shared == "ready" && idle.count < instances.count ? "busy" : shared
+      state = shared == .ready && idle.count < instances.count ? .busy : shared
     } else {
-      state = parts.contains { $0.state == "ready" } ? (idle.isEmpty ? "busy" : "ready") : "starting"
+      state = parts.contains { $0.state == .ready } ? (idle.isEmpty ? .busy : .ready) : .starting
     }
     return PluginStatus(
       name: configuration.name,
@@ -179,7 +179,7 @@ public actor PluginPool {
   }
 
   /// The state every instance is in, if they agree.
-  private static func sharedState(_ parts: [PluginInstance.Status]) -> String? {
+  private static func sharedState(_ parts: [PluginInstance.Status]) -> PluginState? {
     let states = Set(parts.map(\.state))
     return states.count == 1 ? states.first : nil
   }

@@ -18,7 +18,7 @@ extension PluginSet {
     let vote = ReadVote.decide(answers, weights: weights, expectedDigits: expectedDigits)
     let summary =
       vote.value.isEmpty
-      ? "No reading: \(vote.flags.joined(separator: ", "))"
+      ? "No reading: \(vote.flags.map(\.rawValue).joined(separator: ", "))"
       : "Reads \(vote.value) (confidence \(percent(vote.confidence)))"
     return ReadResult(
       value: vote.value, confidence: vote.confidence, engines: answers, flags: vote.flags, summary: summary,

@@ -48,9 +48,9 @@ public enum ReadVote {
     /// runners-up.
     public var digits: [Symbol]
     /// `no-reading`, `engine-failed`, `engines-disagree`, `low-confidence`, in that order.
-    public var flags: [String]
+    public var flags: [ReadFlag]
 
-    public init(value: String, confidence: Double, digits: [Symbol] = [], flags: [String]) {
+    public init(value: String, confidence: Double, digits: [Symbol] = [], flags: [ReadFlag]) {
       self.value = value
       self.confidence = confidence
       self.digits = digits
@@ -83,7 +83,7 @@ public enum ReadVote {
       }
     }
     guard let (skeleton, decimals) = skeleton(readings, expectedDigits: expectedDigits) else {
-      return Outcome(value: "", confidence: 0, flags: ["no-reading"] + (failed ? ["engine-failed"] : []))
+      return Outcome(value: "", confidence: 0, flags: [.noReading] + (failed ? [.engineFailed] : []))
     }
     // With the meter's digit count known and met by the skeleton, every position is a digit:
     // an engine that missed one abstains there instead of voting to drop it.
@@ -108,10 +108,10 @@ public enum ReadVote {
       value.insert(".", at: value.index(value.endIndex, offsetBy: -decimals))
     }
     let confidence = digits.map(\.confidence).min() ?? 0
-    var flags: [String] = []
-    if failed { flags.append("engine-failed") }
-    if Set(readings.map { $0.symbols.map(\.text).joined() }).count > 1 { flags.append("engines-disagree") }
-    if confidence < lowConfidence { flags.append("low-confidence") }
+    var flags: [ReadFlag] = []
+    if failed { flags.append(.engineFailed) }
+    if Set(readings.map { $0.symbols.map(\.text).joined() }).count > 1 { flags.append(.enginesDisagree) }
+    if confidence < lowConfidence { flags.append(.lowConfidence) }
     return Outcome(value: value, confidence: confidence, digits: digits, flags: flags)
   }
 

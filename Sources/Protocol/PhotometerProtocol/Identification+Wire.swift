@@ -163,7 +163,7 @@ extension PluginStatus {
     }
     self.init(
       name: String(protobuf: status.name),
-      state: String(protobuf: status.state),
+      state: PluginState(rawValue: String(protobuf: status.state)),
       pids: pids,
       roles: Role.decode(status.n_roles, status.roles),
       version: String(protobuf: status.version),
@@ -183,7 +183,7 @@ extension PluginStatus {
   func encode(in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__PluginStatus> {
     arena.message(photometer__v1__plugin_status__init) {
       $0.name = arena.string(name)
-      $0.state = arena.string(state)
+      $0.state = arena.string(state.rawValue)
       $0.pid = pids.first ?? 0
       ($0.n_pids, $0.pids) = arena.values(pids)
       ($0.n_roles, $0.roles) = Role.encode(roles, in: arena)

@@ -109,8 +109,7 @@ public struct IdentifyResult: Hashable, Sendable {
 /// A configured plugin as the host sees it.
 public struct PluginStatus: Hashable, Sendable {
   public var name: String
-  /// `starting`, `ready`, `busy`, `restarting`, `quarantined`, `failed`, `stopped` or `disabled`.
-  public var state: String
+  public var state: PluginState
   /// The pids of the running instances.
   public var pids: [Int32]
   public var roles: [Role]
@@ -132,7 +131,7 @@ public struct PluginStatus: Hashable, Sendable {
 
   public init(
     name: String,
-    state: String,
+    state: PluginState,
     pids: [Int32] = [],
     roles: [Role] = [],
     version: String = "",

@@ -173,7 +173,7 @@ extension ReadResult {
       value: String(protobuf: result.value),
       confidence: result.confidence,
       engines: try repeated(result.n_engines, result.engines, EngineAnswer.init),
-      flags: (0..<result.n_flags).map { String(protobuf: result.flags[$0]) },
+      flags: (0..<result.n_flags).map { ReadFlag(rawValue: String(protobuf: result.flags[$0])) },
       summary: String(protobuf: result.summary),
       crop: result.crop.map { Image($0) },
       digits: try repeated(result.n_digits, result.digits, Symbol.init),
@@ -190,7 +190,7 @@ extension ReadResult {
       $0.value = arena.string(value)
       $0.confidence = confidence
       ($0.n_engines, $0.engines) = arena.array(engines) { $0.encode(in: arena) }
-      ($0.n_flags, $0.flags) = arena.values(flags.map { Optional(arena.string($0)) })
+      ($0.n_flags, $0.flags) = arena.values(flags.map { Optional(arena.string($0.rawValue)) })
       $0.summary = arena.string(summary)
       $0.crop = crop?.encode(in: arena)
       ($0.n_digits, $0.digits) = arena.array(digits) { $0.encode(in: arena) }

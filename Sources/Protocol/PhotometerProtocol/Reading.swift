@@ -183,7 +183,7 @@ public struct ReadResult: Hashable, Sendable {
   public var confidence: Double
   public var engines: [EngineAnswer]
   /// Conditions a client should show, e.g. `low-confidence`.
-  public var flags: [String]
+  public var flags: [ReadFlag]
   /// One line a client can show or speak.
   public var summary: String
   /// The region that was read, as PNG.
@@ -204,7 +204,7 @@ public struct ReadResult: Hashable, Sendable {
     value: String,
     confidence: Double,
     engines: [EngineAnswer],
-    flags: [String],
+    flags: [ReadFlag],
     summary: String,
     crop: Image? = nil,
     digits: [Symbol] = [],

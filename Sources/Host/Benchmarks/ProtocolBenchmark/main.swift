@@ -45,7 +45,7 @@ let plugin = PluginPool(
   logger: logger
 )
 await plugin.start()
-guard await plugin.status().state == "ready" else {
+guard await plugin.status().state == .ready else {
   print("cannot start the test plugin: \(await plugin.status().reason)")
   exit(2)
 }
