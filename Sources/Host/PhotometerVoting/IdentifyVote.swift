@@ -27,9 +27,7 @@ public enum IdentifyVote {
   /// not rank a meter at all is taken to believe this much in it.
   public static let floor = 0.01
   /// The log-odds a meter gains when every plugin that answered (two or more) ranks it first,
-  /// fitted with the weights (Tools/calibrate-identify.py). When it was introduced, vote top-1 on
-  /// the benchmark's households went from 93.0 to 94.5% (varied) and 99.0 to 99.5% (look-alike),
-  /// with unknown meters rejected as before.
+  /// fitted with the weights (Tools/calibrate-identify.py; its figures in docs/recognizers.md).
   public static let agreement = 2.734
 
   public struct Outcome: Hashable, Sendable {

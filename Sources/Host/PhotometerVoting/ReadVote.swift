@@ -15,11 +15,8 @@ import PhotometerProtocol
 /// neighbour's when an engine named that neighbour (a wheel caught between two digits reads
 /// right as either); the value's confidence is that of its weakest digit.
 ///
-/// (A linear pool, each engine voting `weight x probability`, reported the winner's share of all
-/// the weight: 75% for a reading the digits engine was sure of whenever Tesseract, weighing a
-/// quarter, read another digit or none, so its confidence was no probability (calibration error
-/// on strips 0.13-0.26, against 0.001-0.03 pooled so), and a weak engine that disagreed cost
-/// a sure digit as much as an unsure one. See docs/recognizers.md for the figures.)
+/// (Pooled geometrically, not linearly, so that the confidence is a probability and a weak engine
+/// that disagrees costs a sure digit less than an unsure one: docs/recognizers.md, *The vote*.)
 ///
 /// A decimal point is where the skeleton's engine read one (a display's "36.7"); the meter's
 /// decimals, when set, replace it (HostServer.withDecimals). A digit on a wheel caught mid-roll is

@@ -11,21 +11,16 @@ public struct TemplateEngine: Sendable {
   /// Softmax temperature turning per-digit similarities into probabilities (measured on held-out
   /// real digits so that the confidence tracks the accuracy; see docs/recognizers.md).
   public static let temperature: Float = 0.025
-  /// The networks' weight when their probabilities and the templates' are pooled (measured with
-  /// the read evaluation, one network: 0.5 and 0.8 read fewer real strips exactly; see
-  /// docs/recognizers.md).
+  /// The networks' weight when their probabilities and the templates' are pooled (chosen with the
+  /// read evaluation; docs/recognizers.md).
   public static let networkShare = 0.7
   /// The networks' weight for a meter whose confirmed readings taught the engine its own cells
-  /// (``LearntCells``): they are matched beside the templates, and the more sure networks (two,
-  /// averaged) outweighed them at 0.7 (a meter of real digits read 66.7% of its strips before
-  /// learning and 80.6% after; at 0.5 100%, as at 0.3).
+  /// (``LearntCells``): they are matched beside the templates, which the surer networks
+  /// outweighed at 0.7 (docs/recognizers.md, *Learning a meter's own digits*).
   public static let learntNetworkShare = 0.5
   /// Below this confidence in its reading (the product of its digits' probabilities), the engine
-  /// reads the crop's other layout of cells too (see ``read(_:expected:learnt:)``). At 0.9 it
-  /// kept sure misreads of the first layout that the second reads right (664764 read 664744,
-  /// reported at 0.93); at 0.99 real strips 95.7 -> 96.0% (seeds 41-44 96.2 -> 96.3%, 31-33 the
-  /// same), for 0.1-0.4 ms more a real strip at the median; always, the same readings and
-  /// seven-segment displays twice as slow.
+  /// reads the crop's other layout of cells too (see ``read(_:expected:learnt:)``): lower, it kept
+  /// sure misreads the other layout reads right; always, it reads no more, twice as slowly.
   public static let secondLook = 0.99
   /// A layout of cells with a cell's centre further than this many pitches from the even row
   /// that fits the centres best is not a row of digits (a digit left out, another cut in two):
@@ -51,8 +46,8 @@ public struct TemplateEngine: Sendable {
   }
 
   /// The crop as cells are cut from it and templates are made from it: grey, dark on light,
-  /// contrast stretched, ``lineHeight`` high. (Binarising drops a seven-segment display's ghost
-  /// segments, but cost real wheels more than it gained displays: 80.9% against 85.3% per digit.)
+  /// contrast stretched, ``lineHeight`` high; not binarised (that cost real wheels more than it
+  /// gained displays).
   public static func prepare(_ image: VisionImage) throws(VisionError) -> VisionImage {
     try image.preparedForDigits(height: lineHeight, border: border)
   }
@@ -112,8 +107,7 @@ public struct TemplateEngine: Sendable {
   /// Reads the crop. With `expected` > 0 the crop is split into that many cells. A digit's
   /// confidence is its probability; the reading's is the product of the chances that each digit
   /// reads right (``share(_:)``; were they independent, the chance that all do): it ranks
-  /// readings by how far to trust them better than the weakest digit's (real strips, 10% least
-  /// confident rejected: 95.2% right against 94.4%).
+  /// readings by how far to trust them better than the weakest digit's.
   ///
   /// When the engine is unsure of its reading (under ``secondLook``) it reads the crop's other
   /// layout of cells too and keeps the one whose digits it is surer of, all together. Then each
@@ -121,9 +115,7 @@ public struct TemplateEngine: Sendable {
   /// of its width on each side and a twelfth of its height, and the two readings' probabilities
   /// are averaged: the edges of a cell cut from a photo of wheels hold the frame and the
   /// neighbouring wheels, which the inset leaves out, and a digit the two views agree on is the
-  /// surer. (Real strips of three seeds, 300-600 each: 94.0 -> 95.7%, 94.5 -> 96.0% and 94.8 ->
-  /// 96.0% exact. Views shifted left and right by an eighth of the width besides named about as
-  /// many for half again the time; under 0.6 rather than 0.8, fewer.)
+  /// surer (docs/recognizers.md, *A closer look*).
   ///
   /// - Parameter learnt: the meter's own cells, from its confirmed readings; they are matched
   ///   beside the templates, so a meter whose digits the templates miss is read by its own.
@@ -324,11 +316,9 @@ public struct TemplateEngine: Sendable {
   /// The chance that the likeliest digit reads right: its probability and its likelier
   /// neighbour's (the digit above or below). The network learnt a wheel caught between two
   /// digits as a share of each (4.3: 0.7 of a 4, 0.3 of a 5), and such a wheel is rightly read
-  /// as either, so the share of the neighbour is no doubt about the digit. (Its probability alone
-  /// put right readings of rolling wheels among the least sure: on real strips at 0.5-0.6, 97% of
-  /// digits were right. With the neighbour's share the calibration error fell from 0.032 to
-  /// 0.003, and the accepted@90% of real strips rose from 97.8% to 98.9%; rendered sets, with no
-  /// rolling digits, are unchanged.) The vote counts the neighbour so too (``ReadVote``).
+  /// as either, so the share of the neighbour is no doubt about the digit (its probability alone
+  /// put right readings of rolling wheels among the least sure; docs/recognizers.md). The vote
+  /// counts the neighbour so too (``ReadVote``).
   static func share(_ probabilities: [Double]) -> Double {
     let digit = probabilities.indices.max { probabilities[$0] < probabilities[$1] }!
     return min(1, probabilities[digit] + max(probabilities[(digit + 1) % 10], probabilities[(digit + 9) % 10]))

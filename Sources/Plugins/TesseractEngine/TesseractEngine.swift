@@ -9,14 +9,9 @@ import PhotometerVision
 /// Tesseract set up for meter digits: digits and the decimal separator only, one line, no
 /// dictionaries, fed the crop grey, dark on light and upscaled, with no border. A crop inside a
 /// dark frame (a wheel housing, a bezel) is read twice, as it is and as the digit window inside
-/// the frame, and the surer reading is kept.
-///
-/// Measured with photometer-benchmark-read (exact, seven-segment / wheels / real digits one by
-/// one; per digit on real strips): with a 16-pixel white border, 27.3 / 18.0 / 29.0%, 19.3%; the
-/// window alone, no border, 27.7 / 38.0 / 34.2%, 20.4%; the surer of the window and the whole crop,
-/// 28.0 / 26.7 / 39.6%, 22.4%, at 1.4x the time on framed crops. The last is the only one that
-/// reads as many as the `tesseract` command line with the same settings on every set (12.3 /
-/// 15.3 / 35.0%, 21.3%). A white border around a housing's dark edge reads as a box.
+/// the frame, and the surer reading is kept: it is the only set-up that reads as many as the
+/// `tesseract` command line on every set (docs/recognizers.md). No white border: around a
+/// housing's dark edge Tesseract reads it as a box.
 public final class TesseractEngine {
   /// Prepared crops are this many pixels high (Tesseract reads text 20 to 40 px high best).
   public static let lineHeight = 48
