@@ -1,11 +1,14 @@
 #!/usr/bin/python3
 """Renders labelled digit windows for training and evaluating the read engines.
 
-    Tools/make-digits.py OUT --kind sevenseg|wheels|real|bloodpressure --count 300 --seed 1 [--meterdigits DIR --part test]
+    Tools/make-digits.py OUT --kind sevenseg|dotmatrix|wheels|real|bloodpressure --count 300 --seed 1 [--meterdigits DIR --part test]
 
 sevenseg: LCD displays in DSEG7 faces (glucose meters, thermometers, counters) with faint ghost
           segments, glare, blur, noise, rotation and uneven light; with `--points P`, a share P of
           them shows a decimal point, which the label carries ("36.7").
+dotmatrix: dot-matrix character displays whose dots are the pixels of bitmap faces (DotGothic16,
+          GNU Unifont with its slashed 0), dark on a grey LCD or lit on black; `--points` as for
+          sevenseg.
 wheels:   mechanical counters in DejaVu faces, light digits on dark wheels, the last ones red.
 bloodpressure: monitors' LCDs, systolic/diastolic/pulse on three lines (text "120/80/70").
 real:     strips of 5 to 8 real digit photos from ../shared/data/meterdigits side by side; `--part`
@@ -17,7 +20,8 @@ real:     strips of 5 to 8 real digit photos from ../shared/data/meterdigits sid
 
 OUT/labels.csv holds file,text,accept: text is the digits (the meter's settings place a decimal
 point); accept lists, per digit and separated by |, the digits a reader may rightly give (both
-neighbours for a wheel caught between two, see `accepted`). Needs python3-pil, python3-numpy, fonts-dseg, fonts-dejavu-core.
+neighbours for a wheel caught between two, see `accepted`). Needs python3-pil, python3-numpy, fonts-dseg, fonts-dejavu-core
+(and fonts-dotgothic16 fonts-unifont for dotmatrix).
 """
 import argparse
 import csv
@@ -32,6 +36,7 @@ DSEG = "/usr/share/fonts/truetype/dseg"
 DEJAVU = "/usr/share/fonts/truetype/dejavu"
 SEVEN_SEGMENT_FACES = ["DSEG7Classic-Regular.ttf", "DSEG7Classic-Bold.ttf", "DSEG7Classic-Italic.ttf",
                        "DSEG7Modern-Regular.ttf", "DSEG7Modern-Bold.ttf", "DSEG7Classic-Light.ttf"]
+DOT_FACES = ["/usr/share/fonts/truetype/dotgothic16/DotGothic16-Regular.ttf", "/usr/share/fonts/opentype/unifont/unifont.otf"]
 WHEEL_FACES = ["DejaVuSansMono-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSansCondensed-Bold.ttf"]
 
 
@@ -61,6 +66,61 @@ def seven_segment(rng, points=0.0):
     ghost = tuple(int(b * 0.88 + i * 0.12) for b, i in zip(background, ink))
     draw.text((20 - left, 15 - top), ghosts, fill=ghost, font=face)
     draw.text((20 - left, 15 - top), text, fill=ink, font=face)
+    return text, image
+
+
+def dot_glyphs(path):
+    """Each character of "0123456789." as the face's pixels at its own size (16), in cells of one
+    height: rows x columns of booleans."""
+    if not os.path.exists(path):
+        raise SystemExit(f"{path} is missing: apt-get install fonts-dotgothic16 fonts-unifont")
+    face = ImageFont.truetype(path, 16)
+    glyphs = {}
+    for char in "0123456789.":
+        image = Image.new("L", (16, 20), 0)
+        draw = ImageDraw.Draw(image)
+        draw.fontmode = "1"
+        draw.text((0, 0), char, fill=255, font=face)
+        pixels = np.asarray(image) > 127
+        columns = np.nonzero(pixels.any(axis=0))[0]
+        glyphs[char] = pixels[:, columns.min():columns.max() + 1]
+    rows = np.nonzero(np.any([glyph.any(axis=1) for glyph in glyphs.values()], axis=0))[0]
+    return {char: glyph[rows.min():rows.max() + 1] for char, glyph in glyphs.items()}
+
+
+def dot_matrix(rng, points=0.0):
+    digits = rng.randint(2, 6)
+    text = "".join(str(rng.randint(0, 9)) for _ in range(digits))
+    if points and rng.random() < points:
+        at = rng.randint(1, digits - 1)
+        text = text[:at] + "." + text[at:]
+    glyphs = dot_glyphs(rng.choice(DOT_FACES))
+    pitch = rng.uniform(3.0, 6.0)
+    dot = pitch * rng.uniform(0.7, 0.9)
+    round_dots = rng.random() < 0.5
+    if rng.random() < 0.3:  # a lit display (VFD, OLED)
+        ground, ink, ghost = (rng.randint(0, 25),) * 3, (rng.randint(60, 120), rng.randint(220, 255), rng.randint(180, 230)), None
+    else:
+        ground = tuple(rng.randint(165, 210) + d for d in (0, rng.randint(0, 15), rng.randint(-15, 0)))
+        ink = tuple(rng.randint(15, 60) for _ in range(3))
+        ghost = tuple(int(g * 0.93 + i * 0.07) for g, i in zip(ground, ink))
+    rows = glyphs["8"].shape[0]
+    columns = [glyphs[char].shape[1] + 2 for char in text]
+    margin = int(pitch * 3)
+    image = Image.new("RGB", (int(sum(columns) * pitch) + 2 * margin, int(rows * pitch) + 2 * margin), ground)
+    draw = ImageDraw.Draw(image)
+    x = margin
+    for char, width in zip(text, columns):
+        glyph = glyphs[char]
+        for row in range(rows):
+            for column in range(glyph.shape[1]):
+                colour = ink if glyph[row, column] else ghost
+                if colour is None:
+                    continue
+                cx, cy = x + (column + 1.5) * pitch, margin + (row + 0.5) * pitch
+                box = [cx - dot / 2, cy - dot / 2, cx + dot / 2, cy + dot / 2]
+                (draw.ellipse if round_dots else draw.rectangle)(box, fill=colour)
+        x += width * pitch
     return text, image
 
 
@@ -175,7 +235,7 @@ def degrade(image, rng):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out")
-    parser.add_argument("--kind", choices=["sevenseg", "wheels", "real", "bloodpressure"], required=True)
+    parser.add_argument("--kind", choices=["sevenseg", "dotmatrix", "wheels", "real", "bloodpressure"], required=True)
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--meterdigits", default=os.path.join(os.path.dirname(__file__), "../../shared/data/meterdigits"))
@@ -183,7 +243,7 @@ def main():
     parser.add_argument("--digits", type=int, help="digits per real strip (default: 5 to 8)")
     parser.add_argument("--meter", action="store_true", help="real strips of one meter (see above)")
     parser.add_argument("--points", type=float, default=0.0,
-                        help="sevenseg: the share of displays with a decimal point (\"36.7\")")
+                        help="sevenseg, dotmatrix: the share of displays with a decimal point (\"36.7\")")
     arguments = parser.parse_args()
     rng = random.Random(arguments.seed)
     os.makedirs(arguments.out, exist_ok=True)
@@ -206,6 +266,9 @@ def main():
             accept = ""
             if arguments.kind == "sevenseg":
                 text, image = seven_segment(rng, arguments.points)
+                data = degrade(image, rng)
+            elif arguments.kind == "dotmatrix":
+                text, image = dot_matrix(rng, arguments.points)
                 data = degrade(image, rng)
             elif arguments.kind == "wheels":
                 text, image = wheels(rng)

@@ -10,10 +10,11 @@ device family (gas, water, power, lcd):
   OUT/strips-FAMILY   300 windows (gas: 100) of 5 to 8 photos of one device folder side by side,
                       as a counter's window shows them: the device's photos scaled to one height,
                       gaps and a frame of one colour around them.
-And, by Tools/make-digits.py, the rendering style the reader never trains on (DSEG7 and DejaVu
-faces; the reader trains on Tools/digitreader/render.py's):
+And, by Tools/make-digits.py, the rendering style the reader never trains on (DSEG7, DejaVu and
+bitmap faces; the reader trains on Tools/digitreader/render.py's):
   OUT/sevenseg        300 seven-segment displays, half with a decimal point ("36.7");
-  OUT/wheels          300 wheel counters.
+  OUT/wheels          300 wheel counters;
+  OUT/dotmatrix       300 dot-matrix displays, half with a decimal point.
 Labels as in make-digits.py: OUT/*/labels.csv holds file,text,accept. The photos are written to
 OUT, never into the repository.
 """
@@ -137,6 +138,8 @@ def main():
                     "--seed", seed, "--points", "0.5"], check=True)
     subprocess.run([make_digits, os.path.join(arguments.out, "wheels"), "--kind", "wheels", "--count", "300",
                     "--seed", seed], check=True)
+    subprocess.run([make_digits, os.path.join(arguments.out, "dotmatrix"), "--kind", "dotmatrix", "--count", "300",
+                    "--seed", seed, "--points", "0.5"], check=True)
 
 
 if __name__ == "__main__":
