@@ -55,15 +55,11 @@ extension HostServer {
     case .shutdown:
       state.withLock { $0.shuttingDown = true }
       finish(status: 0, after: id, replies: replies)
-    case .read, .identify, .listPlugins, .reloadPlugins, .addMeter, .getMeter, .listMeters, .editMeter, .removeMeter,
-      .addReading, .confirmReading, .deleteReading, .getReading, .listReadings, .getStats, .exportData, .importData,
-      .renderChart:
-      start(envelope, replies: replies)
     case .hello:
       reply(id, .error(ErrorReply(.invalidRequest, "the handshake is already done")), replies: replies)
     default:
-      let error = ErrorReply(.unknownMessage, "the host does not take \(envelope.message.kind) from a client")
-      reply(id, .error(error), replies: replies)
+      // Every other request is answered in a task of its own; `answer` knows which it takes.
+      start(envelope, replies: replies)
     }
   }
 
@@ -125,7 +121,10 @@ extension HostServer {
       case .reloadPlugins:
         return .pluginList(try await plugins.reload())
       default:
-        return try await answerStore(message) ?? .error(ErrorReply(.internal, "no handler for \(message.kind)"))
+        guard let answer = try await answerStore(message) else {
+          throw ErrorReply(.unknownMessage, "the host does not take \(message.kind) from a client")
+        }
+        return answer
       }
     } catch {
       return .error(error)
