@@ -55,7 +55,7 @@ let package = Package(
     .target(
       name: "PhotometerStore",
       dependencies: [
-        "PhotometerProtocol", "PhotometerImages", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift"),
+        "PhotometerProtocol", "PhotometerImages", "PhotometerDigest", .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Sources/Host/PhotometerStore"
     ),
@@ -70,10 +70,24 @@ let package = Package(
       path: "Sources/Host/PhotometerScoring"
     ),
     .target(
+      name: "PhotometerDigest",
+      dependencies: ["PhotometerProtocol", "COpenSSL"],
+      path: "Sources/Host/PhotometerDigest"
+    ),
+    .target(
+      name: "PluginSupervisor",
+      dependencies: [
+        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerDigest",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Sources/Host/PluginSupervisor"
+    ),
+    .target(
       name: "PhotometerHost",
       dependencies: [
-        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerImages", "PhotometerStore",
-        "PhotometerCharts", "PhotometerVision", .product(name: "Logging", package: "swift-log"),
+        "PhotometerProtocol", "ChildProcess", "PluginSupervisor", "PhotometerDigest", "PhotometerVoting",
+        "PhotometerImages", "PhotometerStore", "PhotometerCharts", "PhotometerVision",
+        .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/PhotometerHost"
     ),
@@ -103,7 +117,7 @@ let package = Package(
     .executableTarget(
       name: "ProtocolBenchmark",
       dependencies: [
-        "PhotometerProtocol", "PhotometerHost", "ChildProcess", .product(name: "Logging", package: "swift-log"),
+        "PhotometerProtocol", "PluginSupervisor", "ChildProcess", .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/Benchmarks/ProtocolBenchmark"
     ),
@@ -119,14 +133,16 @@ let package = Package(
     ),
     .executableTarget(
       name: "IdentifyBenchmark",
-      dependencies: ["MeterMatchers", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol", "PhotometerHost"],
+      dependencies: [
+        "MeterMatchers", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol", "PluginSupervisor",
+      ],
       path: "Sources/Host/Benchmarks/IdentifyBenchmark"
     ),
     .executableTarget(
       name: "ReadBenchmark",
       dependencies: [
         "DigitReader", "DigitTemplates", "TesseractEngine", "PhotometerVision", "PhotometerVoting",
-        "PhotometerProtocol", "PhotometerScoring", "PhotometerHost",
+        "PhotometerProtocol", "PhotometerScoring", "PluginSupervisor",
       ],
       path: "Sources/Host/Benchmarks/ReadBenchmark"
     ),
@@ -225,7 +241,8 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: [
-        "PhotometerProtocol", "PhotometerHost", "PhotometerStore", .product(name: "Logging", package: "swift-log"),
+        "PhotometerProtocol", "PhotometerHost", "PluginSupervisor", "PhotometerStore",
+        .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/TestSupport"
     ),
@@ -267,12 +284,12 @@ let package = Package(
     ),
     .testTarget(
       name: "PhotometerHostTests",
-      dependencies: ["PhotometerHost", "PhotometerProtocol", "TestSupport", "TestPlugin"]
+      dependencies: ["PhotometerHost", "PluginSupervisor", "PhotometerProtocol", "TestSupport", "TestPlugin"]
     ),
     .testTarget(
       name: "PhotometerEndToEndTests",
       dependencies: [
-        "PhotometerClient", "PhotometerHost", "PhotometerProtocol", "ChildProcess", "TestSupport",
+        "PhotometerClient", "PhotometerHost", "PluginSupervisor", "PhotometerProtocol", "ChildProcess", "TestSupport",
         "PhotometerHostMain", "PhotometerCLI", "TestPlugin",
       ]
     ),

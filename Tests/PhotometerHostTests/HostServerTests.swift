@@ -1,5 +1,6 @@
 import PhotometerHost
 import PhotometerProtocol
+import PluginSupervisor
 import TestSupport
 import Testing
 

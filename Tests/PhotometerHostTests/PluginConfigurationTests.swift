@@ -1,6 +1,7 @@
 import Foundation
 import PhotometerHost
 import PhotometerProtocol
+import PluginSupervisor
 import Testing
 
 @Suite final class PluginConfigurationTests {

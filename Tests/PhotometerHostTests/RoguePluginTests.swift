@@ -1,6 +1,7 @@
 import Foundation
 import PhotometerHost
 import PhotometerProtocol
+import PluginSupervisor
 import TestSupport
 import Testing
 

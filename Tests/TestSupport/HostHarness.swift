@@ -3,6 +3,7 @@ import Logging
 import PhotometerHost
 import PhotometerProtocol
 import PhotometerStore
+import PluginSupervisor
 
 /// A ``HostServer`` running in this process over pipes, with the client's ends of the pipes.
 public struct InProcessHost: Sendable {

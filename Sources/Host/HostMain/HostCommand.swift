@@ -5,6 +5,7 @@ import Logging
 import PhotometerHost
 import PhotometerProtocol
 import PhotometerStore
+import PluginSupervisor
 
 /// `photometer-host`: the server a client starts as a subprocess and speaks frames to over its
 /// standard input and output.

@@ -1,7 +1,9 @@
 import Logging
+import PhotometerDigest
 import PhotometerImages
 import PhotometerProtocol
 import PhotometerStore
+import PluginSupervisor
 
 extension HostServer {
   /// Handles one event from the client, on the channel's reader thread. Every event but the end

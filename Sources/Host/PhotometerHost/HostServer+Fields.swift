@@ -1,6 +1,7 @@
 import PhotometerProtocol
 import PhotometerVision
 import PhotometerVoting
+import PluginSupervisor
 
 extension HostServer {
   /// Reads a display with several values on lines of their own (a blood-pressure monitor:

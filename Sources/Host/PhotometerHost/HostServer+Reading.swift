@@ -3,6 +3,7 @@ import PhotometerImages
 import PhotometerProtocol
 import PhotometerVision
 import PhotometerVoting
+import PluginSupervisor
 
 extension HostServer {
   /// The reading pipeline: find the meter (given, or identified when the reading is to be saved),

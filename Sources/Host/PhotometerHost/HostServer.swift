@@ -3,6 +3,7 @@ import PhotometerImages
 import PhotometerProtocol
 import PhotometerStore
 import PhotometerVoting
+import PluginSupervisor
 import Synchronization
 
 /// The host's side of a conversation with one client, over a pair of file descriptors.

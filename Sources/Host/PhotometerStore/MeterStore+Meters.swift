@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotometerDigest
 import PhotometerImages
 import PhotometerProtocol
 

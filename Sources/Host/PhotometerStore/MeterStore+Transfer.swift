@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotometerDigest
 import PhotometerProtocol
 
 /// Every meter (photos included) and reading as one CSV text, and back.

@@ -9,10 +9,10 @@
 // current folder: the repository's when run from its root).
 import Foundation
 import MeterMatchers
-import PhotometerHost
 import PhotometerProtocol
 import PhotometerVision
 import PhotometerVoting
+import PluginSupervisor
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let valued: Set<String> = ["--features", "--plugins", "--tilted-features"]

@@ -8,8 +8,8 @@
 import ChildProcess
 import Foundation
 import Logging
-import PhotometerHost
 import PhotometerProtocol
+import PluginSupervisor
 
 let arguments = CommandLine.arguments
 if arguments.contains("--pipe-echo") {
@@ -41,7 +41,7 @@ print(
 let plugin = PluginPool(
   configuration: PluginConfiguration(
     name: "testplugin", command: ["\(folder)/photometer-testplugin"], roles: [.read], options: ["text": "12345"]),
-  hostHello: Hello(name: HostServer.name, softwareVersion: HostServer.version),
+  hostHello: Hello(name: "photometer-protocol-benchmark", softwareVersion: "1.0.0"),
   logger: logger
 )
 await plugin.start()

@@ -15,7 +15,7 @@
 // sureness above which a digit is not read again (1.01: all are), for comparing trainings.
 import DigitReader
 import Foundation
-import PhotometerHost
+import PluginSupervisor
 import TesseractEngine
 
 TesseractEngine.runSingleThreaded()

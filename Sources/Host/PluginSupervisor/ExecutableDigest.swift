@@ -1,6 +1,6 @@
 import Foundation
+import PhotometerDigest
 import PhotometerProtocol
-import PhotometerStore
 
 /// SHA-256 checks of plugin executables, so that a configuration can pin the binary it trusts.
 enum ExecutableDigest {
