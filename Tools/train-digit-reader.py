@@ -124,13 +124,13 @@ def accepted(shown_values, text):
     return True
 
 
-def development(seed, photos, faces, count, raw=False):
+def development(seed, photos, faces, count, raw=False, kinds=("real", "real", "sevenseg", "wheels")):
     """A fixed development set: real windows of the development set-ups, and rendered ones. With
     `raw`, the images as a camera gives them (for --write-development), else as prepared."""
     rng = np.random.default_rng(seed)
     out = []
     for index in range(count):
-        kind = ["real", "real", "sevenseg", "wheels"][index % 4]
+        kind = kinds[index % len(kinds)]
         image, shown = data.window(rng, kind, photos, faces)
         image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
         out.append((image if raw else augment.prepare(image), [(char, value) for char, _, _, value in shown], kind))
@@ -159,7 +159,7 @@ def write_development(folder, dev, dev_photos):
         for index, (value, image) in enumerate(settled):
             cv2.imwrite(os.path.join(path, f"{index:05d}.png"), image)
             writer.writerow([f"{index:05d}.png", str(int(value)), str(int(value))])
-    for kind in ("real", "sevenseg", "wheels"):
+    for kind in ("real", "sevenseg", "wheels", "dotmatrix"):
         path = os.path.join(folder, f"dev-{kind}")
         os.makedirs(path, exist_ok=True)
         with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
@@ -223,7 +223,8 @@ def main():
     parser.add_argument("--refit-temperature", action="store_true",
                         help="fit the temperature of the exported network in --output again and stop")
     parser.add_argument("--write-development", metavar="DIR",
-                        help="write the development windows to DIR/dev-real, dev-sevenseg, dev-wheels, the "
+                        help="write the development windows to DIR/dev-real, dev-sevenseg, dev-wheels, "
+                             "dev-dotmatrix, the "
                              "settled development photos to DIR/dev-settled, and stop")
     arguments = parser.parse_args()
 
@@ -237,8 +238,10 @@ def main():
     dev_photos = [photo for photo in photos if photo[2] == "dev"]
     print(f"meterdigits: {len(train)} training photos, {len(dev_photos)} development photos", flush=True)
     if arguments.write_development:
-        write_development(arguments.write_development,
-                          development(arguments.seed + 7919, dev_photos, faces, 1200, raw=True), dev_photos)
+        # Dot-matrix displays from a stream of their own, so the other sets stay as they were.
+        windows = development(arguments.seed + 7919, dev_photos, faces, 1200, raw=True) + \
+            development(arguments.seed + 7920, dev_photos, faces, 300, raw=True, kinds=("dotmatrix",))
+        write_development(arguments.write_development, windows, dev_photos)
         return
     dev = development(arguments.seed + 7919, dev_photos, faces, 1200)
     if arguments.refit_temperature:

@@ -26,6 +26,8 @@ def window(rng, kind, photos, faces):
         return compose.real_strip(rng, photos)
     if kind == "sevenseg":
         return render.seven_segment(rng)
+    if kind == "dotmatrix":
+        return render.dot_matrix(rng)
     return render.wheels(rng, faces)
 
 

@@ -1,6 +1,6 @@
 """The training style of rendered digit windows: seven-segment displays drawn segment by segment
-(no font: any segment width, gap, slant and bevel) and wheel counters in faces other than the ones
-Tools/make-digits.py renders with. Tools/make-digits.py's displays (DSEG7 faces) and counters
+(no font: any segment width, gap, slant and bevel), dot-matrix character displays drawn dot by dot,
+and wheel counters in faces other than the ones Tools/make-digits.py renders with. Tools/make-digits.py's displays (DSEG7 faces) and counters
 (DejaVu faces) are never trained on: they measure how the reader does on a style it has not seen.
 
 Each function returns (image as H x W x 3 uint8, [(text, x0, x1, value)]) where each entry is one
@@ -151,6 +151,89 @@ def seven_segment(rng):
         place += 1
     if rng.random() < 0.5:  # a point lit after the last digit would be read; ghost points are not
         pass
+    return np.clip(image, 0, 255).astype(np.uint8), shown
+
+
+# Digits of 5 x 7 dot-matrix character displays, a row of five dots a string; the variants are
+# the common ones (a slashed or plain 0, a 1 with or without a foot, a round or flat-topped 3, a
+# 6 and 9 with a hook or a bar).
+DOTS = {
+    "0": [["01110", "10001", "10011", "10101", "11001", "10001", "01110"],
+          ["01110", "10001", "10001", "10001", "10001", "10001", "01110"],
+          ["01110", "10001", "10001", "10101", "10001", "10001", "01110"]],
+    "1": [["00100", "01100", "00100", "00100", "00100", "00100", "01110"],
+          ["00010", "00110", "01010", "00010", "00010", "00010", "00010"]],
+    "2": [["01110", "10001", "00001", "00010", "00100", "01000", "11111"],
+          ["01110", "10001", "00001", "01110", "10000", "10000", "11111"]],
+    "3": [["11111", "00010", "00100", "00010", "00001", "10001", "01110"],
+          ["01110", "10001", "00001", "00110", "00001", "10001", "01110"]],
+    "4": [["00010", "00110", "01010", "10010", "11111", "00010", "00010"],
+          ["10010", "10010", "10010", "11111", "00010", "00010", "00010"]],
+    "5": [["11111", "10000", "11110", "00001", "00001", "10001", "01110"]],
+    "6": [["00110", "01000", "10000", "11110", "10001", "10001", "01110"],
+          ["01110", "10000", "10000", "11110", "10001", "10001", "01110"]],
+    "7": [["11111", "00001", "00010", "00100", "01000", "01000", "01000"],
+          ["11111", "10001", "00010", "00010", "00100", "00100", "00100"]],
+    "8": [["01110", "10001", "10001", "01110", "10001", "10001", "01110"]],
+    "9": [["01110", "10001", "10001", "01111", "00001", "00010", "01100"],
+          ["01110", "10001", "10001", "01111", "00001", "00001", "01110"]],
+    ".": [["00000", "00000", "00000", "00000", "00000", "01100", "01100"]],
+}
+
+
+def dot_matrix(rng):
+    """A character display: each character 5 x 7 dots in a cell of 5 x 8, cells a dot or two
+    apart, square or round dots, the unlit dots faintly visible or not, a point a character of its
+    own, leading places blank; dark on a light ground or lit on a dark one."""
+    digits = int(rng.integers(1, 9))
+    text = random_text(rng, digits, 0.3)
+    blanks = int(rng.integers(0, 3)) if rng.random() < 0.3 else 0
+    glyphs = {char: variants[int(rng.integers(len(variants)))] for char, variants in DOTS.items()}
+    pitch = rng.uniform(2.5, 5.5)                  # dot pitch in pixels
+    fill = rng.uniform(0.6, 0.95)                  # dot size / pitch
+    round_dots = rng.random() < 0.4
+    spacing = int(rng.integers(1, 3))              # dot pitches between characters
+    lit_display = rng.random() < 0.3
+    if lit_display:
+        ground = rng.integers(0, 50, 3)
+        ink = np.array(rng.choice([(90, 255, 120), (255, 180, 40), (240, 240, 240), (255, 200, 120)]))
+    elif rng.random() < 0.25:                     # white on a blue STN display
+        ground = np.array([rng.integers(120, 200), rng.integers(40, 90), rng.integers(0, 40)])
+        ink = rng.integers(200, 256, 3)
+    else:
+        ground = np.array([rng.integers(130, 210)] * 3) + rng.integers(-20, 25, 3)
+        ink = rng.integers(0, 70, 3)
+    ghost_level = rng.choice([0.0, rng.uniform(0.04, 0.2)])
+    ghost = ground * (1 - ghost_level) + ink * ghost_level
+    places = blanks + len(text)
+    step = (5 + spacing) * pitch
+    margin_x, margin_y = pitch * rng.uniform(1, 3), pitch * rng.uniform(1, 2.5)
+    width = int(2 * margin_x + places * step - spacing * pitch)
+    height = int(2 * margin_y + 8 * pitch)
+    image = np.zeros((height, width, 3), np.float32) + ground
+    radius = fill * pitch / 2
+    shown = []
+    for place in range(places):
+        char = text[place - blanks] if place >= blanks else None
+        rows = glyphs[char] if char else ["00000"] * 7
+        left = margin_x + place * step
+        for row, bits in enumerate(rows):
+            for column, bit in enumerate(bits):
+                colour = ink if bit == "1" else ghost
+                if bit == "0" and ghost_level == 0:
+                    continue
+                cx, cy = left + (column + 0.5) * pitch, margin_y + (row + 0.5) * pitch
+                if round_dots:
+                    cv2.circle(image, (int(cx * 8), int(cy * 8)), max(1, int(radius * 8)), colour.tolist(), -1,
+                               lineType=cv2.LINE_AA, shift=3)
+                else:
+                    corner = np.array([[cx - radius, cy - radius], [cx + radius, cy + radius]])
+                    cv2.rectangle(image, tuple(int(v) for v in corner[0] * 8), tuple(int(v) for v in corner[1] * 8),
+                                  colour.tolist(), -1, lineType=cv2.LINE_AA, shift=3)
+        if char == ".":
+            shown.append((".", left + pitch, left + 3 * pitch, None))
+        elif char:
+            shown.append((char, left, left + 5 * pitch, float(char)))
     return np.clip(image, 0, 255).astype(np.uint8), shown
 
 
