@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Trains the digit cell classifier that gives the sequence reader a second opinion per digit.
 
-    /tmp/venv/bin/python Tools/train-digit-classifier.py [--rounds 10] [--windows 15000] [--seeds 1 2]
+    /tmp/venv/bin/python Tools/train-digit-classifier.py [--rounds 10] [--windows 15000] [--seeds 1]
 
 (The venv and fonts as for Tools/train-digit-reader.py, and the faces render.MORE_FACES names:
 apt-get install the packages in render.MORE_FACES_PACKAGES.) Trains on cells cut from windows made
 as the sequence reader's are (digitreader/cells.py): meterdigits' training set-ups composed into
-strips, and displays and counters of the training style (counters in 47 faces, not 16), all
+strips, and seven-segment and dot-matrix displays and counters of the training style (counters
+in 47 faces, not 16), all
 through the random camera; and 20,000 training photos a round read alone, as another meter's
 camera might take them (`cells.photo_cell`); a wheel caught between two digits is a share of
-each. One classifier per seed (about 37 minutes each on 2 cores of a slow machine; train the
-seeds as separate commands and `--average` them when a sitting is short); the file shipped is their mean (`average`). Keeps the round that reads the development cells
+each. One classifier per seed (about 40 minutes on 2 cores of a slow machine; the one shipped is
+seed 1's; with several seeds the file is their mean, `average`, and the seeds can be trained as
+separate commands and `--average`d). Keeps the round that reads the development cells
 best (cut the same way from meterdigits' development set-ups and rendered windows) together with
 the development set-ups' settled photos as taken, and writes
 Sources/Plugins/DigitReader/digit-cells.onnx. Seeded: the same seeds, the same cells and order.
@@ -104,8 +106,8 @@ def main():
     parser.add_argument("--single", type=int, default=20000,
                         help="meterdigits photos a round read alone, as a camera of another meter takes them")
     parser.add_argument("--width", type=float, default=1.0, help="channel width multiplier")
-    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2],
-                        help="train one classifier per seed and ship their mean")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1],
+                        help="train one classifier per seed; more than one: ship their mean")
     parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
     parser.add_argument("--average", nargs="+", metavar="ONNX",
                         help="write the mean of these trainings to OUTPUT/digit-cells.onnx and stop")

@@ -17,7 +17,7 @@ from . import augment, data
 
 CELL_HEIGHT = 32
 CELL_WIDTH = 20
-MIX = (("real", 0.55), ("sevenseg", 0.15), ("wheels", 0.3))
+MIX = (("real", 0.55), ("sevenseg", 0.12), ("wheels", 0.25), ("dotmatrix", 0.08))
 
 
 def prepare_cell(grey):
