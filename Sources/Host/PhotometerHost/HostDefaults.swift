@@ -1,7 +1,6 @@
 import ChildProcess
 import Foundation
 import PhotometerStore
-import PluginSupervisor
 
 /// Where the host finds its files when not told.
 public enum HostDefaults {

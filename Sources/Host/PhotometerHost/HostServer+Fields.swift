@@ -1,7 +1,6 @@
 import PhotometerProtocol
 import PhotometerVision
 import PhotometerVoting
-import PluginSupervisor
 
 extension HostServer {
   /// Reads a display with several values on lines of their own (a blood-pressure monitor:
@@ -77,13 +76,10 @@ extension HostServer {
       }
       engines.append(joined)
     }
-    var flags: [ReadFlag] = []
-    for flag in fields.flatMap(\.flags) where !flags.contains(flag) {
-      flags.append(flag)
-    }
     return ReadResult(
       value: complete ? fields.map(\.value).joined(separator: "/") : "",
-      confidence: complete ? fields.map(\.confidence).min() ?? 0 : 0, engines: engines, flags: flags, summary: "",
+      confidence: complete ? fields.map(\.confidence).min() ?? 0 : 0, engines: engines,
+      flags: Self.ordered(fields.flatMap(\.flags)), summary: "",
       digits: fields.flatMap(\.digits))
   }
 }

@@ -3,7 +3,6 @@ import PhotometerImages
 import PhotometerProtocol
 import PhotometerVision
 import PhotometerVoting
-import PluginSupervisor
 
 extension HostServer {
   /// The reading pipeline: find the meter (given, or identified when the reading is to be saved),
@@ -239,6 +238,7 @@ extension HostServer {
     return flags
   }
 
+  /// The flags without repeats, each where it first came.
   static func ordered(_ flags: [ReadFlag]) -> [ReadFlag] {
     var seen = Set<ReadFlag>()
     return flags.filter { seen.insert($0).inserted }

@@ -41,7 +41,7 @@ print(
 let plugin = PluginPool(
   configuration: PluginConfiguration(
     name: "testplugin", command: ["\(folder)/photometer-testplugin"], roles: [.read], options: ["text": "12345"]),
-  hostHello: Hello(name: "photometer-protocol-benchmark", softwareVersion: "1.0.0"),
+  hostHello: Hello(name: "photometer-protocol-benchmark", softwareVersion: PhotometerVersion.current),
   logger: logger
 )
 await plugin.start()
