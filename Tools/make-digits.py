@@ -25,6 +25,7 @@ neighbours for a wheel caught between two, see `accepted`). Needs python3-pil, p
 """
 import argparse
 import csv
+import functools
 import io
 import os
 import random
@@ -37,6 +38,7 @@ DEJAVU = "/usr/share/fonts/truetype/dejavu"
 SEVEN_SEGMENT_FACES = ["DSEG7Classic-Regular.ttf", "DSEG7Classic-Bold.ttf", "DSEG7Classic-Italic.ttf",
                        "DSEG7Modern-Regular.ttf", "DSEG7Modern-Bold.ttf", "DSEG7Classic-Light.ttf"]
 DOT_FACES = ["/usr/share/fonts/truetype/dotgothic16/DotGothic16-Regular.ttf", "/usr/share/fonts/opentype/unifont/unifont.otf"]
+DOT_FACES_PACKAGES = "fonts-dotgothic16 fonts-unifont"
 WHEEL_FACES = ["DejaVuSansMono-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSansCondensed-Bold.ttf"]
 
 
@@ -69,11 +71,12 @@ def seven_segment(rng, points=0.0):
     return text, image
 
 
+@functools.lru_cache(maxsize=None)
 def dot_glyphs(path):
     """Each character of "0123456789." as the face's pixels at its own size (16), in cells of one
     height: rows x columns of booleans."""
     if not os.path.exists(path):
-        raise SystemExit(f"{path} is missing: apt-get install fonts-dotgothic16 fonts-unifont")
+        raise SystemExit(f"{path} is missing: apt-get install {DOT_FACES_PACKAGES}")
     face = ImageFont.truetype(path, 16)
     glyphs = {}
     for char in "0123456789.":

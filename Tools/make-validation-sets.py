@@ -138,12 +138,11 @@ def main():
                     "--seed", seed, "--points", "0.5"], check=True)
     subprocess.run([make_digits, os.path.join(arguments.out, "wheels"), "--kind", "wheels", "--count", "300",
                     "--seed", seed], check=True)
-    faces = ["/usr/share/fonts/truetype/dotgothic16/DotGothic16-Regular.ttf", "/usr/share/fonts/opentype/unifont/unifont.otf"]
-    if all(os.path.exists(face) for face in faces):
+    if all(os.path.exists(face) for face in _make_digits().DOT_FACES):
         subprocess.run([make_digits, os.path.join(arguments.out, "dotmatrix"), "--kind", "dotmatrix", "--count", "300",
                         "--seed", seed, "--points", "0.5"], check=True)
     else:
-        print("dotmatrix: left out; apt-get install fonts-dotgothic16 fonts-unifont to write it", file=sys.stderr)
+        print(f"dotmatrix: left out; apt-get install {_make_digits().DOT_FACES_PACKAGES} to write it", file=sys.stderr)
 
 
 if __name__ == "__main__":

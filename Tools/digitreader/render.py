@@ -227,8 +227,8 @@ def dot_matrix(rng):
                     cv2.circle(image, (int(cx * 8), int(cy * 8)), max(1, int(radius * 8)), colour.tolist(), -1,
                                lineType=cv2.LINE_AA, shift=3)
                 else:
-                    corner = np.array([[cx - radius, cy - radius], [cx + radius, cy + radius]])
-                    cv2.rectangle(image, tuple(int(v) for v in corner[0] * 8), tuple(int(v) for v in corner[1] * 8),
+                    cv2.rectangle(image, (int((cx - radius) * 8), int((cy - radius) * 8)),
+                                  (int((cx + radius) * 8), int((cy + radius) * 8)),
                                   colour.tolist(), -1, lineType=cv2.LINE_AA, shift=3)
         if char == ".":
             shown.append((".", left + pitch, left + 3 * pitch, None))
