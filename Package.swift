@@ -77,7 +77,7 @@ let package = Package(
     .target(
       name: "PluginSupervisor",
       dependencies: [
-        "PhotometerProtocol", "ChildProcess", "PhotometerVoting", "PhotometerDigest",
+        "PhotometerProtocol", "ChildProcess", "PhotometerDigest",
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/PluginSupervisor"

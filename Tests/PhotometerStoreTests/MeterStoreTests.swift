@@ -288,6 +288,19 @@ import Testing
     #expect(full == [Example(key: "\(ids[3]):7", value: "7", crop: Self.crop(4))])
   }
 
+  @Test func aReadsContextIsTheMeterItsExamplesAndItsLatestReading() async throws {
+    _ = try await addGas()
+    let first = try await store.addReading(
+      AddReadingRequest(meter: "Gas", value: "1", takenAt: 1, source: .ocr, crop: Self.crop(1)))
+    _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "2", takenAt: 2, source: .ocr))
+    _ = try await store.confirmReading(id: first.id, value: nil)
+    let context = try await store.readingContext(of: "gas", examples: 5)
+    #expect(context.meter.name == "Gas")
+    #expect(context.examples == [Example(key: "\(first.id):1", value: "1")])
+    #expect(context.latest?.value == "2")
+    #expect(await error { _ = try await store.readingContext(of: "Water", examples: 5) } == .meterNotFound("Water"))
+  }
+
   @Test func editsAMeter() async throws {
     _ = try await addGas()
     let more = Image(data: TestImages.png(2, width: 640, height: 480))

@@ -1,5 +1,4 @@
 import Logging
-import PhotometerDigest
 import PhotometerImages
 import PhotometerProtocol
 import PhotometerStore
@@ -106,18 +105,13 @@ extension HostServer {
       switch message {
       case .read(let request):
         try checkImage(request.image)
-        return .readResult(try await read(request))
+        return .readResult(try await reading.read(request))
       case .identify(let request):
         try checkImage(request.image)
         for reference in request.references {
           try checkImage(reference.image, role: "the reference photo of \(reference.meter)")
         }
-        var request = request
-        // Plugins cache by SHA-256 and are sent images only on demand: every reference needs it.
-        for index in request.references.indices where request.references[index].sha256.isEmpty {
-          request.references[index].sha256 = SHA256Digest.hex(request.references[index].image.data)
-        }
-        return .identifyResult(try await plugins.identify(try await withStoredReferences(request)))
+        return .identifyResult(try await reading.identify.identify(request))
       case .listPlugins:
         return .pluginList(await plugins.statuses())
       case .reloadPlugins:

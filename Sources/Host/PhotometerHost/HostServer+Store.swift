@@ -73,23 +73,6 @@ extension HostServer {
       timeZone: zone, width: size.width, height: size.height
     ).svg
   }
-
-  /// The request's references, or every registered meter's when it gives none.
-  func withStoredReferences(_ request: IdentifyRequest) async throws(ErrorReply) -> IdentifyRequest {
-    guard request.references.isEmpty else {
-      return request
-    }
-    var request = request
-    do {
-      request.references = try await store.references()
-    } catch {
-      throw ErrorReply(error)
-    }
-    guard !request.references.isEmpty else {
-      throw ErrorReply(.notFound, "no meters are registered yet; add one with `photometer meter add`")
-    }
-    return request
-  }
 }
 
 extension HostServer {

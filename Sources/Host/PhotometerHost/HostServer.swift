@@ -2,7 +2,6 @@ import Logging
 import PhotometerImages
 import PhotometerProtocol
 import PhotometerStore
-import PhotometerVoting
 import PluginSupervisor
 import Synchronization
 
@@ -30,8 +29,8 @@ public final class HostServer: Sendable {
   /// What an image must keep to before it is passed to a plugin.
   let imageLimits: ImageLimits
   let state = Mutex(State())
-  /// Live frames of displays, by stream name.
-  let streams = Mutex(StreamConvergence())
+  /// Reads and identifications, stage by stage.
+  let reading: ReadPipeline
   /// Where requests and replies are recorded, when they are.
   let recorder: Recorder?
   /// When the plugins start.
@@ -66,6 +65,7 @@ public final class HostServer: Sendable {
     self.maxFrameSize = maxFrameSize
     self.imageLimits = imageLimits
     self.recorder = recorder
+    self.reading = ReadPipeline(plugins: plugins, store: store, imageLimits: imageLimits)
   }
 
   /// The host's `Hello`.

@@ -126,13 +126,7 @@ extension MeterStore {
   /// compare a new value with. Listing the whole history for it made every read load every stored
   /// crop, so reads grew slower and the host bigger with each reading saved.
   public func latestReading(of meter: String) async throws(StoreError) -> StoredReading? {
-    try await read { db in
-      let meterRow = try Self.row(named: meter, db: db)
-      return try ReadingRow.filter(Column("meterId") == meterRow.id)
-        .order(Column("takenAtMs").desc, Column("id").desc)
-        .fetchOne(db)
-        .map { try Self.reading($0, meter: meterRow, db: db) }
-    }
+    try await read { db in try Self.latestReading(of: try Self.row(named: meter, db: db), db: db) }
   }
 
   /// A meter's latest confirmed or corrected readings that kept their crop, newest first: what
@@ -140,21 +134,43 @@ extension MeterStore {
   /// left empty (and not read from the file).
   public func examples(of meter: String, limit: Int, crops: Bool = false) async throws(StoreError) -> [Example] {
     try await read { db in
-      let meterRow = try Self.row(named: meter, db: db)
-      let rows = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT id, valueText, \(crops ? "crop" : "NULL") AS crop FROM reading
-          WHERE meterId = ? AND verified AND crop IS NOT NULL
-          ORDER BY takenAtMs DESC, id DESC LIMIT ?
-          """,
-        arguments: [meterRow.id, limit])
-      return rows.map { row in
-        let id: Int64 = row["id"]
-        let value: String = row["valueText"]
-        let crop: Data? = row["crop"]
-        return Example(key: Self.exampleKey(id: id, value: value), value: value, crop: crop.map { [UInt8]($0) } ?? [])
-      }
+      try Self.examples(of: try Self.row(named: meter, db: db), limit: limit, crops: crops, db: db)
+    }
+  }
+
+  /// What a read of the meter needs from the store, in one read: the meter, its latest
+  /// ``examples(of:limit:crops:)`` without their crops, and its ``latestReading(of:)``.
+  public func readingContext(of meter: String, examples limit: Int) async throws(StoreError) -> ReadingContext {
+    try await read { db in
+      let row = try Self.row(named: meter, db: db)
+      return ReadingContext(
+        meter: try Self.meter(row, db: db, includePhotos: false),
+        examples: try Self.examples(of: row, limit: limit, crops: false, db: db),
+        latest: try Self.latestReading(of: row, db: db))
+    }
+  }
+
+  private static func latestReading(of meterRow: MeterRow, db: Database) throws -> StoredReading? {
+    try ReadingRow.filter(Column("meterId") == meterRow.id)
+      .order(Column("takenAtMs").desc, Column("id").desc)
+      .fetchOne(db)
+      .map { try Self.reading($0, meter: meterRow, db: db) }
+  }
+
+  private static func examples(of meterRow: MeterRow, limit: Int, crops: Bool, db: Database) throws -> [Example] {
+    let rows = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT id, valueText, \(crops ? "crop" : "NULL") AS crop FROM reading
+        WHERE meterId = ? AND verified AND crop IS NOT NULL
+        ORDER BY takenAtMs DESC, id DESC LIMIT ?
+        """,
+      arguments: [meterRow.id, limit])
+    return rows.map { row in
+      let id: Int64 = row["id"]
+      let value: String = row["valueText"]
+      let crop: Data? = row["crop"]
+      return Example(key: exampleKey(id: id, value: value), value: value, crop: crop.map { [UInt8]($0) } ?? [])
     }
   }
 

@@ -19,7 +19,7 @@ import PhotometerProtocol
 /// that disagrees costs a sure digit less than an unsure one: docs/recognizers.md, *The vote*.)
 ///
 /// A decimal point is where the skeleton's engine read one (a display's "36.7"); the meter's
-/// decimals, when set, replace it (HostServer.withDecimals). A digit on a wheel caught mid-roll is
+/// decimals, when set, replace it (``ReadDecision/withDecimals(_:decimals:)``). A digit on a wheel caught mid-roll is
 /// never surer than ``WheelRoll/confidenceLimit``: which of its two digits the meter shows is its
 /// convention's and the previous reading's call.
 ///

@@ -1,48 +1,31 @@
 import PhotometerProtocol
-import PhotometerVoting
 
 extension PluginSet {
-  /// Every read plugin's answer to `request`, and their vote.
+  /// Every read plugin's answer to `request`, in the order of the configuration; the vote is the
+  /// caller's (`ReadVote`).
   ///
   /// The request's examples go to plugins without their crops; a plugin that learns and has not
   /// seen one lists it as missing, and is asked again with the crops `exampleCrops` gives for
   /// those keys.
-  public func read(
-    _ request: ReadRequest, expectedDigits: Int = 0,
-    exampleCrops: @escaping @Sendable ([String]) async -> [Example] = { _ in [] }
-  ) async throws(ErrorReply) -> ReadResult {
+  public func readAnswers(
+    _ request: ReadRequest, exampleCrops: @escaping @Sendable ([String]) async -> [Example] = { _ in [] }
+  ) async throws(ErrorReply) -> [EngineAnswer] {
     let calls = await fanOut(role: .read) { pool in await Self.read(request, with: pool, exampleCrops: exampleCrops) }
-    let answers = try answers(calls, role: .read, to: .read(request)) { reply in
+    return try answers(calls, role: .read, to: .read(request)) { reply in
       if case .engineReading(let reading) = reply { reading } else { nil }
     }
-    let vote = ReadVote.decide(answers, weights: weights, expectedDigits: expectedDigits)
-    let summary =
-      vote.value.isEmpty
-      ? "No reading: \(vote.flags.map(\.rawValue).joined(separator: ", "))"
-      : "Reads \(vote.value) (confidence \(percent(vote.confidence)))"
-    return ReadResult(
-      value: vote.value, confidence: vote.confidence, engines: answers, flags: vote.flags, summary: summary,
-      digits: vote.digits)
   }
 
-  /// Every identify plugin's candidates for `request`, and their vote.
+  /// Every identify plugin's candidates for `request`, in the order of the configuration; the
+  /// vote is the caller's (`IdentifyVote`).
   ///
   /// References go to plugins without their images; a plugin that has not seen one lists it as
   /// missing and is asked again with those images attached.
-  public func identify(_ request: IdentifyRequest) async throws(ErrorReply) -> IdentifyResult {
+  public func identifyAnswers(_ request: IdentifyRequest) async throws(ErrorReply) -> [PluginIdentification] {
     let calls = await fanOut(role: .identify) { pool in await Self.identify(request, with: pool) }
-    let answers = try answers(calls, role: .identify, to: .identify(request)) { reply in
+    return try answers(calls, role: .identify, to: .identify(request)) { reply in
       if case .pluginCandidates(let answer) = reply { answer.candidates } else { nil }
     }
-    let vote = IdentifyVote.decide(answers, weights: weights, meters: Set(request.references.map(\.meter)).count)
-    let summary =
-      vote.meter.isEmpty
-      ? "Unknown meter" + (vote.ranking.first.map { "; closest is \($0.meter) (\(percent($0.confidence)))" } ?? "")
-      : "This is \(vote.meter) (confidence \(percent(vote.confidence)))"
-    let best = vote.meter.isEmpty ? nil : vote.ranking.first
-    return IdentifyResult(
-      meter: vote.meter, confidence: vote.confidence, candidates: vote.ranking, plugins: answers, summary: summary,
-      outline: best?.outline ?? [], homography: best?.homography ?? [], colour: best?.colour ?? "")
   }
 
   /// How many reference images one identify call carries at most. A plugin learns each (a
@@ -138,8 +121,4 @@ extension PluginSet {
     }
     return answers
   }
-}
-
-private func percent(_ value: Double) -> String {
-  "\(Int((value * 100).rounded()))%"
 }

@@ -2,7 +2,7 @@ import PhotometerProtocol
 import PhotometerVision
 import PhotometerVoting
 
-extension HostServer {
+extension ReadPipeline {
   /// Reads a display with several values on lines of their own (a blood-pressure monitor:
   /// systolic, diastolic, pulse): the crop is cut into its text lines, each line is read by every
   /// engine and voted on its own, and the fields are joined with `/` ("120/80/70"), per engine as
@@ -79,7 +79,7 @@ extension HostServer {
     return ReadResult(
       value: complete ? fields.map(\.value).joined(separator: "/") : "",
       confidence: complete ? fields.map(\.confidence).min() ?? 0 : 0, engines: engines,
-      flags: Self.ordered(fields.flatMap(\.flags)), summary: "",
+      flags: ReadDecision.ordered(fields.flatMap(\.flags)), summary: "",
       digits: fields.flatMap(\.digits))
   }
 }

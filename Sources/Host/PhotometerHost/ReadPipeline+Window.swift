@@ -1,0 +1,92 @@
+import PhotometerImages
+import PhotometerProtocol
+import PhotometerVision
+
+extension ReadPipeline {
+  /// The digit window: the request's ROI; else the meter's ROI, through the homography between
+  /// its reference and the photo (`meter-not-located` and the ROI as it is when the meter is not
+  /// found); else the whole photo.
+  func window(of photo: VisionImage, request: ReadRequest, context: Context, flags: inout [ReadFlag])
+    async throws(ErrorReply) -> VisionImage
+  {
+    if let roi = request.roi {
+      return try cut { () throws(VisionError) in try photo.cropped(roi) }
+    }
+    guard let meter = context.meter, let roi = meter.roi else {
+      return photo
+    }
+    if let homography = try await identify.homography(of: meter, in: request.image, identified: context.identified) {
+      let corners = [
+        (roi.x, roi.y), (roi.x + roi.width, roi.y), (roi.x + roi.width, roi.y + roi.height),
+        (roi.x, roi.y + roi.height),
+      ].map { project((Double($0.0), Double($0.1)), through: homography) }
+      return try cut { () throws(VisionError) in
+        try photo.straightened(
+          corners.map { (Float($0.x), Float($0.y)) }, width: Int(roi.width), height: Int(roi.height))
+      }
+    }
+    flags.append(.meterNotLocated)
+    return try cut { () throws(VisionError) in try photo.cropped(roi) }
+  }
+
+  /// The photo as sent, when it is the digit window itself (no ROI in the request, none for
+  /// the meter, not a blood-pressure monitor's three lines) and a JPEG or PNG every engine
+  /// decodes.
+  func wholePhoto(_ request: ReadRequest, meter: Meter?) -> Image? {
+    guard request.roi == nil, meter?.roi == nil, meter?.kind != .bloodPressure else { return nil }
+    return asSent(request.image)
+  }
+
+  /// The crop as the engines get it and the result carries it: when the window is the whole
+  /// photo and the photo is a JPEG or PNG, the photo's own bytes (re-encoding took the host about
+  /// a millisecond a request, and a phone photo as PNG is several times its JPEG); else the crop
+  /// as PNG.
+  func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image) throws(ErrorReply) -> Image {
+    if crop === photo, let asSent = asSent(sent) {
+      return asSent
+    }
+    do {
+      return Image(data: try crop.encoded(), name: "crop.png")
+    } catch {
+      throw ErrorReply(.internal, "the crop does not encode: \(error)")
+    }
+  }
+
+  /// The photo's own bytes as the crop, when they are a JPEG or PNG (which every engine decodes).
+  private func asSent(_ photo: Image) -> Image? {
+    switch (try? ImageInfo.inspect(photo.data, limits: imageLimits))?.format {
+    case .jpeg: Image(data: photo.data, name: "crop.jpg")
+    case .png: Image(data: photo.data, name: "crop.png")
+    default: nil
+    }
+  }
+
+  private func cut(_ body: () throws(VisionError) -> VisionImage) throws(ErrorReply) -> VisionImage {
+    do {
+      return try body()
+    } catch {
+      throw ErrorReply(.invalidRequest, "cannot cut the digit window: \(error)")
+    }
+  }
+
+  static func decode(_ image: Image) throws(ErrorReply) -> VisionImage {
+    do {
+      return try VisionImage(decoding: image.data)
+    } catch {
+      throw ErrorReply(.badImage, "the photo does not decode: \(error)")
+    }
+  }
+
+  /// What makes the crop hard to read.
+  static func qualityFlags(_ crop: VisionImage) -> [ReadFlag] {
+    var flags: [ReadFlag] = []
+    if crop.height < 12 || crop.width < 12 {
+      flags.append(.tooSmall)
+    }
+    if let quality = try? crop.quality() {
+      if quality.glare > 0.04 { flags.append(.glare) }
+      if quality.sharpness < 40 { flags.append(.blur) }
+    }
+    return flags
+  }
+}

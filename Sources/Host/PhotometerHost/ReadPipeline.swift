@@ -1,0 +1,167 @@
+import Foundation
+import PhotometerImages
+import PhotometerProtocol
+import PhotometerStore
+import PhotometerVision
+import PhotometerVoting
+import PluginSupervisor
+import Synchronization
+
+/// One read, stage by stage:
+///
+/// 1. the context: the meter (named, or identified when the reading is to be saved), its
+///    examples and latest reading, in one store read;
+/// 2. the window: the crop the engines read (the request's ROI; the meter's, carried through the
+///    identify homography; else the whole photo) and what makes it hard to read;
+/// 3. the fan-out: every read engine's answer and their vote;
+/// 4. the decision: the meter's checks, flags, decimals and summary (``ReadDecision``), and for
+///    frames of a stream whether the value has converged;
+/// 5. the save, when asked.
+final class ReadPipeline: Sendable {
+  let plugins: PluginSet
+  let store: MeterStore
+  let identify: IdentifyPipeline
+  /// What an image must keep to before it is passed to a plugin.
+  let imageLimits: ImageLimits
+  /// Live frames of displays, by stream name.
+  let streams = Mutex(StreamConvergence())
+
+  /// How many of a meter's latest confirmed readings go with each read, for engines that learn a
+  /// meter's own digits.
+  static let examplesPerRead = 20
+
+  init(plugins: PluginSet, store: MeterStore, imageLimits: ImageLimits) {
+    self.plugins = plugins
+    self.store = store
+    self.identify = IdentifyPipeline(plugins: plugins, store: store)
+    self.imageLimits = imageLimits
+  }
+
+  /// What the stages after the first know of the meter.
+  struct Context {
+    var meter: Meter?
+    /// The photo's identification among all meters, when it named the meter: its homography is
+    /// reused rather than identifying again.
+    var identified: IdentifyResult?
+    var examples: [Example] = []
+    var latest: StoredReading?
+    /// The meter's digit count and decimals, else the request's.
+    var digits: UInt32
+    var decimals: UInt32
+  }
+
+  func read(_ request: ReadRequest) async throws(ErrorReply) -> ReadResult {
+    let context = try await context(for: request)
+    var result: ReadResult
+    var flags: [ReadFlag] = []
+    if let whole = wholePhoto(request, meter: context.meter) {
+      // The window is the photo as sent: the engines start on it while the host decodes it for
+      // its quality flags.
+      async let reading = fanOutResult(whole, request: request, context: context)
+      flags += Self.qualityFlags(try Self.decode(request.image))
+      result = try await reading.get()
+      result.crop = whole
+    } else {
+      let photo = try Self.decode(request.image)
+      let crop = try await window(of: photo, request: request, context: context, flags: &flags)
+      flags += Self.qualityFlags(crop)
+      let cropImage = try cropImage(crop, of: photo, sent: request.image)
+      if let meter = context.meter, meter.kind == .bloodPressure {
+        result = try await readFields(
+          crop, ranges: [Plausibility.systolic, Plausibility.diastolic, Plausibility.pulse], meter: meter,
+          options: request.options)
+      } else {
+        result = try await fanOut(cropImage, request: request, context: context)
+      }
+      result.crop = cropImage
+    }
+    let decision = ReadDecision(
+      meter: context.meter, previous: context.latest, decimals: Int(context.decimals),
+      now: Int64(Date().timeIntervalSince1970 * 1000))
+    result = decision.decide(result, flags: flags)
+    if !request.stream.isEmpty {
+      let (value, confidence) = (result.value, result.confidence)
+      (result.frames, result.isFinal) = streams.withLock {
+        $0.observe(request.stream, value: value, confidence: confidence)
+      }
+    }
+    if request.save {
+      result.readingID = try await save(result, meter: context.meter, photo: request.image)
+    }
+    return result
+  }
+
+  // MARK: Stages
+
+  /// The meter the request names; or, to save a reading of an unnamed meter, the one identified
+  /// in the photo, with that identification.
+  private func context(for request: ReadRequest) async throws(ErrorReply) -> Context {
+    var name = request.meter
+    var identified: IdentifyResult?
+    if name.isEmpty && request.save {
+      let identification = try await identify.identify(IdentifyRequest(image: request.image, references: []))
+      guard !identification.meter.isEmpty, identification.confidence >= IdentifyVote.sureToSave else {
+        let candidates = identification.candidates.prefix(3).map {
+          "\($0.meter) \(Int(($0.confidence * 100).rounded()))%"
+        }
+        throw ErrorReply(
+          .notFound,
+          "cannot save: not sure which meter this is (candidates: "
+            + (candidates.isEmpty ? "none" : candidates.joined(separator: ", "))
+            + "; \(Int(IdentifyVote.sureToSave * 100))% needed); name one with --meter")
+      }
+      (name, identified) = (identification.meter, identification)
+    }
+    guard !name.isEmpty else {
+      return Context(digits: request.digits, decimals: request.decimals)
+    }
+    let stored = try await stored { () throws(StoreError) in
+      try await store.readingContext(of: name, examples: Self.examplesPerRead)
+    }
+    return Context(
+      meter: stored.meter, identified: identified, examples: stored.examples, latest: stored.latest,
+      digits: UInt32(stored.meter.digits), decimals: UInt32(stored.meter.decimals))
+  }
+
+  /// The read engines' answers on the crop, voted.
+  private func fanOut(_ crop: Image, request: ReadRequest, context: Context) async throws(ErrorReply) -> ReadResult {
+    let engineRequest = ReadRequest(
+      image: Image(data: crop.data, name: request.image.name), meter: context.meter?.name ?? "",
+      digits: context.digits, decimals: context.decimals, options: request.options, examples: context.examples)
+    let store = store
+    let meter = context.meter
+    return try await plugins.read(engineRequest, expectedDigits: Int(context.digits)) { keys in
+      // Only plugins that learn ask, and only for what they have not seen.
+      guard let meter else { return [] }
+      let wanted = Set(keys)
+      let examples = (try? await store.examples(of: meter.name, limit: Self.examplesPerRead, crops: true)) ?? []
+      return examples.filter { wanted.contains($0.key) }
+    }
+  }
+
+  private func fanOutResult(_ crop: Image, request: ReadRequest, context: Context) async
+    -> Result<ReadResult, ErrorReply>
+  {
+    do {
+      return .success(try await fanOut(crop, request: request, context: context))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private func save(_ result: ReadResult, meter: Meter?, photo: Image) async throws(ErrorReply) -> UInt64 {
+    guard let meter else {
+      throw ErrorReply(.invalidRequest, "cannot save a reading without a meter; name one with --meter")
+    }
+    guard !result.value.isEmpty else {
+      throw ErrorReply(.invalidRequest, "nothing to save: \(result.summary)")
+    }
+    let saved = try await stored { () throws(StoreError) in
+      try await store.addReading(
+        AddReadingRequest(
+          meter: meter.name, value: result.value, photo: photo, source: .ocr, confidence: result.confidence,
+          engines: result.engines, crop: result.crop?.data ?? []))
+    }
+    return UInt64(saved.id)
+  }
+}

@@ -1,0 +1,85 @@
+import PhotometerProtocol
+
+/// The last stage of a read: the voted result checked against the meter (``Plausibility``), with
+/// the window's flags, the meter's decimals and a summary for people.
+public struct ReadDecision: Sendable {
+  /// The meter read, if known.
+  public var meter: Meter?
+  /// The meter's latest stored reading, what a counting meter's value is checked against.
+  public var previous: StoredReading?
+  /// Decimal places the value gets (the meter's, or the request's for an unknown meter).
+  public var decimals: Int
+  /// Unix time in milliseconds.
+  public var now: Int64
+
+  public init(meter: Meter?, previous: StoredReading?, decimals: Int, now: Int64) {
+    self.meter = meter
+    self.previous = previous
+    self.decimals = decimals
+    self.now = now
+  }
+
+  /// `voted` checked and formatted; `flags` (what made the window hard to read) join its own.
+  ///
+  /// An implausible value is repaired from the per-digit runners-up when one combination is
+  /// plausible: the most likely such value wins and `repaired` says so; otherwise the value
+  /// stays and `implausible` says so.
+  public func decide(_ voted: ReadResult, flags: [ReadFlag]) -> ReadResult {
+    var result = voted
+    result.meter = meter?.name ?? ""
+    if let meter, !result.value.isEmpty {
+      checkPlausibility(&result, meter: meter)
+    }
+    result.flags = Self.ordered(result.flags + flags)
+    result.value = Self.withDecimals(result.value, decimals: decimals)
+    if !result.unrepairedValue.isEmpty {
+      result.unrepairedValue = Self.withDecimals(result.unrepairedValue, decimals: decimals)
+    }
+    result.summary = Self.summary(result, meter: meter)
+    return result
+  }
+
+  private func checkPlausibility(_ result: inout ReadResult, meter: Meter) {
+    if meter.kind == .bloodPressure {
+      // Three fields, each in its own range: no single-string repair applies.
+      if !Plausibility.allowsBloodPressure(result.value) {
+        result.flags.append(.implausible)
+      }
+      return
+    }
+    let rule = Plausibility(meter: meter, previous: previous, now: now)
+    guard !rule.allows(result.value) else { return }
+    if let repaired = rule.repair(result.digits) {
+      result.unrepairedValue = result.value
+      result.value = repaired.value
+      result.confidence = min(result.confidence, repaired.likelihood)
+      result.flags.append(.repaired)
+    } else {
+      result.flags.append(.implausible)
+    }
+  }
+
+  /// The flags without repeats, each where it first came.
+  public static func ordered(_ flags: [ReadFlag]) -> [ReadFlag] {
+    var seen = Set<ReadFlag>()
+    return flags.filter { seen.insert($0).inserted }
+  }
+
+  /// The value with the meter's decimals: the point so many digits from the right, in place of
+  /// one the display showed; with none set, the value as read.
+  public static func withDecimals(_ value: String, decimals: Int) -> String {
+    let digits = value.filter(\.isNumber)
+    guard decimals > 0, digits.count > decimals, value.allSatisfy({ $0.isNumber || $0 == "." }) else { return value }
+    return String(digits.dropLast(decimals)) + "." + String(digits.suffix(decimals))
+  }
+
+  static func summary(_ result: ReadResult, meter: Meter?) -> String {
+    let name = meter?.name ?? "Reading"
+    guard !result.value.isEmpty else {
+      return "\(name): no reading (\(result.flags.map(\.rawValue).joined(separator: ", ")))"
+    }
+    let unit = meter.map { " \($0.unit)" } ?? ""
+    let repaired = result.unrepairedValue.isEmpty ? "" : ", corrected from \(result.unrepairedValue)"
+    return "\(name): \(result.value)\(unit) (confidence \(percent(result.confidence))\(repaired))"
+  }
+}
