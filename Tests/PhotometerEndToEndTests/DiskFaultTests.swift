@@ -39,9 +39,8 @@ struct DiskFaultTests {
     let host = try await HostClient.launch(
       executable: Products.executable("photometer-host"),
       arguments: ["--db", "\(mountPoint)/photometer.sqlite", "--plugins", plugins, "--log-level", "critical"])
-    _ = try await host.call(
-      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [Image(data: TestImages.png(1))])),
-      \.meterInfo)
+    _ = try await host.send(
+      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [Image(data: TestImages.png(1))])))
     // Readings with a 200 KiB crop each, until the disk is full.
     var acknowledged: [String] = []
     var failure: ErrorReply?
@@ -49,7 +48,7 @@ struct DiskFaultTests {
       var request = AddReadingRequest(meter: "Gas", value: "\(index)", takenAt: Int64(index))
       request.crop = TestImages.png(index, width: 256, height: 267)  // stored uncompressed: 200 KiB
       do {
-        _ = try await host.call(.addReading(request), \.readingInfo)
+        _ = try await host.send(.addReading(request))
         acknowledged.append("\(index)")
       } catch let error as ErrorReply {
         failure = error
@@ -60,7 +59,7 @@ struct DiskFaultTests {
     #expect(failure?.message.contains("the disk is full") == true, "\(String(describing: failure))")
     #expect(acknowledged.count >= 5)
     // Nothing half-written: exactly the acknowledged readings, each whole.
-    let stored = try await host.call(.listReadings(ListReadingsRequest(meter: "Gas", withCrops: true)), \.readingList)
+    let stored = try await host.send(.listReadings(ListReadingsRequest(meter: "Gas", withCrops: true)))
     #expect(stored.map(\.value) == acknowledged)
     #expect(stored.allSatisfy { $0.crop == TestImages.png(Int($0.value)!, width: 256, height: 267) })
 

@@ -34,7 +34,7 @@ import Testing
     let log = LogLines()
     let client = try await launch(log: log)
     #expect(client.host.name == "photometer-host")
-    let result = try await client.read(ReadRequest(image: Image(data: TestImages.png(1))))
+    let result = try await client.send(.read(ReadRequest(image: Image(data: TestImages.png(1)))))
     #expect(result.value == "321")
     #expect(result.confidence > 0.89)
     // The plugin's own prints reached the host's log, tagged with its name, not the protocol stream.
@@ -47,7 +47,7 @@ import Testing
 
   @Test func exitsCleanlyAtTheEndOfItsInputTakingItsPluginsAlong() async throws {
     let client = try await launch()
-    let pids = try await client.plugins().flatMap(\.pids)
+    let pids = try await client.send(.listPlugins).flatMap(\.pids)
     #expect(pids.count == 2 && pids.allSatisfy { $0 > 0 })
     #expect(await client.close() == .exited(code: 0))
     #expect(await eventually { pids.allSatisfy { !processExists($0) } })
@@ -55,7 +55,7 @@ import Testing
 
   @Test func leavesNoPluginBehindWhenKilled() async throws {
     let client = try await launch()
-    let pids = try await client.plugins().flatMap(\.pids)
+    let pids = try await client.send(.listPlugins).flatMap(\.pids)
     #expect(pids.allSatisfy { processExists($0) })
     client.process.send(signal: SIGKILL)
     #expect(await client.process.waitForExit() == .signaled(signal: SIGKILL))
@@ -64,14 +64,14 @@ import Testing
 
   @Test func restartsAPluginThatCrashed() async throws {
     let client = try await launch()
-    let before = try await client.plugins()
+    let before = try await client.send(.listPlugins)
     kill(before[0].pids[0], SIGKILL)
     _ = await eventually { !processExists(before[0].pids[0]) }
     // The first read after the crash may find the plugin gone; the one after that is served.
-    _ = try? await client.read(ReadRequest(image: Image(data: TestImages.png(1))))
-    let result = try await client.read(ReadRequest(image: Image(data: TestImages.png(1))))
+    _ = try? await client.send(.read(ReadRequest(image: Image(data: TestImages.png(1)))))
+    let result = try await client.send(.read(ReadRequest(image: Image(data: TestImages.png(1)))))
     #expect(result.engines.allSatisfy { if case .success = $0.outcome { true } else { false } })
-    let after = try await client.plugins()
+    let after = try await client.send(.listPlugins)
     #expect(after[0].pids != before[0].pids)
     #expect(after[0].restarts == 1)
     await client.close()
@@ -101,7 +101,7 @@ import Testing
       executable: Products.executable("photometer-host"),
       arguments: ["--db", temporaryDatabasePath(), "--plugins", plugins, "--log-level", "info"],
       onLogLine: log.append)
-    let result = try await client.read(ReadRequest(image: Image(data: TestImages.png(1))))
+    let result = try await client.send(.read(ReadRequest(image: Image(data: TestImages.png(1)))))
     #expect(result.value == "5")
     #expect(
       await eventually { log.all.filter { $0.contains("plugin=flood") && $0.contains("xxxxxxxx") }.count >= 8192 })
@@ -115,14 +115,14 @@ import Testing
     let client = try await HostClient.launch(
       executable: Products.executable("photometer-host"),
       arguments: ["--db", temporaryDatabasePath(), "--plugins", plugins])
-    #expect(try await client.plugins().map(\.name) == ["a"])
+    #expect(try await client.send(.listPlugins).map(\.name) == ["a"])
     try Data(
       #"{"plugins": [{"name": "b", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "2"}}]}"#
         .utf8
     ).write(to: URL(fileURLWithPath: plugins))
     client.process.send(signal: SIGHUP)
-    #expect(await eventually { (try? await client.plugins().map(\.name)) == ["b"] })
-    #expect(try await client.read(ReadRequest(image: Image(data: TestImages.png(1)))).value == "2")
+    #expect(await eventually { (try? await client.send(.listPlugins).map(\.name)) == ["b"] })
+    #expect(try await client.send(.read(ReadRequest(image: Image(data: TestImages.png(1))))).value == "2")
     #expect(try await client.shutdown() == .exited(code: 0))
   }
 }

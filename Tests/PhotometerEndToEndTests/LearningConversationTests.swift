@@ -12,21 +12,20 @@ import Testing
     let host = try await launchHost(
       withPlugin: "digits", command: Products.executable("photometer-digits"), role: "read")
     let photo = Image(data: TestImages.png(5, width: 120, height: 40))
-    _ = try await host.call(
-      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas, digits: 6), references: [photo])), \.meterInfo)
-    let stored = try await host.call(
+    _ = try await host.send(
+      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas, digits: 6), references: [photo])))
+    let stored = try await host.send(
       .addReading(
         AddReadingRequest(
-          meter: "Gas", value: "123456", takenAt: 1, source: .ocr, crop: TestImages.pngHeader(width: 40, height: 20))),
-      \.readingInfo)
-    _ = try await host.call(.confirmReading(id: stored.id, value: ""), \.readingInfo)
+          meter: "Gas", value: "123456", takenAt: 1, source: .ocr, crop: TestImages.pngHeader(width: 40, height: 20))))
+    _ = try await host.send(.confirmReading(id: stored.id, value: ""))
 
     for _ in 0..<3 {
-      let result = try await host.read(ReadRequest(image: photo, meter: "Gas"))
+      let result = try await host.send(.read(ReadRequest(image: photo, meter: "Gas")))
       #expect(result.engines.first?.value != nil, "\(result.engines)")
     }
     // The first read asks again with the crop; the others are one call each.
-    let status = try #require(try await host.call(.listPlugins, \.pluginList).first)
+    let status = try #require(try await host.send(.listPlugins).first)
     #expect(status.requests == 4)
     await host.close()
   }
@@ -39,19 +38,18 @@ import Testing
     let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
     let host = try await launchHost(
       withPlugin: "reader", command: Products.executable("photometer-reader"), role: "read")
-    _ = try await host.call(
-      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [photo])), \.meterInfo)
+    _ = try await host.send(
+      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [photo])))
     // Two confirmed readings with one digit more (a leading wheel the window left out).
     let longer = row[1].count + 1
     for value in ["1" + row[1], "2" + row[1]] {
-      let stored = try await host.call(
-        .addReading(AddReadingRequest(meter: "Gas", value: value, takenAt: 1, source: .ocr, crop: photo.data)),
-        \.readingInfo)
-      _ = try await host.call(.confirmReading(id: stored.id, value: ""), \.readingInfo)
+      let stored = try await host.send(
+        .addReading(AddReadingRequest(meter: "Gas", value: value, takenAt: 1, source: .ocr, crop: photo.data)))
+      _ = try await host.send(.confirmReading(id: stored.id, value: ""))
     }
-    let learnt = try await host.read(ReadRequest(image: photo, meter: "Gas"))
+    let learnt = try await host.send(.read(ReadRequest(image: photo, meter: "Gas")))
     #expect(learnt.engines.first?.value?.text.count == longer, "\(learnt.engines)")
-    let status = try #require(try await host.call(.listPlugins, \.pluginList).first)
+    let status = try #require(try await host.send(.listPlugins).first)
     #expect(status.requests == 1)
     await host.close()
   }

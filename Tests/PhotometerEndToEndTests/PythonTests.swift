@@ -24,13 +24,14 @@ import Testing
     let references = [
       Reference(meter: "gas", image: gas, sha256: ""), Reference(meter: "water", image: water, sha256: ""),
     ]
-    let known = try await client.identify(IdentifyRequest(image: water, references: references))
+    let known = try await client.send(.identify(IdentifyRequest(image: water, references: references)))
     #expect(known.meter == "water")
     #expect(known.plugins.first?.version == "1.0.0")
-    let unknown = try await client.identify(
-      IdentifyRequest(image: Image(data: TestImages.png(1)), references: references))
+    let unknown = try await client.send(
+      .identify(
+        IdentifyRequest(image: Image(data: TestImages.png(1)), references: references)))
     #expect(unknown.meter == "")
-    let statuses = try await client.plugins()
+    let statuses = try await client.send(.listPlugins)
     #expect(statuses.first?.state == .ready)
     #expect(statuses.first?.requests == 2)
     #expect(try await client.shutdown() == .exited(code: 0))

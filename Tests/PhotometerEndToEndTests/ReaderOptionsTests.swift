@@ -22,7 +22,7 @@ import Testing
     let row = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
     let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
     let refused = try await launch(options: #"{"cell_share": "2"}"#)
-    let failed = try await refused.read(ReadRequest(image: photo))
+    let failed = try await refused.send(.read(ReadRequest(image: photo)))
     await refused.close()
     guard case .failure(let error) = try #require(failed.engines.first).outcome else {
       Issue.record("the reader started with cell_share 2: \(failed.engines)")
@@ -31,7 +31,7 @@ import Testing
     #expect(error.message.contains("cell_share"), "\(error)")
 
     let alone = try await launch(options: #"{"cell_share": "0"}"#)
-    let read = try await alone.read(ReadRequest(image: photo))
+    let read = try await alone.send(.read(ReadRequest(image: photo)))
     await alone.close()
     #expect(try #require(read.engines.first).value?.text.isEmpty == false, "\(read.engines)")
   }

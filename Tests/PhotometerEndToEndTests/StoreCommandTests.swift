@@ -135,16 +135,15 @@ import Testing
     let plugins = try writePluginsFile(#"{"plugins": []}"#)
     let host = try await HostClient.launch(
       executable: Products.executable("photometer-host"), arguments: ["--db", database, "--plugins", plugins])
-    _ = try await host.call(
-      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [Image(data: TestImages.png(1))])),
-      \.meterInfo)
+    _ = try await host.send(
+      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [Image(data: TestImages.png(1))])))
     let acknowledged = AcknowledgedValues()
     let writers = (0..<4).map { writer in
       Task {
         for index in 0..<5_000 {
           let value = "\(writer * 100_000 + index)"
           guard
-            (try? await host.call(.addReading(AddReadingRequest(meter: "Gas", value: value, takenAt: 1)), \.readingInfo))
+            (try? await host.send(.addReading(AddReadingRequest(meter: "Gas", value: value, takenAt: 1))))
               != nil
           else { return }
           acknowledged.insert(value)
@@ -159,7 +158,7 @@ import Testing
 
     let reopened = try await HostClient.launch(
       executable: Products.executable("photometer-host"), arguments: ["--db", database, "--plugins", plugins])
-    let stored = try await reopened.call(.listReadings(ListReadingsRequest(meter: "Gas")), \.readingList)
+    let stored = try await reopened.send(.listReadings(ListReadingsRequest(meter: "Gas")))
     let values = Set(stored.map(\.value))
     #expect(acknowledged.values.isSubset(of: values))
     #expect(stored.count == values.count)
@@ -183,21 +182,20 @@ extension StoreDurabilityTests {
       try await HostClient.launch(
         executable: Products.executable("photometer-host"), arguments: ["--db", database, "--plugins", plugins])
     }
-    _ = try await hosts[0].call(
-      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [Image(data: TestImages.png(1))])),
-      \.meterInfo)
+    _ = try await hosts[0].send(
+      .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas), references: [Image(data: TestImages.png(1))])))
     try await withThrowingTaskGroup(of: Void.self) { group in
       for (index, host) in hosts.enumerated() {
         group.addTask {
           for value in 0..<300 {
             let request = AddReadingRequest(meter: "Gas", value: "\(index * 1000 + value)", takenAt: 1)
-            _ = try await host.call(.addReading(request), \.readingInfo)
+            _ = try await host.send(.addReading(request))
           }
         }
       }
       try await group.waitForAll()
     }
-    let listed = try await hosts[1].call(.listReadings(ListReadingsRequest(meter: "Gas")), \.readingList)
+    let listed = try await hosts[1].send(.listReadings(ListReadingsRequest(meter: "Gas")))
     #expect(listed.count == 600)
     for host in hosts {
       #expect(try await host.shutdown() == .exited(code: 0))

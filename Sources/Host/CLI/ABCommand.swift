@@ -29,11 +29,11 @@ struct ABCommand: AsyncParsableCommand {
       do {
         var meters = meter.map { [$0] } ?? []
         if meter == nil {
-          meters = try await client.call(.listMeters, \.meterList).map(\.name)
+          meters = try await client.send(.listMeters).map(\.name)
         }
         for name in meters {
           let request = ListReadingsRequest(meter: name, from: since?.milliseconds)
-          readings += try await client.call(.listReadings(request), \.readingList)
+          readings += try await client.send(.listReadings(request))
         }
         await client.close()
       } catch {

@@ -39,14 +39,15 @@ extension BenchCommand {
         let request = AddMeterRequest(
           meter: Meter(name: meter.name, kind: .other, roi: meter.roi, digits: meter.digits),
           references: [Image(data: try loadImage(meter.reference), name: meter.reference)])
-        _ = try await client.call(.addMeter(request), \.meterInfo)
+        _ = try await client.send(.addMeter(request))
       }
       let clock = ContinuousClock()
       let progress = ProgressBar(total: household.queries.count)
       for query in household.queries {
         let start = clock.now
-        let result = try await client.identify(
-          IdentifyRequest(image: Image(data: try loadImage(query.path), name: query.path), references: []))
+        let result = try await client.send(
+          .identify(
+            IdentifyRequest(image: Image(data: try loadImage(query.path), name: query.path), references: [])))
         let elapsed = milliseconds(clock.now - start)
         progress.advance()
         func row(_ name: String, voted: Bool) -> Int {
@@ -74,7 +75,7 @@ extension BenchCommand {
         rows.append(rows.remove(at: vote))
       }
       progress.clear()
-      peaks = Self.peakMemory(try await client.call(.listPlugins, \.pluginList))
+      peaks = Self.peakMemory(try await client.send(.listPlugins))
       await client.close()
     } catch {
       await client.close()

@@ -21,14 +21,14 @@ extension BenchCommand {
       let digits = told ? images[0].text.filter(\.isNumber).count : 0
       let meter = Meter(name: "bench", kind: .other, digits: digits, countsUp: false)
       let reference = Image(data: try loadImage(images[0].path), name: images[0].path)
-      _ = try await client.call(.addMeter(AddMeterRequest(meter: meter, references: [reference])), \.meterInfo)
+      _ = try await client.send(.addMeter(AddMeterRequest(meter: meter, references: [reference])))
       before = try await Self.score(scored, meter: meter.name, told: told, client: client)
       for labelled in taught {
         let outcome = await Self.read(labelled, meter: meter.name, told: told, save: true, client: client)
         guard let id = outcome.result?.readingID, id != 0 else {
           throw CommandFailure.badInput("\(labelled.path) was not saved: \(outcome.failure ?? "no reading")")
         }
-        _ = try await client.call(.confirmReading(id: Int64(id), value: labelled.text), \.readingInfo)
+        _ = try await client.send(.confirmReading(id: Int64(id), value: labelled.text))
       }
       after = try await Self.score(scored, meter: meter.name, told: told, client: client)
       await client.close()

@@ -94,7 +94,7 @@ struct BenchCommand: AsyncParsableCommand {
     } emit: { outcome in
       tally.add(outcome)
     }
-    tally.peakMemory = Self.peakMemory(try await client.call(.listPlugins, \.pluginList))
+    tally.peakMemory = Self.peakMemory(try await client.send(.listPlugins))
     return tally
   }
 
@@ -128,7 +128,7 @@ struct BenchCommand: AsyncParsableCommand {
       let request = ReadRequest(
         image: Image(data: try loadImage(labelled.path), name: labelled.path), meter: meter,
         digits: told ? UInt32(labelled.text.filter(\.isNumber).count) : 0, save: save)
-      let result = try await client.read(request)
+      let result = try await client.send(.read(request))
       return Outcome(image: labelled, result: result, milliseconds: milliseconds(clock.now - start))
     } catch {
       return Outcome(image: labelled, failure: "\(error)", milliseconds: milliseconds(clock.now - start))

@@ -49,17 +49,17 @@ struct GlobalOptions: ParsableArguments {
     }
   }
 
-  /// Starts the host, sends one request, takes the reply apart with `payload`, and closes.
+  /// Starts the host, sends one request, waits for its answer, and closes.
   /// A request that only reads the store is answered in this process instead, from the database
   /// opened for reading only (no host, no plugins: a listing takes about as long as `--version`),
   /// unless the command is recorded or names another host.
-  func request<T>(_ message: Message, _ payload: (Message) -> T?) async throws -> T {
-    if message.isStoreQuery, record == nil, host == nil {
-      return try await query(message, payload)
+  func request<Response>(_ request: HostRequest<Response>) async throws -> Response {
+    if request.message.isStoreQuery, record == nil, host == nil {
+      return try await query(request)
     }
-    let client = try await connect(readOnly: message.onlyReadsTheStore)
+    let client = try await connect(readOnly: request.message.onlyReadsTheStore)
     do {
-      let value = try await client.call(message, payload)
+      let value = try await client.send(request)
       await client.close()
       return value
     } catch {
@@ -71,7 +71,7 @@ struct GlobalOptions: ParsableArguments {
   /// Answers a request that only reads the store from the database, as the host would: a
   /// database that cannot be opened ends the command with status 1 and its reason, a store
   /// failure as the host's ``ErrorReply`` would.
-  private func query<T>(_ message: Message, _ payload: (Message) -> T?) async throws -> T {
+  private func query<Response>(_ request: HostRequest<Response>) async throws -> Response {
     let store: MeterStore
     do {
       store = try MeterStore(path: db ?? MeterStore.defaultPath, access: .readOnly)
@@ -80,12 +80,12 @@ struct GlobalOptions: ParsableArguments {
     }
     let reply: Message?
     do {
-      reply = try await store.answerQuery(message)
+      reply = try await store.answerQuery(request.message)
     } catch {
       throw ErrorReply(error)
     }
-    guard let reply, let value = payload(reply) else {
-      throw CommandFailure.internalFailure("the store does not answer \(message.kind)")
+    guard let reply, let value = request.answer(in: reply) else {
+      throw CommandFailure.internalFailure("the store does not answer \(request.message.kind)")
     }
     return value
   }

@@ -31,7 +31,7 @@ struct IdentifyCommand: AsyncParsableCommand {
       let client = try await global.connect()
       try await runBatch(images, json: json, client: client) { path in
         let request = IdentifyRequest(image: Image(data: try loadImage(path), name: path), references: references)
-        return try await client.identify(request)
+        return try await client.send(.identify(request))
       }
     }
   }

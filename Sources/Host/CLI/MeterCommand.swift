@@ -67,7 +67,7 @@ struct MeterCommand: AsyncParsableCommand {
       try await reportingFailures {
         let photos = try loadImages(references)
         let (meter, _) = settings.changes(name: name, kind: settings.kind?.kind ?? .other)
-        let added = try await global.request(.addMeter(AddMeterRequest(meter: meter, references: photos)), \.meterInfo)
+        let added = try await global.request(.addMeter(AddMeterRequest(meter: meter, references: photos)))
         json ? print(added.json.rendered) : print("Added \(added.summary)")
       }
     }
@@ -81,7 +81,7 @@ struct MeterCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let meters = try await global.request(.listMeters, \.meterList)
+        let meters = try await global.request(.listMeters)
         if json {
           meters.forEach { print($0.json.rendered) }
         } else {
@@ -108,7 +108,7 @@ struct MeterCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let meter = try await global.request(.getMeter(name: name, includePhotos: false), \.meterInfo)
+        let meter = try await global.request(.getMeter(name: name, includePhotos: false))
         json ? print(meter.json.rendered) : print(meter.details)
       }
     }
@@ -133,7 +133,7 @@ struct MeterCommand: AsyncParsableCommand {
           throw CommandFailure.badInput("nothing to change: give a setting, --rename or --add-reference")
         }
         let request = EditMeterRequest(name: name, changes: changes, fields: fields, addReferences: photos)
-        let meter = try await global.request(.editMeter(request), \.meterInfo)
+        let meter = try await global.request(.editMeter(request))
         print("Changed \(meter.summary)")
       }
     }
@@ -149,7 +149,7 @@ struct MeterCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let removed = try await global.request(.removeMeter(name: name, withReadings: withReadings), \.meterRemoved)
+        let removed = try await global.request(.removeMeter(name: name, withReadings: withReadings))
         print("Removed meter \(name) and \(removed) reading(s)")
       }
     }

@@ -14,7 +14,7 @@ struct PluginsCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      let plugins = try await global.request(.listPlugins, \.pluginList)
+      let plugins = try await global.request(.listPlugins)
       if json {
         plugins.forEach { print($0.json.rendered) }
       } else {

@@ -46,7 +46,7 @@ struct ReadCommand: AsyncParsableCommand {
       try await runBatch(images, json: json, client: client) { path in
         var request = template
         request.image = Image(data: try loadImage(path), name: path)
-        let result = try await client.read(request)
+        let result = try await client.send(.read(request))
         if let crops, let crop = result.crop {
           let stem =
             path == standardInputPath

@@ -34,7 +34,7 @@ struct ReadingCommand: AsyncParsableCommand {
         let request = AddReadingRequest(
           meter: meter, value: value, unit: unit ?? "", takenAt: at?.milliseconds, photo: image, source: .manual,
           force: force)
-        let reading = try await global.request(.addReading(request), \.readingInfo)
+        let reading = try await global.request(.addReading(request))
         json ? print(reading.json.rendered) : print("Stored reading \(reading.id): \(reading.line)")
       }
     }
@@ -50,7 +50,7 @@ struct ReadingCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let reading = try await global.request(.confirmReading(id: id, value: value ?? ""), \.readingInfo)
+        let reading = try await global.request(.confirmReading(id: id, value: value ?? ""))
         print("Confirmed reading \(reading.id): \(reading.line)")
       }
     }
@@ -67,7 +67,7 @@ struct ReadingCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        let reading = try await global.request(.getReading(id: id, withCrop: crop != nil), \.readingInfo)
+        let reading = try await global.request(.getReading(id: id, withCrop: crop != nil))
         if let crop {
           guard !reading.crop.isEmpty else {
             throw CommandFailure.badInput("reading \(id) has no stored crop (it was typed, not read from a photo)")
@@ -102,7 +102,7 @@ struct ReadingCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await reportingFailures {
-        _ = try await global.request(.deleteReading(id: id), \.readingDeleted)
+        _ = try await global.request(.deleteReading(id: id))
         print("Deleted reading \(id)")
       }
     }
@@ -133,7 +133,7 @@ struct ReadingsCommand: AsyncParsableCommand {
       let window = span.request()
       let request = ListReadingsRequest(
         meter: window.meter, from: window.from, to: window.to, unit: window.unit, withCrops: crops != nil, limit: last)
-      let readings = try await global.request(.listReadings(request), \.readingList)
+      let readings = try await global.request(.listReadings(request))
       if let crops {
         for reading in readings where !reading.crop.isEmpty {
           try writeImage(reading.crop, folder: crops, stem: "\(reading.id)")

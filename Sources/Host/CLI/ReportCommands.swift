@@ -15,7 +15,7 @@ struct StatsCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      let stats = try await global.request(.getStats(span.request(period: by.period)), \.stats)
+      let stats = try await global.request(.getStats(span.request(period: by.period)))
       if json {
         for row in stats.rows {
           var members: [(String, JSONValue)] = [
@@ -71,7 +71,7 @@ struct ExportCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      let export = try await global.request(.exportData, \.exportedData)
+      let export = try await global.request(.exportData)
       try write(export.csv, to: output)
       if output != nil {
         print("Exported \(export.meters) meter(s) and \(export.readings) reading(s)")
@@ -92,7 +92,7 @@ struct ImportCommand: AsyncParsableCommand {
       guard let data = FileManager.default.contents(atPath: file) else {
         throw CommandFailure.badInput("cannot read \(file)")
       }
-      let imported = try await global.request(.importData(csv: String(decoding: data, as: UTF8.self)), \.importedData)
+      let imported = try await global.request(.importData(csv: String(decoding: data, as: UTF8.self)))
       print("Imported \(imported.meters) meter(s) and \(imported.readings) reading(s)")
     }
   }
@@ -112,9 +112,8 @@ struct ChartCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await reportingFailures {
-      let request = Message.renderChart(
-        span.request(period: by.period), size: ChartSize(), content: values ? .readings : .automatic)
-      let svg = try await global.request(request, \.chartSVG)
+      let svg = try await global.request(
+        .renderChart(span.request(period: by.period), size: ChartSize(), content: values ? .readings : .automatic))
       try write(svg, to: output)
       print("Wrote \(output)")
     }

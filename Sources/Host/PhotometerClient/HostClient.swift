@@ -95,33 +95,21 @@ public final class HostClient: Sendable {
     let start = clock.now
     let reply = try await request(.ping(payload: payload))
     guard case .pong = reply else {
-      throw Failure.unexpectedReply(request: "Ping", reply: reply.kind)
+      throw Failure.unexpectedReply(request: Message.ping(payload: []).kind, reply: reply.kind)
     }
     return clock.now - start
   }
 
-  public func read(_ readRequest: ReadRequest) async throws -> ReadResult {
-    let reply = try await request(.read(readRequest))
-    guard case .readResult(let result) = reply else {
-      throw Failure.unexpectedReply(request: "ReadRequest", reply: reply.kind)
+  /// Sends a typed request and waits for its answer.
+  ///
+  /// - Throws: the host's ``ErrorReply``, or ``Failure/unexpectedReply(request:reply:)`` when
+  ///   the reply is of another kind.
+  public func send<Response>(_ request: HostRequest<Response>) async throws -> Response {
+    let reply = try await self.request(request.message)
+    guard let answer = request.answer(in: reply) else {
+      throw Failure.unexpectedReply(request: request.message.kind, reply: reply.kind)
     }
-    return result
-  }
-
-  public func identify(_ identifyRequest: IdentifyRequest) async throws -> IdentifyResult {
-    let reply = try await request(.identify(identifyRequest))
-    guard case .identifyResult(let result) = reply else {
-      throw Failure.unexpectedReply(request: "IdentifyRequest", reply: reply.kind)
-    }
-    return result
-  }
-
-  public func plugins() async throws -> [PluginStatus] {
-    let reply = try await request(.listPlugins)
-    guard case .pluginList(let plugins) = reply else {
-      throw Failure.unexpectedReply(request: "ListPlugins", reply: reply.kind)
-    }
-    return plugins
+    return answer
   }
 
   /// Asks the host to finish its work and exit, and waits until it has.
@@ -129,7 +117,7 @@ public final class HostClient: Sendable {
   public func shutdown() async throws -> TerminationStatus {
     let reply = try await request(.shutdown)
     guard case .shutdownComplete = reply else {
-      throw Failure.unexpectedReply(request: "Shutdown", reply: reply.kind)
+      throw Failure.unexpectedReply(request: Message.shutdown.kind, reply: reply.kind)
     }
     return await close()
   }

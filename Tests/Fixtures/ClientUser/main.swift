@@ -15,6 +15,6 @@ guard arguments.count == 5 else {
 let client = try await HostClient.launch(
   executable: arguments[1], arguments: ["--plugins", arguments[2], "--db", arguments[3]])
 let photo = try Data(contentsOf: URL(fileURLWithPath: arguments[4]))
-let result = try await client.read(ReadRequest(image: Image(data: [UInt8](photo), name: "photo")))
+let result = try await client.send(.read(ReadRequest(image: Image(data: [UInt8](photo), name: "photo"))))
 print(result.value)
 await client.close()

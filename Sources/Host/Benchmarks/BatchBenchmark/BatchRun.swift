@@ -39,7 +39,7 @@ struct BatchRun {
     guard case .pluginList(let statuses) = try await client.request(.listPlugins) else {
       throw CocoaError(.featureUnsupported)
     }
-    _ = try await client.read(images[0])
+    _ = try await client.send(.read(images[0]))
     let pids = Dictionary(uniqueKeysWithValues: statuses.map { ($0.name, $0.pids) })
     let all = [client.process.pid] + pids.values.flatMap { $0 }
     let idle = all.map { ProcessStats.read($0) }
@@ -52,7 +52,7 @@ struct BatchRun {
         guard next < requests else { return }
         let request = images[next % images.count]
         next += 1
-        group.addTask { _ = try await client.read(request) }
+        group.addTask { _ = try await client.send(.read(request)) }
       }
       for _ in 0..<16 { launch() }
       while try await group.next() != nil {

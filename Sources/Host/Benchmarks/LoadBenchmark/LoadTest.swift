@@ -50,11 +50,10 @@ struct LoadTest {
     let setup = try await launch()
     for meter in meters {
       let photo = Image(data: [UInt8](try Data(contentsOf: URL(fileURLWithPath: meter.reference))))
-      _ = try await setup.call(
+      _ = try await setup.send(
         .addMeter(
           AddMeterRequest(
-            meter: Meter(name: meter.name, kind: .water, roi: meter.roi, digits: meter.digits), references: [photo])),
-        \.meterInfo)
+            meter: Meter(name: meter.name, kind: .water, roi: meter.roi, digits: meter.digits), references: [photo])))
     }
     await setup.close()
 
@@ -64,7 +63,7 @@ struct LoadTest {
     }
     // Warm up (every plugin started and has learnt the references), then measure memory.
     for client in clients {
-      _ = try? await client.identify(IdentifyRequest(image: try image(queries[0].path), references: []))
+      _ = try? await client.send(.identify(IdentifyRequest(image: try image(queries[0].path), references: [])))
     }
     let processes = try await clients.asyncMap { client in try await Processes.of(client) }
     let startMemory = processes.map(\.resident)
@@ -130,21 +129,22 @@ struct LoadTest {
       let query = queries[step % queries.count]
       step += 1
       do {
-        _ = try await client.identify(IdentifyRequest(image: try image(query.path), references: []))
+        _ = try await client.send(.identify(IdentifyRequest(image: try image(query.path), references: [])))
         tally.state.withLock { $0.identifies += 1 }
-        let read = try await client.read(ReadRequest(image: try image(query.path), meter: query.meter, save: true))
+        let read = try await client.send(
+          .read(ReadRequest(image: try image(query.path), meter: query.meter, save: true)))
         tally.state.withLock {
           $0.reads += 1
           if read.readingID != 0 { $0.acknowledged.append(Int64(read.readingID)) }
         }
-        let added = try await client.call(
-          .addReading(AddReadingRequest(meter: query.meter, value: "\(step)", takenAt: Int64(step))), \.readingInfo)
+        let added = try await client.send(
+          .addReading(AddReadingRequest(meter: query.meter, value: "\(step)", takenAt: Int64(step))))
         tally.state.withLock {
           $0.adds += 1
           $0.acknowledged.append(added.id)
         }
         if settings.listEvery > 0 && step % settings.listEvery == 0 {
-          _ = try await client.call(.listReadings(ListReadingsRequest(meter: query.meter)), \.readingList)
+          _ = try await client.send(.listReadings(ListReadingsRequest(meter: query.meter)))
           tally.state.withLock { $0.lists += 1 }
         }
       } catch {
@@ -162,7 +162,7 @@ struct LoadTest {
     let client = try await launch()
     var ids: [Int64] = []
     for meter in meters {
-      ids += try await client.call(.listReadings(ListReadingsRequest(meter: meter.name)), \.readingList).map(\.id)
+      ids += try await client.send(.listReadings(ListReadingsRequest(meter: meter.name))).map(\.id)
     }
     await client.close()
     let stored = Set(ids)
@@ -235,7 +235,7 @@ struct Processes {
   var pids: [Int32] { [host] + plugins }
 
   static func of(_ client: HostClient) async throws -> Processes {
-    let statuses = try await client.call(.listPlugins, \.pluginList)
+    let statuses = try await client.send(.listPlugins)
     return Processes(host: client.process.pid, plugins: statuses.flatMap(\.pids))
   }
 
