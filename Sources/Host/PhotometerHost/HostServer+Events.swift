@@ -105,13 +105,14 @@ extension HostServer {
       switch message {
       case .read(let request):
         try checkImage(request.image)
-        return .readResult(try await reading.read(request))
+        return .readResult(try await answered { () throws(PipelineError) in try await reading.read(request) })
       case .identify(let request):
         try checkImage(request.image)
         for reference in request.references {
           try checkImage(reference.image, role: "the reference photo of \(reference.meter)")
         }
-        return .identifyResult(try await reading.identify.identify(request))
+        return .identifyResult(
+          try await answered { () throws(PipelineError) in try await reading.identify.identify(request) })
       case .listPlugins:
         return .pluginList(await plugins.statuses())
       case .reloadPlugins:
@@ -124,6 +125,16 @@ extension HostServer {
       }
     } catch {
       return .error(error)
+    }
+  }
+
+  /// A pipeline's answer, its failure as the client's reply: the one place pipeline errors
+  /// become replies.
+  private func answered<Value>(_ body: () async throws(PipelineError) -> Value) async throws(ErrorReply) -> Value {
+    do {
+      return try await body()
+    } catch {
+      throw ErrorReply(error)
     }
   }
 

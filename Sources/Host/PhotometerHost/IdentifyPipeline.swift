@@ -9,19 +9,19 @@ struct IdentifyPipeline: Sendable {
   let plugins: PluginSet
   let store: MeterStore
 
-  func identify(_ request: IdentifyRequest) async throws(ErrorReply) -> IdentifyResult {
+  func identify(_ request: IdentifyRequest) async throws(PipelineError) -> IdentifyResult {
     var request = try await withStoredReferences(request)
     // Plugins cache by SHA-256 and are sent images only on demand: every reference needs it.
     for index in request.references.indices where request.references[index].sha256.isEmpty {
       request.references[index].sha256 = SHA256Digest.hex(request.references[index].image.data)
     }
-    return try await plugins.identify(request)
+    return try await fannedOut { () throws(ErrorReply) in try await plugins.identify(request) }
   }
 
   /// The homography from `meter`'s reference photo to `image`: from the identification already
   /// made when it named this meter, else from identifying among this meter's references alone;
   /// `nil` when the meter is not found in the photo.
-  func homography(of meter: Meter, in image: Image, identified: IdentifyResult?) async throws(ErrorReply)
+  func homography(of meter: Meter, in image: Image, identified: IdentifyResult?) async throws(PipelineError)
     -> [Double]?
   {
     if let identified, identified.meter == meter.name {
@@ -36,14 +36,14 @@ struct IdentifyPipeline: Sendable {
   }
 
   /// The request's references, or every registered meter's when it gives none.
-  private func withStoredReferences(_ request: IdentifyRequest) async throws(ErrorReply) -> IdentifyRequest {
+  private func withStoredReferences(_ request: IdentifyRequest) async throws(PipelineError) -> IdentifyRequest {
     guard request.references.isEmpty else {
       return request
     }
     var request = request
     request.references = try await stored { () throws(StoreError) in try await store.references() }
     guard !request.references.isEmpty else {
-      throw ErrorReply(.notFound, "no meters are registered yet; add one with `photometer meter add`")
+      throw .noMetersRegistered
     }
     return request
   }

@@ -14,13 +14,13 @@ extension ReadPipeline {
   ///   mislead the cell count), and the likeliest answer in range is kept.
   func readFields(
     _ crop: VisionImage, ranges: [ClosedRange<Double>], meter: Meter, options: [String: String]
-  ) async throws(ErrorReply) -> ReadResult {
+  ) async throws(PipelineError) -> ReadResult {
     let count = ranges.count
     let lines: [Rect]
     do {
       lines = try crop.textLines(expected: count)
     } catch {
-      throw ErrorReply(.internal, "cannot find the display's lines: \(error)")
+      throw .displayLinesNotCut(error)
     }
     var fields: [ReadResult] = []
     for (line, range) in zip(lines, ranges) {
@@ -28,19 +28,23 @@ extension ReadPipeline {
       do {
         png = try crop.cropped(line).encoded()
       } catch {
-        throw ErrorReply(.internal, "cannot cut a line of the display: \(error)")
+        throw .displayLinesNotCut(error)
       }
       let image = Image(data: png, name: "line.png")
       func inRange(_ result: ReadResult) -> Bool {
         Double(result.value).map { range.contains($0) } ?? false
       }
-      var field = try await plugins.read(ReadRequest(image: image, meter: meter.name, options: options))
+      var field = try await fannedOut { () throws(ErrorReply) in
+        try await plugins.read(ReadRequest(image: image, meter: meter.name, options: options))
+      }
       if !inRange(field) {
         let digits = String(Int(range.upperBound)).count
         for count in [digits, digits - 1] where count > 0 {
-          let again = try await plugins.read(
-            ReadRequest(image: image, meter: meter.name, digits: UInt32(count), options: options),
-            expectedDigits: count)
+          let again = try await fannedOut { () throws(ErrorReply) in
+            try await plugins.read(
+              ReadRequest(image: image, meter: meter.name, digits: UInt32(count), options: options),
+              expectedDigits: count)
+          }
           if inRange(again) && (!inRange(field) || again.confidence > field.confidence) {
             field = again
           }

@@ -7,7 +7,7 @@ extension ReadPipeline {
   /// its reference and the photo (`meter-not-located` and the ROI as it is when the meter is not
   /// found); else the whole photo.
   func window(of photo: VisionImage, request: ReadRequest, context: Context, flags: inout [ReadFlag])
-    async throws(ErrorReply) -> VisionImage
+    async throws(PipelineError) -> VisionImage
   {
     if let roi = request.roi {
       return try cut { () throws(VisionError) in try photo.cropped(roi) }
@@ -41,14 +41,14 @@ extension ReadPipeline {
   /// photo and the photo is a JPEG or PNG, the photo's own bytes (re-encoding took the host about
   /// a millisecond a request, and a phone photo as PNG is several times its JPEG); else the crop
   /// as PNG.
-  func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image) throws(ErrorReply) -> Image {
+  func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image) throws(PipelineError) -> Image {
     if crop === photo, let asSent = asSent(sent) {
       return asSent
     }
     do {
       return Image(data: try crop.encoded(), name: "crop.png")
     } catch {
-      throw ErrorReply(.internal, "the crop does not encode: \(error)")
+      throw .cropNotEncoded(error)
     }
   }
 
@@ -61,19 +61,19 @@ extension ReadPipeline {
     }
   }
 
-  private func cut(_ body: () throws(VisionError) -> VisionImage) throws(ErrorReply) -> VisionImage {
+  private func cut(_ body: () throws(VisionError) -> VisionImage) throws(PipelineError) -> VisionImage {
     do {
       return try body()
     } catch {
-      throw ErrorReply(.invalidRequest, "cannot cut the digit window: \(error)")
+      throw .windowNotCut(error)
     }
   }
 
-  static func decode(_ image: Image) throws(ErrorReply) -> VisionImage {
+  static func decode(_ image: Image) throws(PipelineError) -> VisionImage {
     do {
       return try VisionImage(decoding: image.data)
     } catch {
-      throw ErrorReply(.badImage, "the photo does not decode: \(error)")
+      throw .photoDoesNotDecode(error)
     }
   }
 

@@ -50,7 +50,7 @@ final class ReadPipeline: Sendable {
     var decimals: UInt32
   }
 
-  func read(_ request: ReadRequest) async throws(ErrorReply) -> ReadResult {
+  func read(_ request: ReadRequest) async throws(PipelineError) -> ReadResult {
     let context = try await context(for: request)
     var result: ReadResult
     var flags: [ReadFlag] = []
@@ -95,20 +95,13 @@ final class ReadPipeline: Sendable {
 
   /// The meter the request names; or, to save a reading of an unnamed meter, the one identified
   /// in the photo, with that identification.
-  private func context(for request: ReadRequest) async throws(ErrorReply) -> Context {
+  private func context(for request: ReadRequest) async throws(PipelineError) -> Context {
     var name = request.meter
     var identified: IdentifyResult?
     if name.isEmpty && request.save {
       let identification = try await identify.identify(IdentifyRequest(image: request.image, references: []))
       guard !identification.meter.isEmpty, identification.confidence >= IdentifyVote.sureToSave else {
-        let candidates = identification.candidates.prefix(3).map {
-          "\($0.meter) \(Int(($0.confidence * 100).rounded()))%"
-        }
-        throw ErrorReply(
-          .notFound,
-          "cannot save: not sure which meter this is (candidates: "
-            + (candidates.isEmpty ? "none" : candidates.joined(separator: ", "))
-            + "; \(Int(IdentifyVote.sureToSave * 100))% needed); name one with --meter")
+        throw .notSureWhichMeter(candidates: identification.candidates, needed: IdentifyVote.sureToSave)
       }
       (name, identified) = (identification.meter, identification)
     }
@@ -124,23 +117,27 @@ final class ReadPipeline: Sendable {
   }
 
   /// The read engines' answers on the crop, voted.
-  private func fanOut(_ crop: Image, request: ReadRequest, context: Context) async throws(ErrorReply) -> ReadResult {
+  private func fanOut(_ crop: Image, request: ReadRequest, context: Context) async throws(PipelineError)
+    -> ReadResult
+  {
     let engineRequest = ReadRequest(
       image: Image(data: crop.data, name: request.image.name), meter: context.meter?.name ?? "",
       digits: context.digits, decimals: context.decimals, options: request.options, examples: context.examples)
     let store = store
     let meter = context.meter
-    return try await plugins.read(engineRequest, expectedDigits: Int(context.digits)) { keys in
-      // Only plugins that learn ask, and only for what they have not seen.
-      guard let meter else { return [] }
-      let wanted = Set(keys)
-      let examples = (try? await store.examples(of: meter.name, limit: Self.examplesPerRead, crops: true)) ?? []
-      return examples.filter { wanted.contains($0.key) }
+    return try await fannedOut { () throws(ErrorReply) in
+      try await plugins.read(engineRequest, expectedDigits: Int(context.digits)) { keys in
+        // Only plugins that learn ask, and only for what they have not seen.
+        guard let meter else { return [] }
+        let wanted = Set(keys)
+        let examples = (try? await store.examples(of: meter.name, limit: Self.examplesPerRead, crops: true)) ?? []
+        return examples.filter { wanted.contains($0.key) }
+      }
     }
   }
 
   private func fanOutResult(_ crop: Image, request: ReadRequest, context: Context) async
-    -> Result<ReadResult, ErrorReply>
+    -> Result<ReadResult, PipelineError>
   {
     do {
       return .success(try await fanOut(crop, request: request, context: context))
@@ -149,12 +146,12 @@ final class ReadPipeline: Sendable {
     }
   }
 
-  private func save(_ result: ReadResult, meter: Meter?, photo: Image) async throws(ErrorReply) -> UInt64 {
+  private func save(_ result: ReadResult, meter: Meter?, photo: Image) async throws(PipelineError) -> UInt64 {
     guard let meter else {
-      throw ErrorReply(.invalidRequest, "cannot save a reading without a meter; name one with --meter")
+      throw .saveWithoutMeter
     }
     guard !result.value.isEmpty else {
-      throw ErrorReply(.invalidRequest, "nothing to save: \(result.summary)")
+      throw .nothingToSave(summary: result.summary)
     }
     let saved = try await stored { () throws(StoreError) in
       try await store.addReading(
