@@ -7,7 +7,7 @@
 apt-get install the packages in render.MORE_FACES_PACKAGES.) Trains on cells cut from windows made
 as the sequence reader's are (digitreader/cells.py): meterdigits' training set-ups composed into
 strips, and seven-segment and dot-matrix displays and counters of the training style (counters
-in 47 faces, not 16), all
+in 46 faces, not 16), all
 through the random camera; and 20,000 training photos a round read alone, as another meter's
 camera might take them (`cells.photo_cell`); a wheel caught between two digits is a share of
 each. One classifier per seed (about 40 minutes on 2 cores of a slow machine; the one shipped is

@@ -124,6 +124,19 @@ def accepted(shown_values, text):
     return True
 
 
+def parse_mix(text):
+    """`real=0.6,sevenseg=0.2,...` as ((kind, share), ...), the shares summing to one."""
+    mix = []
+    for part in text.split(","):
+        kind, _, share = part.partition("=")
+        if kind not in ("real", "sevenseg", "wheels", "dotmatrix"):
+            raise argparse.ArgumentTypeError(f"unknown kind {kind!r}: use real, sevenseg, wheels or dotmatrix")
+        mix.append((kind, float(share)))
+    if abs(sum(share for _, share in mix) - 1) > 1e-6:
+        raise argparse.ArgumentTypeError(f"the shares of {text!r} sum to {sum(s for _, s in mix)}, not 1")
+    return tuple(mix)
+
+
 def development(seed, photos, faces, count, raw=False, kinds=("real", "real", "sevenseg", "wheels")):
     """A fixed development set: real windows of the development set-ups, and rendered ones. With
     `raw`, the images as a camera gives them (for --write-development), else as prepared."""
@@ -219,6 +232,11 @@ def main():
     parser.add_argument("--samples", type=int, default=40000, help="fresh training windows per round")
     parser.add_argument("--epochs-per-round", type=int, default=2)
     parser.add_argument("--batch", type=int, default=48)
+    parser.add_argument("--mix", type=parse_mix, default=data.MIX,
+                        help="the training windows' kinds and shares, e.g. real=0.6,sevenseg=0.2,wheels=0.2 "
+                             "(kinds: real, sevenseg, wheels, dotmatrix; default: the shipped network's)")
+    parser.add_argument("--all-faces", action="store_true",
+                        help="counters in render.MORE_FACES too (apt-get install its MORE_FACES_PACKAGES)")
     parser.add_argument("--width", type=float, default=0.75, help="channel width multiplier")
     parser.add_argument("--refit-temperature", action="store_true",
                         help="fit the temperature of the exported network in --output again and stop")
@@ -233,6 +251,9 @@ def main():
     torch.use_deterministic_algorithms(True)
     rng = random.Random(arguments.seed)
     faces = render.available_faces()
+    # The development counters are always in the reader's faces, so that development figures
+    # stay comparable between trainings.
+    training_faces = render.available_faces(more=arguments.all_faces)
     photos = compose.load(arguments.meterdigits)
     train = [photo for photo in photos if photo[2] == "train"]
     dev_photos = [photo for photo in photos if photo[2] == "dev"]
@@ -257,7 +278,8 @@ def main():
     steps = arguments.rounds * arguments.epochs_per_round * math.ceil(arguments.samples / arguments.batch)
     step = 0
     for round_index in range(arguments.rounds):
-        samples = data.generate(arguments.seed * 1000 + round_index, arguments.samples, train, faces)
+        samples = data.generate(arguments.seed * 1000 + round_index, arguments.samples, train, training_faces,
+                                mix=arguments.mix)
         print(f"round {round_index}: {len(samples)} windows generated at {time.time() - started:.0f} s", flush=True)
         for epoch in range(arguments.epochs_per_round):
             total_ctc = total_roll = count = 0

@@ -50,19 +50,20 @@ def sample(rng, kind, photos, faces, augmented=True):
 
 
 def _chunk(arguments):
-    seed, count, kinds = arguments
+    seed, count, mix = arguments
+    kinds = [kind for kind, _ in mix]
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(count):
-        kind = kinds[int(rng.choice(len(kinds), p=[share for _, share in MIX]))]
+        kind = kinds[int(rng.choice(len(kinds), p=[share for _, share in mix]))]
         out.append(sample(rng, kind, _photos, _faces) + (kind,))
     return out
 
 
-def generate(seed, count, photos, faces, processes=2, chunk=500):
-    """`count` augmented samples of the training mix, the same for the same seed."""
-    kinds = [kind for kind, _ in MIX]
-    jobs = [(seed * 1_000_003 + index, min(chunk, count - index * chunk), kinds)
+def generate(seed, count, photos, faces, mix=MIX, processes=2, chunk=500):
+    """`count` augmented samples of the training `mix` ((kind, share), ...), the same for the
+    same seed."""
+    jobs = [(seed * 1_000_003 + index, min(chunk, count - index * chunk), mix)
             for index in range(math.ceil(count / chunk))]
     with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
         return [item for part in pool.map(_chunk, jobs) for item in part]

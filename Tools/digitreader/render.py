@@ -46,6 +46,8 @@ FACES_PACKAGES = "fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-robo
 # More faces for the cell classifier's counters (Tools/train-digit-classifier.py): counters are
 # printed in many more designs than the faces above (a 3 with a flat top, a 6 with a straight or a
 # hooked stem, open and closed 4s), and a classifier of single cells learns each design cheaply.
+# No face derived from DejaVu (Hack is DejaVu Sans Mono with another zero): make-digits.py's
+# counters are DejaVu, the style measured and never trained on.
 MORE_FACES = [
     "/usr/share/fonts/opentype/b612/B612-Bold.otf",
     "/usr/share/fonts/opentype/b612/B612Mono-Regular.otf",
@@ -72,7 +74,6 @@ MORE_FACES = [
     "/usr/share/fonts/truetype/crosextra/Carlito-Bold.ttf",
     "/usr/share/fonts/truetype/eurofurence/eurof55.ttf",
     "/usr/share/fonts/truetype/firacode/FiraCode-Medium.ttf",
-    "/usr/share/fonts/truetype/hack/Hack-Bold.ttf",
     "/usr/share/fonts/truetype/inconsolata/Inconsolata.otf",
     "/usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Medium.ttf",
     "/usr/share/fonts/truetype/lato/Lato-Heavy.ttf",
@@ -82,7 +83,7 @@ MORE_FACES = [
 MORE_FACES_PACKAGES = ("fonts-b612 fonts-cabin fonts-cantarell fonts-dosis fonts-fantasque-sans fonts-junction "
                        "fonts-jura fonts-3270 fonts-adf-gillius fonts-adf-ikarius fonts-adf-switzera "
                        "fonts-adf-universalis fonts-agave fonts-beteckna fonts-clear-sans fonts-comfortaa "
-                       "fonts-crosextra-carlito fonts-eurofurence fonts-firacode fonts-hack fonts-inconsolata "
+                       "fonts-crosextra-carlito fonts-eurofurence fonts-firacode fonts-inconsolata "
                        "fonts-jetbrains-mono fonts-lato fonts-noto-mono")
 
 
