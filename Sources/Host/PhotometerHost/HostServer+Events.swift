@@ -104,8 +104,9 @@ extension HostServer {
     do throws(ErrorReply) {
       switch message {
       case .read(let request):
-        try checkImage(request.image)
-        return .readResult(try await answered { () throws(PipelineError) in try await reading.read(request) })
+        let format = try checkImage(request.image).format
+        return .readResult(
+          try await answered { () throws(PipelineError) in try await reading.read(request, format: format) })
       case .identify(let request):
         try checkImage(request.image)
         for reference in request.references {
@@ -139,9 +140,10 @@ extension HostServer {
   }
 
   /// Checks an image's header against the host's limits before any plugin decodes it.
-  private func checkImage(_ image: Image, role: String = "the image") throws(ErrorReply) {
+  @discardableResult
+  private func checkImage(_ image: Image, role: String = "the image") throws(ErrorReply) -> ImageInfo {
     do {
-      _ = try ImageInfo.inspect(image.data, limits: imageLimits)
+      return try ImageInfo.inspect(image.data, limits: imageLimits)
     } catch {
       let name = image.name.isEmpty ? role : "\(role) \(image.name)"
       throw ErrorReply(.badImage, "\(name): \(error)")

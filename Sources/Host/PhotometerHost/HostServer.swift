@@ -65,7 +65,7 @@ public final class HostServer: Sendable {
     self.maxFrameSize = maxFrameSize
     self.imageLimits = imageLimits
     self.recorder = recorder
-    self.reading = ReadPipeline(plugins: plugins, store: store, imageLimits: imageLimits)
+    self.reading = ReadPipeline(plugins: plugins, store: store)
   }
 
   /// The host's `Hello`.

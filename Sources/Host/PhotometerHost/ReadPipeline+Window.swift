@@ -32,17 +32,19 @@ extension ReadPipeline {
   /// The photo as sent, when it is the digit window itself (no ROI in the request, none for
   /// the meter, not a blood-pressure monitor's three lines) and a JPEG or PNG every engine
   /// decodes.
-  func wholePhoto(_ request: ReadRequest, meter: Meter?) -> Image? {
+  func wholePhoto(_ request: ReadRequest, format: ImageInfo.Format, meter: Meter?) -> Image? {
     guard request.roi == nil, meter?.roi == nil, meter?.kind != .bloodPressure else { return nil }
-    return asSent(request.image)
+    return asSent(request.image, format: format)
   }
 
   /// The crop as the engines get it and the result carries it: when the window is the whole
   /// photo and the photo is a JPEG or PNG, the photo's own bytes (re-encoding took the host about
   /// a millisecond a request, and a phone photo as PNG is several times its JPEG); else the crop
   /// as PNG.
-  func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image) throws(PipelineError) -> Image {
-    if crop === photo, let asSent = asSent(sent) {
+  func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image, format: ImageInfo.Format)
+    throws(PipelineError) -> Image
+  {
+    if crop === photo, let asSent = asSent(sent, format: format) {
       return asSent
     }
     do {
@@ -53,8 +55,8 @@ extension ReadPipeline {
   }
 
   /// The photo's own bytes as the crop, when they are a JPEG or PNG (which every engine decodes).
-  private func asSent(_ photo: Image) -> Image? {
-    switch (try? ImageInfo.inspect(photo.data, limits: imageLimits))?.format {
+  private func asSent(_ photo: Image, format: ImageInfo.Format) -> Image? {
+    switch format {
     case .jpeg: Image(data: photo.data, name: "crop.jpg")
     case .png: Image(data: photo.data, name: "crop.png")
     default: nil

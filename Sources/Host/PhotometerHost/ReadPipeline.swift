@@ -21,8 +21,6 @@ final class ReadPipeline: Sendable {
   let plugins: PluginSet
   let store: MeterStore
   let identify: IdentifyPipeline
-  /// What an image must keep to before it is passed to a plugin.
-  let imageLimits: ImageLimits
   /// Live frames of displays, by stream name.
   let streams = Mutex(StreamConvergence())
 
@@ -30,11 +28,10 @@ final class ReadPipeline: Sendable {
   /// meter's own digits.
   static let examplesPerRead = 20
 
-  init(plugins: PluginSet, store: MeterStore, imageLimits: ImageLimits) {
+  init(plugins: PluginSet, store: MeterStore) {
     self.plugins = plugins
     self.store = store
     self.identify = IdentifyPipeline(plugins: plugins, store: store)
-    self.imageLimits = imageLimits
   }
 
   /// What the stages after the first know of the meter.
@@ -50,11 +47,12 @@ final class ReadPipeline: Sendable {
     var decimals: UInt32
   }
 
-  func read(_ request: ReadRequest) async throws(PipelineError) -> ReadResult {
+  /// - Parameter format: the photo's format, from the header the server checked.
+  func read(_ request: ReadRequest, format: ImageInfo.Format) async throws(PipelineError) -> ReadResult {
     let context = try await context(for: request)
     var result: ReadResult
     var flags: [ReadFlag] = []
-    if let whole = wholePhoto(request, meter: context.meter) {
+    if let whole = wholePhoto(request, format: format, meter: context.meter) {
       // The window is the photo as sent: the engines start on it while the host decodes it for
       // its quality flags.
       async let reading = fanOutResult(whole, request: request, context: context)
@@ -65,7 +63,7 @@ final class ReadPipeline: Sendable {
       let photo = try Self.decode(request.image)
       let crop = try await window(of: photo, request: request, context: context, flags: &flags)
       flags += Self.qualityFlags(crop)
-      let cropImage = try cropImage(crop, of: photo, sent: request.image)
+      let cropImage = try cropImage(crop, of: photo, sent: request.image, format: format)
       if let meter = context.meter, meter.kind == .bloodPressure {
         result = try await readFields(
           crop, ranges: [Plausibility.systolic, Plausibility.diastolic, Plausibility.pulse], meter: meter,
