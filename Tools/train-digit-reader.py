@@ -129,8 +129,8 @@ def parse_mix(text):
     mix = []
     for part in text.split(","):
         kind, _, share = part.partition("=")
-        if kind not in ("real", "sevenseg", "wheels", "dotmatrix"):
-            raise argparse.ArgumentTypeError(f"unknown kind {kind!r}: use real, sevenseg, wheels or dotmatrix")
+        if kind not in data.KINDS:
+            raise argparse.ArgumentTypeError(f"unknown kind {kind!r}: use one of {', '.join(data.KINDS)}")
         mix.append((kind, float(share)))
     if abs(sum(share for _, share in mix) - 1) > 1e-6:
         raise argparse.ArgumentTypeError(f"the shares of {text!r} sum to {sum(s for _, s in mix)}, not 1")
@@ -234,7 +234,7 @@ def main():
     parser.add_argument("--batch", type=int, default=48)
     parser.add_argument("--mix", type=parse_mix, default=data.MIX,
                         help="the training windows' kinds and shares, e.g. real=0.6,sevenseg=0.2,wheels=0.2 "
-                             "(kinds: real, sevenseg, wheels, dotmatrix; default: the shipped network's)")
+                             f"(kinds: {', '.join(data.KINDS)}; default: the shipped network's)")
     parser.add_argument("--all-faces", action="store_true",
                         help="counters in render.MORE_FACES too (apt-get install its MORE_FACES_PACKAGES)")
     parser.add_argument("--width", type=float, default=0.75, help="channel width multiplier")

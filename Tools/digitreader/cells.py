@@ -97,10 +97,9 @@ def _start(photos, faces):
 def _chunk(arguments):
     seed, count, augmented = arguments
     rng = np.random.default_rng(seed)
-    kinds = [kind for kind, _ in MIX]
     out = []
     for _ in range(count):
-        kind = kinds[int(rng.choice(len(kinds), p=[share for _, share in MIX]))]
+        kind = data.pick_kind(rng, MIX)
         image, shown = data.window(rng, kind, _photos, _faces)
         if augmented:
             image, shown = augment.augment(rng, image, shown, rendered=kind != "real")

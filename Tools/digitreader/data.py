@@ -8,7 +8,8 @@ import numpy as np
 from . import augment, compose, render
 from .model import CLASSES, STRIDE
 
-# Share of each kind of window in the training mix.
+# The kinds of window `window` makes, and the share of each in the training mix.
+KINDS = ("real", "sevenseg", "wheels", "dotmatrix")
 MIX = (("real", 0.6), ("sevenseg", 0.2), ("wheels", 0.2))
 
 _photos = None
@@ -31,6 +32,11 @@ def window(rng, kind, photos, faces):
     return render.wheels(rng, faces)
 
 
+def pick_kind(rng, mix):
+    """One kind of a mix ((kind, share), ...), drawn by its share."""
+    return mix[int(rng.choice(len(mix), p=[share for _, share in mix]))][0]
+
+
 def sample(rng, kind, photos, faces, augmented=True):
     image, shown = window(rng, kind, photos, faces)
     if augmented:
@@ -51,11 +57,10 @@ def sample(rng, kind, photos, faces, augmented=True):
 
 def _chunk(arguments):
     seed, count, mix = arguments
-    kinds = [kind for kind, _ in mix]
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(count):
-        kind = kinds[int(rng.choice(len(kinds), p=[share for _, share in mix]))]
+        kind = pick_kind(rng, mix)
         out.append(sample(rng, kind, _photos, _faces) + (kind,))
     return out
 
