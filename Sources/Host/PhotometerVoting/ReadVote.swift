@@ -19,9 +19,9 @@ import PhotometerProtocol
 /// that disagrees costs a sure digit less than an unsure one: docs/recognizers.md, *The vote*.)
 ///
 /// A decimal point is where the skeleton's engine read one (a display's "36.7"); the meter's
-/// decimals, when set, replace it (``ReadDecision/withDecimals(_:decimals:)``). A digit on a wheel caught mid-roll is
-/// never surer than ``WheelRoll/confidenceLimit``: which of its two digits the meter shows is its
-/// convention's and the previous reading's call.
+/// decimals, when set, replace it (``ReadDecision/withDecimals(_:decimals:)``). A digit on a
+/// wheel caught mid-roll is never surer than ``WheelRoll/confidenceLimit``: which of its two digits
+/// the meter shows is its convention's and the previous reading's call.
 ///
 /// When the skeleton does not have the meter's digit count (or that is unknown), an engine with
 /// nothing at a position votes `weight x its reading's confidence` to drop it, against
