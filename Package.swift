@@ -18,6 +18,7 @@ let package = Package(
     .executable(name: "photometer-benchmark-read", targets: ["ReadBenchmark"]),
     .executable(name: "photometer-benchmark-batch", targets: ["BatchBenchmark"]),
     .executable(name: "photometer-benchmark-load", targets: ["LoadBenchmark"]),
+    .executable(name: "photometer-benchmark-dials", targets: ["DialBenchmark"]),
     .library(name: "PhotometerProtocol", targets: ["PhotometerProtocol"]),
     .library(name: "PhotometerClient", targets: ["PhotometerClient"]),
     .library(name: "PluginKit", targets: ["PluginKit"]),
@@ -145,6 +146,11 @@ let package = Package(
         "PhotometerProtocol", "PhotometerScoring", "PluginSupervisor",
       ],
       path: "Sources/Host/Benchmarks/ReadBenchmark"
+    ),
+    .executableTarget(
+      name: "DialBenchmark",
+      dependencies: ["PhotometerVision"],
+      path: "Sources/Host/Benchmarks/DialBenchmark"
     ),
 
     // MARK: Plugins

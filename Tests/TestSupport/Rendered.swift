@@ -20,6 +20,12 @@ public enum Rendered {
     try await generate("make-digits.py", ["--kind", kind, "--count", "\(count)", "--seed", "\(seed)"] + extra)
   }
 
+  /// Water meters with wheels and pointer dials (Tools/make-dial-meters.py) with `labels.csv`
+  /// (file, value, wheels, dials, positions, wheel_roll).
+  public static func dialMeters(count: Int, seed: Int, style: String = "ours") async throws -> URL {
+    try await generate("make-dial-meters.py", ["--count", "\(count)", "--seed", "\(seed)", "--style", style])
+  }
+
   /// Images that try to break an image pipeline (Tools/make-hostile-images.py).
   public static func hostileImages() async throws -> URL {
     try await generate("make-hostile-images.py", [])

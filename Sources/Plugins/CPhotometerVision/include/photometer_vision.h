@@ -89,6 +89,20 @@ typedef enum {
 /// OpenCV's `compareHist` of two histograms of `count` floats.
 double pm_histogram_compare(const float *a, const float *b, int count, pm_compare_method method);
 
+// MARK: Dials
+
+typedef struct {
+  /// Where the pointer stands, in [0, 10): 4.5 is half-way from 4 to 5.
+  double value;
+  /// 0 to 1: low when another mark looks as much like a pointer, or the pointer hardly shows.
+  double confidence;
+} pm_dial_reading;
+
+/// Reads the pointer dial in the region (the dial's box, as drawn around it): numbers run clockwise,
+/// or anticlockwise when `counter_clockwise`; 0 at the top of the dial.
+pm_status pm_dial_read(
+  const pm_image *image, int x, int y, int width, int height, int counter_clockwise, pm_dial_reading *out);
+
 // MARK: Keypoints
 
 typedef struct pm_keypoints pm_keypoints;

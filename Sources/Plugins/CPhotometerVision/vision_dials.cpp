@@ -1,0 +1,227 @@
+// A pointer dial's reading by classic geometry. The region is resized to a square (which also undoes
+// the foreshortening of a dial seen from the side along an image axis) and turned into a map of how
+// far each pixel's colour is from the dial face's (the median near the centre): the pointer, the
+// ticks and the numbers stand out whatever their colours. The face's extent gives the dial's radius.
+// The pointer is the ray from the centre along which the map sums highest over the middle radii
+// (inside the numbers, outside the hub), straightened to the pointer's own middle line, since a
+// hand-drawn region's centre is never exact. The ticks and numbers, ten-fold symmetric, tell how far
+// the dial is turned in the photo: the phase of the ring's ten-fold harmonic.
+#include "vision_internal.hpp"
+
+#include <cmath>
+#include <complex>
+
+using namespace pm;
+
+namespace {
+
+constexpr int side = 96;
+constexpr double pi = 3.14159265358979323846;
+
+// The colour distance map of a square BGR image from its face colour (the median of the disc).
+cv::Mat faceDistance(const cv::Mat &square) {
+  cv::Mat lab;
+  cv::Mat floats;
+  square.convertTo(floats, CV_32F, 1.0 / 255);
+  cv::cvtColor(floats, lab, cv::COLOR_BGR2Lab);
+  std::vector<float> channel[3];
+  const float half = side / 2.0f;
+  for (int row = 0; row < side; ++row) {
+    for (int column = 0; column < side; ++column) {
+      const float dx = column + 0.5f - half, dy = row + 0.5f - half;
+      if (dx * dx + dy * dy < 0.2f * half * half) {
+        const auto pixel = lab.at<cv::Vec3f>(row, column);
+        for (int index = 0; index < 3; ++index) {
+          channel[index].push_back(pixel[index]);
+        }
+      }
+    }
+  }
+  cv::Vec3f face;
+  for (int index = 0; index < 3; ++index) {
+    auto middle = channel[index].begin() + channel[index].size() / 2;
+    std::nth_element(channel[index].begin(), middle, channel[index].end());
+    face[index] = *middle;
+  }
+  cv::Mat distance(side, side, CV_32F);
+  for (int row = 0; row < side; ++row) {
+    for (int column = 0; column < side; ++column) {
+      distance.at<float>(row, column) = float(cv::norm(lab.at<cv::Vec3f>(row, column) - face));
+    }
+  }
+  cv::GaussianBlur(distance, distance, cv::Size(3, 3), 0);
+  return distance;
+}
+
+// The dial's radius: the largest radius at which most of the circle around `centre` still has the
+// face's colour (ticks and numbers break it up, the meter's body around the dial ends it), between
+// half and all of the region's half side.
+double dialRadius(const cv::Mat &map, cv::Point2d centre) {
+  const double half = side / 2.0;
+  double radius = half;
+  for (double r = 0.5 * half; r <= half; r += 1) {
+    int face = 0, count = 0;
+    for (int degrees = 0; degrees < 360; degrees += 3) {
+      const double angle = degrees * pi / 180;
+      const int column = int(std::lround(centre.x + r * std::sin(angle) - 0.5));
+      const int row = int(std::lround(centre.y - r * std::cos(angle) - 0.5));
+      if (column >= 0 && row >= 0 && column < side && row < side) {
+        face += map.at<float>(row, column) < 20;
+        ++count;
+      }
+    }
+    if (count > 0 && face < count / 3) {
+      return std::max(0.5 * half, r - 1);
+    }
+  }
+  return radius;
+}
+
+// Bilinear sample of the map; 0 outside.
+double sample(const cv::Mat &map, double column, double row) {
+  column -= 0.5, row -= 0.5;
+  const int left = int(std::floor(column)), top = int(std::floor(row));
+  if (left < 0 || top < 0 || left + 1 >= side || top + 1 >= side) {
+    return 0;
+  }
+  const double u = column - left, v = row - top;
+  return (1 - v) * ((1 - u) * map.at<float>(top, left) + u * map.at<float>(top, left + 1)) +
+    v * ((1 - u) * map.at<float>(top + 1, left) + u * map.at<float>(top + 1, left + 1));
+}
+
+// The pointer's own axis near the ray at `degrees` from `centre`: the middle of the pointer's
+// cross-section at each radius, a line fitted through them. A centre one pixel off turns the best
+// ray by degrees; the pointer's middle line does not depend on the centre.
+double pointerAxis(const cv::Mat &map, cv::Point2d centre, double degrees, double inner, double outer,
+                   double radius) {
+  const double angle = degrees * pi / 180;
+  const cv::Point2d along(std::sin(angle), -std::cos(angle)), across(std::cos(angle), std::sin(angle));
+  const double reach = 0.15 * radius;
+  double sr = 0, sc = 0, srr = 0, src = 0, count = 0;
+  for (int step = 0; step < 12; ++step) {
+    const double r = inner + (outer - inner) * step / 11;
+    std::vector<double> values;
+    for (double d = -reach; d <= reach; d += 0.5) {
+      const cv::Point2d at = centre + r * along + d * across;
+      values.push_back(sample(map, at.x, at.y));
+    }
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    const double floor = *low + 0.5 * (*high - *low);
+    double weight = 0, middle = 0;
+    for (size_t index = 0; index < values.size(); ++index) {
+      const double excess = std::max(0.0, values[index] - floor);
+      weight += excess;
+      middle += excess * (-reach + 0.5 * index);
+    }
+    if (weight <= 0) {
+      continue;
+    }
+    middle /= weight;
+    sr += r, sc += middle, srr += r * r, src += r * middle, ++count;
+  }
+  const double spread = count * srr - sr * sr;
+  if (count < 4 || spread <= 0) {
+    return degrees;
+  }
+  const double slope = (count * src - sr * sc) / spread;
+  const double turned = std::atan(slope) * 180 / pi;
+  return std::abs(turned) < 10 ? degrees + turned : degrees;
+}
+
+// The map summed along the ray at `degrees` (clockwise from up) between two radii.
+double raySum(const cv::Mat &map, cv::Point2d centre, double degrees, double inner, double outer) {
+  const double angle = degrees * pi / 180;
+  const double sine = std::sin(angle), cosine = std::cos(angle);
+  double sum = 0;
+  constexpr int samples = 12;
+  for (int step = 0; step < samples; ++step) {
+    const double radius = inner + (outer - inner) * step / (samples - 1);
+    sum += sample(map, centre.x + radius * sine, centre.y - radius * cosine);
+  }
+  return sum / samples;
+}
+
+// How far the dial is turned clockwise, in degrees within (-18, 18], from the ten-fold harmonic of
+// the ring where ticks and numbers are (the pointer's own sector left out); 0 when that ring shows
+// no ten-fold pattern. A ring of marks at 36-degree steps turned by t has that harmonic's phase at
+// -10 t.
+double turn(const cv::Mat &map, cv::Point2d centre, double radius, double pointer) {
+  std::complex<double> harmonic = 0;
+  double energy = 0;
+  for (int degrees = 0; degrees < 360; ++degrees) {
+    const double apart = std::abs(std::fmod(degrees - pointer + 540.0, 360.0) - 180);
+    if (apart < 20) {
+      continue;
+    }
+    const double ring = raySum(map, centre, degrees, 0.62 * radius, 0.98 * radius);
+    harmonic += ring * std::polar(1.0, -10.0 * degrees * pi / 180);
+    energy += ring;
+  }
+  if (energy <= 0 || std::abs(harmonic) < 0.08 * energy) {
+    return 0;
+  }
+  return -std::arg(harmonic) * 180 / pi / 10;
+}
+
+}  // namespace
+
+extern "C" {
+
+pm_status pm_dial_read(
+  const pm_image *image, int x, int y, int width, int height, int counter_clockwise, pm_dial_reading *out) {
+  return guarded([&] {
+    const cv::Rect area = cv::Rect(x, y, width, height) & cv::Rect(0, 0, image->mat.cols, image->mat.rows);
+    if (area.width < 8 || area.height < 8) {
+      return fail(PM_BAD_ARGUMENT, "the dial's region must lie in the image and be at least 8 pixels a side");
+    }
+    cv::Mat colour = image->mat(area);
+    if (colour.channels() == 1) {
+      cv::cvtColor(colour, colour, cv::COLOR_GRAY2BGR);
+    }
+    cv::Mat square;
+    cv::resize(colour, square, cv::Size(side, side), 0, 0, cv::INTER_AREA);
+    const cv::Mat map = faceDistance(square);
+
+    const double half = side / 2.0;
+    const cv::Point2d middle(half, half);
+    const double radius = dialRadius(map, middle), inner = 0.24 * radius, outer = 0.5 * radius;
+    double coarse = 0, best = -1;
+    for (int degrees = 0; degrees < 360; degrees += 2) {
+      const double sum = raySum(map, middle, degrees, inner, outer);
+      if (sum > best) {
+        best = sum, coarse = degrees;
+      }
+    }
+    // Quarter-degree steps around the best, then the profile's peak between its neighbours.
+    double fine = coarse, fineSum = best;
+    for (double degrees = coarse - 3; degrees <= coarse + 3; degrees += 0.25) {
+      const double sum = raySum(map, middle, degrees, inner, outer);
+      if (sum > fineSum) {
+        fine = degrees, fineSum = sum;
+      }
+    }
+    fine = pointerAxis(map, middle, fine, inner, outer, radius);
+    // The strongest ray away from the pointer: a second pointer-like mark makes the reading doubtful.
+    double rival = 0;
+    for (int degrees = 0; degrees < 360; degrees += 2) {
+      double apart = std::fmod(std::abs(degrees - fine), 360.0);
+      apart = std::min(apart, 360 - apart);
+      if (apart > 40) {
+        rival = std::max(rival, raySum(map, middle, degrees, inner, outer));
+      }
+    }
+    double degrees = fine - turn(map, middle, radius, fine);
+    degrees = std::fmod(std::fmod(degrees, 360.0) + 360.0, 360.0);
+    double value = degrees / 36;
+    if (counter_clockwise) {
+      value = std::fmod(10 - value, 10.0);
+    }
+    out->value = value >= 10 ? 0 : value;
+    // Contrast: a pointer whose colour differs from the face by less than ~15 Lab units is hardly one.
+    const double contrast = std::clamp(fineSum / 15.0, 0.0, 1.0);
+    out->confidence = fineSum > 0 ? std::clamp(1 - rival / fineSum, 0.0, 1.0) * contrast : 0;
+    return PM_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,260 @@
+#!/usr/bin/python3
+"""Renders water-meter faces with counter wheels and pointer dials, labelled, for the dials reader.
+
+    Tools/make-dial-meters.py OUT --count 200 --seed 1 [--style ours|field] [--dials 4]
+
+A meter shows a value such as 00123.4567 m3: whole cubic metres on five wheels, and one pointer
+dial per further decimal (x0.1, x0.01, ...). Everything moves as in a real meter: each dial's
+pointer stands at the continuous value of its digit (4.73 on x0.1 points 73% of the way from 4 to
+5), the last wheel turns continuously with the x0.1 dial, and a higher wheel turns only while the
+wheel below it goes from 9 to 0.
+
+ours:  the style the dials reader was designed and tuned on: cream faces, red tapered pointers,
+       DejaVu Sans numbers inside the ticks, every dial clockwise, up to 8 degrees of rotation.
+field: a style nothing is tuned on, for measuring only: grey, white, yellowish or black faces;
+       red, black or blue needles with a counterweight tail; numbers outside the ring or none;
+       DejaVu Serif and Mono; dials that alternate direction; perspective, glare, motion blur, noise.
+
+OUT/labels.csv holds one row per photo: file, value (the reading to the finest dial's digit, e.g.
+"00123.4567"), wheels (x y w h of the wheels' window), dials (per dial "x y w h:factor:cw|ccw",
+';'-separated: the box around the dial as a user would draw it), positions (per dial the pointer's
+true position in [0, 10), '|'-separated), wheel_roll (how far the last wheel has turned past its
+digit, 0 to 1). Needs python3-pil, python3-numpy, fonts-dejavu-core.
+"""
+import argparse
+import csv
+import io
+import math
+import os
+import random
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+DEJAVU = "/usr/share/fonts/truetype/dejavu"
+FACES = {"ours": ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"],
+         "field": ["DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansMono-Bold.ttf"]}
+WHEELS = 5
+
+
+def font(name, size):
+    path = os.path.join(DEJAVU, name)
+    if not os.path.exists(path):
+        raise SystemExit(f"{path} is missing: apt-get install fonts-dejavu-core")
+    return ImageFont.truetype(path, size)
+
+
+def wheel_positions(value, count):
+    """Each wheel's continuous position, highest first: the last turns with the value, a higher one
+    only while the one below goes from 9 to 0."""
+    positions = []
+    below = value % 10
+    positions.append(below)
+    whole = math.floor(value)
+    for place in range(1, count):
+        digit = (whole // 10 ** place) % 10
+        positions.append(digit + max(0.0, below - 9.0))
+        below = positions[-1]
+    return positions[::-1]
+
+
+def draw_wheels(image, rng, box, positions, style):
+    x0, y0, x1, y1 = box
+    draw = ImageDraw.Draw(image)
+    cell = (x1 - x0) / len(positions)
+    height = y1 - y0
+    face = font(rng.choice(FACES[style]), int(height * 0.62))
+    draw.rectangle(box, fill=(20, 20, 20))
+    for index, position in enumerate(positions):
+        left = x0 + index * cell
+        wheel = Image.new("RGB", (int(cell) - 2, height), (30, 30, 30) if index < len(positions) - 1 else (25, 25, 25))
+        wheel_draw = ImageDraw.Draw(wheel)
+        ink = (235, 235, 235)
+        digit, roll = int(position) % 10, position - math.floor(position)
+        for offset, shown in ((0, digit), (1, (digit + 1) % 10), (-1, (digit - 1) % 10)):
+            top = (offset - roll) * height * 1.1
+            wheel_draw.text((wheel.width / 2, height / 2 + top), str(shown), fill=ink, font=face, anchor="mm")
+        pixels = np.asarray(wheel).astype(np.float32)
+        # The wheel's curve: darker towards its top and bottom edges.
+        profile = (0.55 + 0.45 * np.sin(np.linspace(0.15, math.pi - 0.15, height))).astype(np.float32)[:, None, None]
+        image.paste(Image.fromarray(np.clip(pixels * profile, 0, 255).astype(np.uint8)), (int(left) + 1, y0))
+
+
+def draw_dial(image, rng, centre, radius, position, clockwise, style, label):
+    draw = ImageDraw.Draw(image)
+    cx, cy = centre
+    if style == "ours":
+        face_colour = (rng.randint(235, 250), rng.randint(230, 245), rng.randint(205, 225))
+        ink = (20, 20, 20)
+        pointer = (rng.randint(170, 215), rng.randint(10, 40), rng.randint(10, 40))
+        hub = pointer
+        tail = False
+        numbers_at = 0.66
+    else:
+        dark = rng.random() < 0.2
+        face_colour = (25, 25, 28) if dark else rng.choice([(245, 245, 245), (205, 208, 210), (238, 230, 180)])
+        ink = (230, 230, 230) if dark else (15, 15, 15)
+        pointer = rng.choice([(200, 25, 25), (200, 25, 25)] + ([(240, 240, 240)] if dark else [(15, 15, 15), (20, 40, 150)]))
+        hub = rng.choice([pointer, (60, 60, 60), (180, 180, 180)])
+        tail = rng.random() < 0.7
+        numbers_at = rng.choice([0.62, 1.18, None])
+    draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=face_colour, outline=ink,
+                 width=max(1, radius // 25))
+    face = font(rng.choice(FACES[style]), max(8, int(radius * (0.26 if numbers_at and numbers_at > 1 else 0.3))))
+
+    def point(angle_degrees, r):
+        angle = math.radians(angle_degrees)
+        return cx + r * math.sin(angle), cy - r * math.cos(angle)
+
+    for tick in range(50):
+        angle = tick * 7.2
+        inner = 0.78 if tick % 5 == 0 else 0.86
+        draw.line([point(angle, radius * inner), point(angle, radius * 0.95)], fill=ink,
+                  width=max(1, radius // (18 if tick % 5 == 0 else 30)))
+    if numbers_at:
+        for number in range(10):
+            angle = number * 36 if clockwise else -number * 36
+            draw.text(point(angle, radius * numbers_at), str(number), fill=ink, font=face, anchor="mm")
+    draw.text((cx, cy + radius * (1.42 if numbers_at and numbers_at > 1 else 1.22)), label, fill=ink, font=face,
+              anchor="mm")
+    angle = position * 36 if clockwise else -position * 36
+    length = radius * rng.uniform(0.72, 0.82)
+    width = radius * rng.uniform(0.1, 0.16)
+    back = radius * (rng.uniform(0.25, 0.35) if tail else 0.12)
+    tip = point(angle, length)
+    left, right = point(angle - 90, width / 2), point(angle + 90, width / 2)
+    end = point(angle + 180, back)
+    draw.polygon([tip, left, end, right], fill=pointer)
+    hub_radius = radius * rng.uniform(0.1, 0.16)
+    draw.ellipse([cx - hub_radius, cy - hub_radius, cx + hub_radius, cy + hub_radius], fill=hub)
+
+
+def perspective(image, rng, strength, boxes):
+    """Warps the photo by a random homography; returns it and the axis-aligned boxes around each
+    warped box."""
+    width, height = image.size
+    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float64)
+    moved = corners + np.array([[rng.uniform(-1, 1) * strength * width, rng.uniform(-1, 1) * strength * height]
+                                for _ in range(4)])
+    angle = math.radians(rng.uniform(-1, 1) * (8 if strength < 0.05 else 15))
+    centre = np.array([width / 2, height / 2])
+    rotation = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    moved = (moved - centre) @ rotation.T + centre
+    moved -= moved.min(axis=0)
+    size = np.ceil(moved.max(axis=0)).astype(int)
+    forward = homography(corners, moved)
+    inverse = np.linalg.inv(forward)
+    coefficients = (inverse / inverse[2, 2]).flatten()[:8]
+    warped = image.transform((int(size[0]), int(size[1])), Image.PERSPECTIVE, coefficients, Image.BICUBIC,
+                             fillcolor=tuple(rng.randint(40, 200) for _ in range(3)))
+
+    def carry(box):
+        x0, y0, x1, y1 = box
+        points = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], dtype=np.float64) @ forward.T
+        points = points[:, :2] / points[:, 2:]
+        low, high = points.min(axis=0), points.max(axis=0)
+        return int(low[0]), int(low[1]), int(math.ceil(high[0] - low[0])), int(math.ceil(high[1] - low[1]))
+
+    return warped, [carry(box) for box in boxes]
+
+
+def homography(source, target):
+    rows = []
+    for (x, y), (u, v) in zip(source, target):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y, -u])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y, -v])
+    _, _, vt = np.linalg.svd(np.array(rows))
+    return vt[-1].reshape(3, 3) / vt[-1][-1]
+
+
+def spoil(image, rng, style):
+    """Light, glare, blur, noise and JPEG, stronger in the field style."""
+    pixels = np.asarray(image).astype(np.float32)
+    height, width = pixels.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width]
+    light = 1.0 + rng.uniform(-0.25, 0.25) * (xs / width - 0.5) + rng.uniform(-0.25, 0.25) * (ys / height - 0.5)
+    pixels *= rng.uniform(0.7, 1.1) * light[:, :, None]
+    if rng.random() < (0.5 if style == "field" else 0.3):  # glare on the glass
+        gx, gy = rng.uniform(0, width), rng.uniform(0, height)
+        sx, sy = rng.uniform(0.05, 0.2) * width, rng.uniform(0.03, 0.12) * height
+        glare = np.exp(-(((xs - gx) / sx) ** 2 + ((ys - gy) / sy) ** 2))
+        pixels += rng.uniform(60, 140) * glare[:, :, None]
+    pixels += np.random.default_rng(rng.randint(0, 2**31)).normal(0, rng.uniform(2, 9 if style == "field" else 5),
+                                                                    pixels.shape)
+    if style == "field" and rng.random() < 0.3:  # motion blur: the mean of copies along a line
+        length, angle = rng.randint(3, 6), rng.uniform(0, math.pi)
+        steps = [(round(step * math.cos(angle)), round(step * math.sin(angle))) for step in range(length)]
+        pixels = sum(np.roll(pixels, (dy, dx), axis=(0, 1)) for dx, dy in steps) / length
+    image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8))
+    image = image.filter(ImageFilter.GaussianBlur(rng.uniform(0.2, 1.2)))
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=rng.randint(45, 92))
+    return Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+
+
+def meter(rng, style, dials):
+    value = rng.uniform(0, 10 ** WHEELS)
+    if rng.random() < 0.25:  # the last wheel (and maybe more) mid-roll from 9 to 0
+        value = math.floor(value / 10) * 10 + rng.uniform(9.0, 9.999)
+    scale = rng.uniform(0.8, 1.25)
+    radius = int(rng.randint(30, 44) * scale)
+    spacing = int(radius * (3.0 if style == "field" else 2.7))
+    width = max(int(spacing * dials + radius), int(330 * scale))
+    height = int(radius * 4.6 + 110 * scale)
+    background = (rng.randint(225, 250), rng.randint(225, 250), rng.randint(215, 245)) if style == "ours" else \
+        rng.choice([(240, 240, 240), (30, 60, 110), (200, 200, 195), (15, 15, 15)])
+    image = Image.new("RGB", (width, height), background)
+    wheel_height = int(48 * scale)
+    wheel_width = int(wheel_height * 0.72) * WHEELS
+    wheels = ((width - wheel_width) // 2, int(24 * scale), (width + wheel_width) // 2, int(24 * scale) + wheel_height)
+    positions = wheel_positions(value, WHEELS)
+    draw_wheels(image, rng, wheels, positions, style)
+    alternate = style == "field" and rng.random() < 0.4
+    entries, boxes = [], [wheels]
+    top = wheels[3] + int(radius * 1.8)
+    for index in range(dials):
+        factor = 10.0 ** -(index + 1)
+        position = (value / factor) % 10  # x0.1 turns once per whole unit: value * 10 mod 10
+        clockwise = not (alternate and index % 2 == 1)
+        cx = int((width - spacing * (dials - 1)) / 2 + index * spacing)
+        cy = top + (int(radius * 0.5) if index % 2 else 0) if style == "field" else top
+        label = f"x{factor:g}".replace("x1e-05", "x0.00001")
+        if style == "field":
+            label = label.replace(".", ",")
+        draw_dial(image, rng, (cx, cy), radius, position, clockwise, style, label)
+        margin = 1.32 if style == "field" else 1.08
+        boxes.append((cx - radius * margin, cy - radius * margin, cx + radius * margin, cy + radius * margin))
+        entries.append((factor, clockwise, position))
+    image, boxes = perspective(image, rng, 0.02 if style == "ours" else 0.07, boxes)
+    image = spoil(image, rng, style)
+    whole = math.floor(value)
+    fraction = "".join(str(int(position) % 10) for _, _, position in entries)
+    text = f"{whole:0{WHEELS}d}" + ("." + fraction if fraction else "")
+    return image, text, boxes[0], list(zip(boxes[1:], entries)), positions[-1] % 1.0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("output")
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--style", choices=["ours", "field"], default="ours")
+    parser.add_argument("--dials", type=int, default=4)
+    arguments = parser.parse_args()
+    rng = random.Random(f"{arguments.style}-{arguments.seed}")
+    os.makedirs(arguments.output, exist_ok=True)
+    with open(os.path.join(arguments.output, "labels.csv"), "w", newline="") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(["file", "value", "wheels", "dials", "positions", "wheel_roll"])
+        for index in range(arguments.count):
+            image, text, wheels, dials, roll = meter(rng, arguments.style, arguments.dials)
+            name = f"meter-{index:04d}.jpg"
+            image.save(os.path.join(arguments.output, name), quality=95)
+            regions = ";".join(f"{x} {y} {w} {h}:{factor:g}:{'cw' if clockwise else 'ccw'}"
+                               for (x, y, w, h), (factor, clockwise, _) in dials)
+            positions = "|".join(f"{position:.4f}" for _, (_, _, position) in dials)
+            writer.writerow([name, text, " ".join(map(str, wheels)), regions, positions, f"{roll:.4f}"])
+
+
+if __name__ == "__main__":
+    main()
