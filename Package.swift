@@ -149,7 +149,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "DialBenchmark",
-      dependencies: ["PhotometerVision"],
+      dependencies: ["DigitReader", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol"],
       path: "Sources/Host/Benchmarks/DialBenchmark"
     ),
 

@@ -1,0 +1,97 @@
+import PhotometerProtocol
+
+/// One value from a meter's counter wheels and its pointer dials (x0.1, x0.01, ... of the last
+/// wheel's unit), decided by consistency: each pointer stands where its digit plus the next finer
+/// dial's fraction puts it, and the last wheel turns with the x0.1 dial.
+///
+/// From the finest dial up, each coarser dial's digit is the one whose position plus the finer
+/// dial's fraction lies nearest its pointer (a pointer just short of 5 on x0.1 reads 4 when x0.01
+/// is near 9, and 5 when x0.01 is near 0). The dials together give the last wheel's fraction F;
+/// the wheels' whole number is the one that puts the last wheel nearest where it was read (its
+/// digit, plus its roll when the reader saw one): a wheel caught half-way is decided by the dials,
+/// with no threshold.
+public struct DialChain: Hashable, Sendable {
+  /// One dial as read: its pointer's position in [0, 10) and the reader's confidence.
+  public struct Pointer: Hashable, Sendable {
+    public var position: Double
+    public var confidence: Double
+
+    public init(position: Double, confidence: Double) {
+      self.position = position
+      self.confidence = confidence
+    }
+  }
+
+  /// The whole number the wheels show, as many digits as there are wheels.
+  public var wheels: String
+  /// Each dial's digit, coarsest first.
+  public var dialDigits: [Int]
+  /// The weakest link: the wheels' confidence, and each dial's scaled by how well it agrees with
+  /// the next finer one (1 when its pointer stands exactly where the finer dial puts it, 0 half a
+  /// division away).
+  public var confidence: Double
+  /// The last wheel's digit differs from the one the wheels were read as.
+  public var wheelDecidedByDials: Bool
+
+  /// The value as the display would show it with a decimal point before the dials' digits.
+  public var value: String {
+    dialDigits.isEmpty ? wheels : wheels + "." + dialDigits.map(String.init).joined()
+  }
+
+  /// Combines the wheels read as `wheels` (digits only; `lastWheelRoll`, in [0, 1), how far the
+  /// reader saw the last wheel turned past its digit) with `dials`, coarsest (x0.1) first.
+  /// Nil when `wheels` holds anything but digits.
+  public init?(wheels: String, lastWheelRoll: Double = 0, wheelConfidence: Double, dials: [Pointer]) {
+    guard !wheels.isEmpty, wheels.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    var digits: [Int] = []
+    var confidence = wheelConfidence
+    var carried: Double? = nil  // the finer dials' value, in divisions of the dial above them: [0, 10)
+    for dial in dials.reversed() {
+      let position = Self.wrapped(dial.position)
+      guard let finer = carried else {
+        digits.append(Int(position) % 10)
+        carried = position
+        confidence = min(confidence, dial.confidence)
+        continue
+      }
+      let digit = Self.wrapped((position - finer / 10).rounded())
+      let residual = Self.apart(position, digit + finer / 10)
+      digits.append(Int(digit) % 10)
+      carried = digit + finer / 10
+      confidence = min(confidence, dial.confidence * max(0, 1 - 2 * residual))
+    }
+    let fraction = (carried ?? 0) / 10
+    let read = Int(wheels)!
+    let modulus = Self.power(wheels.count)
+    let whole = ((Int((Double(read) + lastWheelRoll - fraction).rounded()) % modulus) + modulus) % modulus
+    let text = String(whole)
+    self.wheels = String(repeating: "0", count: max(0, wheels.count - text.count)) + text
+    self.dialDigits = digits.reversed()
+    self.confidence = confidence
+    self.wheelDecidedByDials = whole % 10 != read % 10
+  }
+
+  /// Combines wheels read as `symbols` (a reader's or the vote's, decimal point excluded), each
+  /// wheel as its nearest digit: then a higher wheel caught turning agrees with the last wheel, and
+  /// the dials place the last wheel. The reader's rolls are left out: on rendered meters they
+  /// placed the last wheel worse than its nearest digit does (docs/recognizers.md).
+  public init?(wheels symbols: [Symbol], wheelConfidence: Double, dials: [Pointer]) {
+    guard let last = symbols.last else { return nil }
+    self.init(wheels: symbols.map(\.text).joined(), wheelConfidence: wheelConfidence, dials: dials)
+  }
+
+  static func wrapped(_ position: Double) -> Double {
+    let value = position.truncatingRemainder(dividingBy: 10)
+    return value < 0 ? value + 10 : value
+  }
+
+  /// Distance on a dial's circle, in divisions.
+  static func apart(_ a: Double, _ b: Double) -> Double {
+    let difference = abs(a - b).truncatingRemainder(dividingBy: 10)
+    return min(difference, 10 - difference)
+  }
+
+  static func power(_ exponent: Int) -> Int {
+    (0..<min(exponent, 18)).reduce(1) { result, _ in result * 10 }
+  }
+}

@@ -1,0 +1,68 @@
+import PhotometerProtocol
+import PhotometerVoting
+import Testing
+
+@Suite struct DialChainTests {
+  static func pointers(_ positions: Double...) -> [DialChain.Pointer] {
+    positions.map { DialChain.Pointer(position: $0, confidence: 0.9) }
+  }
+
+  @Test func settledWheelsAndDialsReadToTheFinestDigit() throws {
+    let chain = try #require(
+      DialChain(wheels: "00123", wheelConfidence: 0.99, dials: Self.pointers(4.56, 5.67, 6.7, 7.0)))
+    #expect(chain.value == "00123.4567")
+    #expect(!chain.wheelDecidedByDials)
+    #expect(chain.confidence > 0.85)
+  }
+
+  /// x0.1 points just short of 5 but x0.01 is past 9: the tenths are still 4; x0.1 just short of 2
+  /// with x0.01 at 2: they are 2.
+  @Test func aCoarserDialIsReadByTheFinerOnesFraction() throws {
+    let chain = try #require(DialChain(wheels: "00010", wheelConfidence: 0.99, dials: Self.pointers(4.97, 9.7)))
+    #expect(chain.value == "00010.49")
+    let past = try #require(DialChain(wheels: "00010", wheelConfidence: 0.99, dials: Self.pointers(1.98, 0.2)))
+    #expect(past.value == "00010.20")
+  }
+
+  /// The case: a last wheel half-way from 0 to 1, read as 1, with x0.1 at 9.5: the value is
+  /// still x0.95, and the last wheel's digit is 0.
+  @Test func theDialsDecideALastWheelCaughtMidRoll() throws {
+    let chain = try #require(
+      DialChain(wheels: "00531", wheelConfidence: 0.95, dials: Self.pointers(9.5, 5.0, 0.1, 1.0)))
+    #expect(chain.value == "00530.9501")
+    #expect(chain.wheelDecidedByDials)
+    // The reader saw the roll: from 0, 0.9 of the way.
+    let rolled = try #require(
+      DialChain(wheels: "00530", lastWheelRoll: 0.9, wheelConfidence: 0.95, dials: Self.pointers(9.5, 5.0, 0.1, 1.0)))
+    #expect(rolled.value == "00530.9501")
+    #expect(!rolled.wheelDecidedByDials)
+  }
+
+  /// Wheels read just after rolling over while the dials are still short of 0: the number goes back.
+  @Test func theDialsCarryBackAcrossAWheelThatRolledEarly() throws {
+    let chain = try #require(DialChain(wheels: "01000", wheelConfidence: 0.9, dials: Self.pointers(9.9, 9.1)))
+    #expect(chain.value == "00999.99")
+    let wrapped = try #require(DialChain(wheels: "00000", wheelConfidence: 0.9, dials: Self.pointers(9.8, 8.0)))
+    #expect(wrapped.value == "99999.98")
+  }
+
+  /// 12649.69: the tens wheel is seven tenths of its way to 5 and the last wheel seven tenths of its
+  /// way to 0, each read as its nearest digit.
+  @Test func wheelsReadAsNearestDigitsMeetTheDials() throws {
+    let symbols = "12650".map { Symbol(text: String($0), confidence: 0.9) }
+    let chain = try #require(DialChain(wheels: symbols, wheelConfidence: 0.9, dials: Self.pointers(6.9, 9.0)))
+    #expect(chain.value == "12649.69")
+  }
+
+  @Test func dialsThatDisagreeLowerTheConfidence() throws {
+    let agreeing = try #require(DialChain(wheels: "00001", wheelConfidence: 1, dials: Self.pointers(3.5, 5.0)))
+    let disagreeing = try #require(DialChain(wheels: "00001", wheelConfidence: 1, dials: Self.pointers(3.9, 5.0)))
+    #expect(agreeing.confidence > 0.85)
+    #expect(disagreeing.confidence < 0.2)
+  }
+
+  @Test func wheelsThatAreNotDigitsAreRefused() {
+    #expect(DialChain(wheels: "12a4", wheelConfidence: 1, dials: []) == nil)
+    #expect(DialChain(wheels: "", wheelConfidence: 1, dials: []) == nil)
+  }
+}
