@@ -46,7 +46,7 @@ import Testing
         temporaryDatabasePath(),
       ])
     #expect(output.status == 0, "\(output.standardError)")
-    #expect(output.lines.first == "hello: photometer-host \(HostServer.version), protocol 1.0")
+    #expect(output.lines.first == "hello: photometer-host \(HostServer.version), protocol \(ProtocolVersion.current)")
     #expect(output.lines.last?.hasPrefix("pongs: 10, in order: True") == true)
   }
 

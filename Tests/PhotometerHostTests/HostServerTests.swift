@@ -72,7 +72,7 @@ import Testing
       Issue.record("the host accepted protocol 2.0")
     } catch let error as ErrorReply {
       #expect(error.code == .unsupportedVersion)
-      #expect(error.message.contains("2.0") && error.message.contains("1.0"))
+      #expect(error.message.contains("2.0") && error.message.contains("\(ProtocolVersion.current)"))
     }
     #expect(await host.exitStatus == 1)
   }

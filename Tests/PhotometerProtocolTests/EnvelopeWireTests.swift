@@ -226,7 +226,7 @@ import Testing
     let refusal = host.refusal(ofPeer: peer)
     #expect(refusal?.code == .unsupportedVersion)
     #expect(refusal?.message.contains("2.0") == true)
-    #expect(refusal?.message.contains("1.0") == true)
+    #expect(refusal?.message.contains("\(ProtocolVersion.current)") == true)
     #expect(
       host.refusal(ofPeer: Hello(version: ProtocolVersion(major: 1, minor: 9), name: "c", softwareVersion: "1")) == nil)
   }

@@ -39,16 +39,30 @@ struct MeterCommand: AsyncParsableCommand {
     @Option(help: "Free notes.")
     var notes: String?
 
+    @Option(
+      name: .customLong("dial"),
+      help: ArgumentHelp(
+        "A pointer dial, as X,Y,W,H:FACTOR[:ccw]: the box around it in the reference photo, what one division "
+          + "is worth (0.1, 0.01, ... one decimal place below the last digit, coarsest first), ccw when its "
+          + "numbers run anticlockwise. Repeat for each dial; with edit, the given dials replace the meter's.",
+        valueName: "dial"),
+      transform: { text in try Dial(parsing: text) })
+    var dials: [Dial] = []
+
+    @Flag(help: "Remove the meter's dials (edit).")
+    var noDials = false
+
     /// The fields these options set, and a meter holding their values.
     func changes(name: String, kind fallback: MeterKind) -> (Meter, [String]) {
       let kind = self.kind?.kind ?? fallback
       let meter = Meter(
         name: name, kind: kind, unit: unit ?? "", roi: roi?.rect, digits: digits ?? 0, decimals: decimals ?? 0,
-        countsUp: countsUp ?? kind.countsUpByDefault, maxRatePerHour: maxRate, range: range?.range, notes: notes ?? "")
+        countsUp: countsUp ?? kind.countsUpByDefault, maxRatePerHour: maxRate, range: range?.range, notes: notes ?? "",
+        dials: dials)
       let given: [(String, Bool)] = [
         ("kind", self.kind != nil), ("unit", unit != nil), ("roi", roi != nil), ("digits", digits != nil),
         ("decimals", decimals != nil), ("counts_up", countsUp != nil), ("max_rate_per_hour", maxRate != nil),
-        ("range", range != nil), ("notes", notes != nil),
+        ("range", range != nil), ("notes", notes != nil), ("dials", !dials.isEmpty || noDials),
       ]
       return (meter, given.filter(\.1).map(\.0))
     }

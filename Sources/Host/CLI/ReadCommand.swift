@@ -26,6 +26,15 @@ struct ReadCommand: AsyncParsableCommand {
   @Option(help: "The expected number of decimal places.")
   var decimals: UInt32 = 0
 
+  @Option(
+    name: .customLong("dial"),
+    help: ArgumentHelp(
+      "A pointer dial in the photo, as X,Y,W,H:FACTOR[:ccw] (see meter add); repeat for each, coarsest first. "
+        + "A registered meter's own dials take precedence.",
+      valueName: "dial"),
+    transform: { text in try Dial(parsing: text) })
+  var dials: [Dial] = []
+
   @Flag(help: "Store each value as an unconfirmed reading of --meter, or of the meter identified in the photo.")
   var save = false
 
@@ -42,7 +51,8 @@ struct ReadCommand: AsyncParsableCommand {
       if let crops { try createOutputFolder(crops) }
       let client = try await global.connect()
       let template = ReadRequest(
-        image: Image(data: []), roi: roi?.rect, meter: meter ?? "", digits: digits, decimals: decimals, save: save)
+        image: Image(data: []), roi: roi?.rect, meter: meter ?? "", digits: digits, decimals: decimals, save: save,
+        dials: dials)
       try await runBatch(images, json: json, client: client) { path in
         var request = template
         request.image = Image(data: try loadImage(path), name: path)
@@ -110,6 +120,21 @@ extension ReadResult: ImageResult {
           })
       ),
     ]
+    if !result.dials.isEmpty {
+      // Each pointer dial, coarsest first: its digit and where its pointer stands (4.7: past 4).
+      members.append(
+        (
+          "dials",
+          .array(
+            result.dials.map { dial in
+              .object([
+                ("digit", .string(dial.text)),
+                ("position", .number((Double(dial.roll?.from ?? dial.text) ?? 0) + (dial.roll?.fraction ?? 0))),
+                ("confidence", .number(dial.confidence.rounded(toPlaces: 4))),
+              ])
+            })
+        ))
+    }
     if !result.unrepairedValue.isEmpty {
       members.append(("unrepaired_value", .string(result.unrepairedValue)))
     }

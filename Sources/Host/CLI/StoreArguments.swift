@@ -41,7 +41,8 @@ extension Meter {
     let rows: [(String, String)] = [
       ("name", name), ("kind", kind.rawValue), ("unit", unit.isEmpty ? "-" : unit), ("created", localTime(createdAt)),
       ("region", region), ("digits", size), ("counts up", countsUp ? "yes" : "no"), ("max rate", rate),
-      ("range", valid), ("photos", photos.joined(separator: "; ")), ("readings", "\(readingCount)"), ("notes", notes),
+      ("range", valid), ("dials", dials.isEmpty ? "none" : dials.map(\.text).joined(separator: " ")),
+      ("photos", photos.joined(separator: "; ")), ("readings", "\(readingCount)"), ("notes", notes),
     ]
     return rows.map { label, value in label.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + value }
       .joined(separator: "\n")
@@ -56,6 +57,7 @@ extension Meter {
       ("max_rate_per_hour", maxRatePerHour.map(JSONValue.number) ?? .null),
       ("range", range.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null),
       ("notes", .string(notes)),
+      ("dials", .array(dials.map { .string($0.text) })),
       (
         "references",
         .array(

@@ -8,6 +8,7 @@ extension MeterStore {
   /// Registers a meter with one or more reference photos.
   public func addMeter(_ meter: Meter, references: [Image]) async throws(StoreError) -> Meter {
     let validated = try validatedRow(meter, createdAt: Self.now)
+    try Self.checkDials(meter)
     guard !references.isEmpty else {
       throw .invalid("a meter needs at least one reference photo")
     }
@@ -22,6 +23,7 @@ extension MeterStore {
       for photo in photos {
         try Self.insert(photo, meterId: row.id!, db: db)
       }
+      try Self.replaceDials(of: row.id!, with: meter.dials, db: db)
       return try Self.meter(row, db: db, includePhotos: false)
     }
   }
@@ -72,6 +74,7 @@ extension MeterStore {
         Self.apply(field, from: request.changes, to: &edited)
       }
       var row = try self.validatedRow(edited, createdAt: current.createdAt)
+      try Self.checkDials(edited)
       row.id = current.id
       if let other = try MeterName.meterID(row.name, db: db), other != current.id {
         throw StoreError.duplicateMeter(row.name)
@@ -79,6 +82,9 @@ extension MeterStore {
       try row.update(db)
       for photo in photos {
         try Self.insert(photo, meterId: current.id, db: db)
+      }
+      if fields.contains(.dials) {
+        try Self.replaceDials(of: current.id, with: edited.dials, db: db)
       }
       return try Self.meter(row, db: db, includePhotos: false)
     }
@@ -131,8 +137,47 @@ extension MeterStore {
           sha256: photo["sha256"], width: photo["width"], height: photo["height"], bytes: photo["bytes"],
           image: includePhotos ? Image(data: [UInt8](photo["data"] as Data)) : nil)
       },
-      readingCount: try ReadingRow.filter(Column("meterId") == row.id).fetchCount(db)
+      readingCount: try ReadingRow.filter(Column("meterId") == row.id).fetchCount(db),
+      dials: try MeterDialRow.filter(Column("meterId") == row.id).order(Column("position")).fetchAll(db).map {
+        Dial(
+          region: Rect(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height)),
+          factor: $0.factor, counterClockwise: $0.counterClockwise)
+      }
     )
+  }
+
+  static func replaceDials(of meterId: Int64, with dials: [Dial], db: Database) throws {
+    try MeterDialRow.filter(Column("meterId") == meterId).deleteAll(db)
+    for (position, dial) in dials.enumerated() {
+      var row = MeterDialRow(
+        id: nil, meterId: meterId, position: position, x: Int(dial.region.x), y: Int(dial.region.y),
+        width: Int(dial.region.width), height: Int(dial.region.height), factor: dial.factor,
+        counterClockwise: dial.counterClockwise)
+      try row.insert(db)
+    }
+  }
+
+  /// Dials must each stand a decimal place below the one before, the first one below the last
+  /// digit's place (0.1 for a meter with no decimals), in regions of the reference photos.
+  static func checkDials(_ meter: Meter) throws(StoreError) {
+    for (index, dial) in meter.dials.enumerated() {
+      let expected = Self.dialFactor(decimals: meter.decimals, index: index)
+      guard abs(dial.factor / expected - 1) < 1e-6 else {
+        throw .invalid(
+          "dial \(index + 1) of '\(meter.name)' is x\(dial.factor); with \(meter.decimals) decimals on the wheels the "
+            + "dials must be \(meter.dials.indices.map { "x\(Self.dialFactor(decimals: meter.decimals, index: $0))" }.joined(separator: ", ")), coarsest first"
+        )
+      }
+      let region = dial.region
+      guard region.x >= 0, region.y >= 0, region.width >= 8, region.height >= 8 else {
+        throw .invalid("dial \(index + 1)'s region \(region) must have x, y of 0 or more and sides of 8 pixels or more")
+      }
+    }
+  }
+
+  /// The factor of the dial `index` places below a meter's last wheel (0-based).
+  static func dialFactor(decimals: Int, index: Int) -> Double {
+    (0...(decimals + index)).reduce(1.0) { factor, _ in factor / 10 }
   }
 
   private static func apply(_ field: EditMeterRequest.Field, from changes: Meter, to meter: inout Meter) {
@@ -147,6 +192,7 @@ extension MeterStore {
     case .maxRatePerHour: meter.maxRatePerHour = changes.maxRatePerHour
     case .range: meter.range = changes.range
     case .notes: meter.notes = changes.notes
+    case .dials: meter.dials = changes.dials
     }
   }
 

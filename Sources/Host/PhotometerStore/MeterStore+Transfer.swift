@@ -12,11 +12,13 @@ extension MeterStore {
   static let transferHeader = [
     "record", "meter", "kind", "unit", "created_at", "roi", "digits", "decimals", "counts_up", "max_rate_per_hour",
     "range", "notes", "photos", "value", "taken_at", "recorded_at", "source", "confidence", "verified", "crop",
-    "engines", "voted_value", "forced",
+    "engines", "voted_value", "forced", "dials",
   ]
 
-  /// The headers of exports from before `forced` and before `voted_value`, still read.
-  static let olderTransferHeaders = [Array(transferHeader.dropLast()), Array(transferHeader.dropLast(2))]
+  /// The headers of exports from before `dials`, `forced` and `voted_value`, still read.
+  static let olderTransferHeaders = [
+    Array(transferHeader.dropLast()), Array(transferHeader.dropLast(2)), Array(transferHeader.dropLast(3)),
+  ]
 
   /// The whole store as CSV, with how many meters and readings it holds.
   public func exportCSV() async throws(StoreError) -> (csv: String, meters: Int, readings: Int) {
@@ -25,7 +27,8 @@ extension MeterStore {
       let meters = try MeterRow.order(Column("id")).fetchAll(db)
       for meter in meters {
         let photos = try ReferencePhotoRow.filter(Column("meterId") == meter.id).order(Column("id")).fetchAll(db)
-        text += CSV.line(Self.fields(meter, photos: photos))
+        let dials = try Self.meter(meter, db: db, includePhotos: false).dials
+        text += CSV.line(Self.fields(meter, photos: photos, dials: dials))
       }
       var readings = 0
       for meter in meters {
@@ -86,7 +89,7 @@ extension MeterStore {
 
   // MARK: Writing
 
-  private static func fields(_ meter: MeterRow, photos: [ReferencePhotoRow]) -> [String] {
+  private static func fields(_ meter: MeterRow, photos: [ReferencePhotoRow], dials: [Dial]) -> [String] {
     let roi = [meter.roiX, meter.roiY, meter.roiWidth, meter.roiHeight].compactMap { $0 }
     let range = [meter.minValue, meter.maxValue].compactMap { $0 }
     return [
@@ -94,6 +97,7 @@ extension MeterStore {
       "\(meter.digits)", "\(meter.decimals)", "\(meter.countsUp)", meter.maxRatePerHour.map { "\($0)" } ?? "",
       range.map { "\($0)" }.joined(separator: " "), meter.notes,
       photos.map { $0.data.base64EncodedString() }.joined(separator: " "), "", "", "", "", "", "", "", "", "", "",
+      dials.map(\.text).joined(separator: " "),
     ]
   }
 
@@ -102,7 +106,7 @@ extension MeterStore {
       "reading", meter, "", reading.unit, "", "", "", "", "", "", "", "", "", reading.valueText, "\(reading.takenAtMs)",
       "\(reading.recordedAtMs)", reading.source, reading.confidence.map { "\($0)" } ?? "", "\(reading.verified)",
       reading.crop.map { $0.base64EncodedString() } ?? "", try engineJSON(engines), reading.votedValueText ?? "",
-      reading.forced ? "true" : "",
+      reading.forced ? "true" : "", "",
     ]
   }
 
@@ -167,6 +171,15 @@ extension MeterStore {
         width: photo.info.width,
         height: photo.info.height, addedAtMs: row.createdAtMs)
       try photoRow.insert(db)
+    }
+    do {
+      let dials = try record["dials", default: ""].split(separator: " ").map { (text) throws(DialSyntaxError) in
+        try Dial(parsing: String(text))
+      }
+      try checkDials(Meter(name: name, kind: kind, decimals: row.decimals, dials: dials))
+      try replaceDials(of: row.id!, with: dials, db: db)
+    } catch let error as DialSyntaxError {
+      throw StoreError.invalid("CSV line \(line): \(error)")
     }
     return (row.id!, name)
   }

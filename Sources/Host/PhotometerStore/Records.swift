@@ -27,6 +27,25 @@ struct MeterRow: Codable, FetchableRecord, MutablePersistableRecord {
   }
 }
 
+/// Rows of the `meterDial` table: a meter's pointer dials, coarsest first (`position`).
+struct MeterDialRow: Codable, FetchableRecord, MutablePersistableRecord {
+  static let databaseTableName = "meterDial"
+
+  var id: Int64?
+  var meterId: Int64
+  var position: Int
+  var x: Int
+  var y: Int
+  var width: Int
+  var height: Int
+  var factor: Double
+  var counterClockwise: Bool
+
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    id = inserted.rowID
+  }
+}
+
 /// Rows of the `referencePhoto` table: the photos themselves, so one file is a whole backup.
 struct ReferencePhotoRow: Codable, FetchableRecord, MutablePersistableRecord {
   static let databaseTableName = "referencePhoto"
@@ -167,6 +186,20 @@ enum Schema {
     migrator.registerMigration("v3: typed readings stored past the counting checks are flagged") { db in
       try db.alter(table: "reading") { table in
         table.add(column: "forced", .boolean).notNull().defaults(to: false)
+      }
+    }
+    migrator.registerMigration("v4: pointer dials of meters") { db in
+      try db.create(table: "meterDial") { table in
+        table.autoIncrementedPrimaryKey("id")
+        table.belongsTo("meter", onDelete: .cascade).notNull()
+        table.column("position", .integer).notNull()
+        table.column("x", .integer).notNull()
+        table.column("y", .integer).notNull()
+        table.column("width", .integer).notNull()
+        table.column("height", .integer).notNull()
+        table.column("factor", .double).notNull()
+        table.column("counterClockwise", .boolean).notNull()
+        table.uniqueKey(["meterId", "position"])
       }
     }
     return migrator

@@ -94,12 +94,13 @@ extension PluginConfiguration {
     }
     let roles = try entry.roles.map { (name) throws(ConfigurationError) -> Role in
       guard let role = Role.allCases.first(where: { $0.description == name }) else {
-        throw error("roles: unknown role '\(name)' (known: identify, read)")
+        throw error(
+          "roles: unknown role '\(name)' (known: \(Role.allCases.map(\.description).joined(separator: ", ")))")
       }
       return role
     }
     guard !roles.isEmpty else {
-      throw error("roles must list at least one of identify, read")
+      throw error("roles must list at least one of \(Role.allCases.map(\.description).joined(separator: ", "))")
     }
     guard let mode = Mode(rawValue: entry.mode ?? "vote") else {
       throw error("mode must be 'vote' or 'shadow', not '\(entry.mode ?? "")'")

@@ -514,6 +514,51 @@ void   photometer__v1__rect__free_unpacked
   assert(message->base.descriptor == &photometer__v1__rect__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   photometer__v1__dial__init
+                     (Photometer__V1__Dial         *message)
+{
+  static const Photometer__V1__Dial init_value = PHOTOMETER__V1__DIAL__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__dial__get_packed_size
+                     (const Photometer__V1__Dial *message)
+{
+  assert(message->base.descriptor == &photometer__v1__dial__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__dial__pack
+                     (const Photometer__V1__Dial *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__dial__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__dial__pack_to_buffer
+                     (const Photometer__V1__Dial *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__dial__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__Dial *
+       photometer__v1__dial__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__Dial *)
+     protobuf_c_message_unpack (&photometer__v1__dial__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__dial__free_unpacked
+                     (Photometer__V1__Dial *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__dial__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   photometer__v1__point__init
                      (Photometer__V1__Point         *message)
 {
@@ -3835,6 +3880,70 @@ const ProtobufCMessageDescriptor photometer__v1__rect__descriptor =
   (ProtobufCMessageInit) photometer__v1__rect__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor photometer__v1__dial__field_descriptors[3] =
+{
+  {
+    "region",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Dial, region),
+    &photometer__v1__rect__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "factor",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Dial, factor),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "counter_clockwise",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Dial, counter_clockwise),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__dial__field_indices_by_name[] = {
+  2,   /* field[2] = counter_clockwise */
+  1,   /* field[1] = factor */
+  0,   /* field[0] = region */
+};
+static const ProtobufCIntRange photometer__v1__dial__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor photometer__v1__dial__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.Dial",
+  "Dial",
+  "Photometer__V1__Dial",
+  "photometer.v1",
+  sizeof(Photometer__V1__Dial),
+  3,
+  photometer__v1__dial__field_descriptors,
+  photometer__v1__dial__field_indices_by_name,
+  1,  photometer__v1__dial__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__dial__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor photometer__v1__point__field_descriptors[2] =
 {
   {
@@ -3937,7 +4046,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__options_entry__de
   (ProtobufCMessageInit) photometer__v1__read_request__options_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[9] =
+static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[10] =
 {
   {
     "image",
@@ -4047,9 +4156,22 @@ static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "dials",
+    10,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__ReadRequest, n_dials),
+    offsetof(Photometer__V1__ReadRequest, dials),
+    &photometer__v1__dial__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
   4,   /* field[4] = decimals */
+  9,   /* field[9] = dials */
   3,   /* field[3] = digits */
   8,   /* field[8] = examples */
   0,   /* field[0] = image */
@@ -4062,7 +4184,7 @@ static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
 static const ProtobufCIntRange photometer__v1__read_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
 {
@@ -4072,7 +4194,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
   "Photometer__V1__ReadRequest",
   "photometer.v1",
   sizeof(Photometer__V1__ReadRequest),
-  9,
+  10,
   photometer__v1__read_request__field_descriptors,
   photometer__v1__read_request__field_indices_by_name,
   1,  photometer__v1__read_request__number_ranges,
@@ -4477,7 +4599,7 @@ const ProtobufCMessageDescriptor photometer__v1__engine_answer__descriptor =
   (ProtobufCMessageInit) photometer__v1__engine_answer__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__read_result__field_descriptors[12] =
+static const ProtobufCFieldDescriptor photometer__v1__read_result__field_descriptors[13] =
 {
   {
     "value",
@@ -4623,10 +4745,23 @@ static const ProtobufCFieldDescriptor photometer__v1__read_result__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "dials",
+    13,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__ReadResult, n_dials),
+    offsetof(Photometer__V1__ReadResult, dials),
+    &photometer__v1__symbol__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__read_result__field_indices_by_name[] = {
   1,   /* field[1] = confidence */
   5,   /* field[5] = crop */
+  12,   /* field[12] = dials */
   6,   /* field[6] = digits */
   2,   /* field[2] = engines */
   11,   /* field[11] = final */
@@ -4641,7 +4776,7 @@ static const unsigned photometer__v1__read_result__field_indices_by_name[] = {
 static const ProtobufCIntRange photometer__v1__read_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor photometer__v1__read_result__descriptor =
 {
@@ -4651,7 +4786,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_result__descriptor =
   "Photometer__V1__ReadResult",
   "photometer.v1",
   sizeof(Photometer__V1__ReadResult),
-  12,
+  13,
   photometer__v1__read_result__field_descriptors,
   photometer__v1__read_result__field_indices_by_name,
   1,  photometer__v1__read_result__number_ranges,
@@ -5569,7 +5704,7 @@ const ProtobufCMessageDescriptor photometer__v1__reference_photo__descriptor =
   (ProtobufCMessageInit) photometer__v1__reference_photo__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__meter__field_descriptors[16] =
+static const ProtobufCFieldDescriptor photometer__v1__meter__field_descriptors[17] =
 {
   {
     "id",
@@ -5763,11 +5898,24 @@ static const ProtobufCFieldDescriptor photometer__v1__meter__field_descriptors[1
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "dials",
+    17,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Meter, n_dials),
+    offsetof(Photometer__V1__Meter, dials),
+    &photometer__v1__dial__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__meter__field_indices_by_name[] = {
   8,   /* field[8] = counts_up */
   4,   /* field[4] = created_at_ms */
   7,   /* field[7] = decimals */
+  16,   /* field[16] = dials */
   6,   /* field[6] = digits */
   10,   /* field[10] = has_range */
   0,   /* field[0] = id */
@@ -5785,7 +5933,7 @@ static const unsigned photometer__v1__meter__field_indices_by_name[] = {
 static const ProtobufCIntRange photometer__v1__meter__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 16 }
+  { 0, 17 }
 };
 const ProtobufCMessageDescriptor photometer__v1__meter__descriptor =
 {
@@ -5795,7 +5943,7 @@ const ProtobufCMessageDescriptor photometer__v1__meter__descriptor =
   "Photometer__V1__Meter",
   "photometer.v1",
   sizeof(Photometer__V1__Meter),
-  16,
+  17,
   photometer__v1__meter__field_descriptors,
   photometer__v1__meter__field_indices_by_name,
   1,  photometer__v1__meter__number_ranges,
@@ -7676,17 +7824,19 @@ const ProtobufCMessageDescriptor photometer__v1__recorded__descriptor =
   (ProtobufCMessageInit) photometer__v1__recorded__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue photometer__v1__role__enum_values_by_number[3] =
+static const ProtobufCEnumValue photometer__v1__role__enum_values_by_number[4] =
 {
   { "ROLE_UNSPECIFIED", "PHOTOMETER__V1__ROLE__ROLE_UNSPECIFIED", 0 },
   { "ROLE_IDENTIFY", "PHOTOMETER__V1__ROLE__ROLE_IDENTIFY", 1 },
   { "ROLE_READ", "PHOTOMETER__V1__ROLE__ROLE_READ", 2 },
+  { "ROLE_DIALS", "PHOTOMETER__V1__ROLE__ROLE_DIALS", 3 },
 };
 static const ProtobufCIntRange photometer__v1__role__value_ranges[] = {
-{0, 0},{0, 3}
+{0, 0},{0, 4}
 };
-static const ProtobufCEnumValueIndex photometer__v1__role__enum_values_by_name[3] =
+static const ProtobufCEnumValueIndex photometer__v1__role__enum_values_by_name[4] =
 {
+  { "ROLE_DIALS", 3 },
   { "ROLE_IDENTIFY", 1 },
   { "ROLE_READ", 2 },
   { "ROLE_UNSPECIFIED", 0 },
@@ -7698,9 +7848,9 @@ const ProtobufCEnumDescriptor photometer__v1__role__descriptor =
   "Role",
   "Photometer__V1__Role",
   "photometer.v1",
-  3,
+  4,
   photometer__v1__role__enum_values_by_number,
-  3,
+  4,
   photometer__v1__role__enum_values_by_name,
   1,
   photometer__v1__role__value_ranges,

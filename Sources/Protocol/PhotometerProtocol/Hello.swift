@@ -4,11 +4,14 @@ public enum Role: Int32, Hashable, Sendable, CaseIterable, Codable, CustomString
   case identify = 1
   /// Reads the value shown on a meter's display.
   case read = 2
+  /// Reads pointer dials: where each of a read request's ``ReadRequest/dials`` points.
+  case dials = 3
 
   public var description: String {
     switch self {
     case .identify: "identify"
     case .read: "read"
+    case .dials: "dials"
     }
   }
 }

@@ -23,7 +23,8 @@ extension Meter {
           sha256: String(protobuf: photo.sha256), width: Int(photo.width), height: Int(photo.height),
           bytes: Int(clamping: photo.bytes), image: photo.image.map { Image($0) })
       },
-      readingCount: Int(clamping: meter.reading_count)
+      readingCount: Int(clamping: meter.reading_count),
+      dials: try repeated(meter.n_dials, meter.dials, Dial.init)
     )
   }
 
@@ -53,6 +54,7 @@ extension Meter {
         }
       }
       $0.reading_count = UInt64(clamping: readingCount)
+      ($0.n_dials, $0.dials) = arena.array(dials) { $0.encode(in: arena) }
     }
   }
 }

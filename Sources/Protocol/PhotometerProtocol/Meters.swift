@@ -81,6 +81,9 @@ public struct Meter: Hashable, Sendable {
   public var notes: String
   public var references: [ReferencePhoto]
   public var readingCount: Int
+  /// Pointer dials in the reference photos, coarsest first: each a decimal place below the last
+  /// digit's (a meter with 0 decimals: 0.1, 0.01, ...).
+  public var dials: [Dial]
 
   public init(
     id: Int64 = 0,
@@ -96,7 +99,8 @@ public struct Meter: Hashable, Sendable {
     range: ClosedRange<Double>? = nil,
     notes: String = "",
     references: [ReferencePhoto] = [],
-    readingCount: Int = 0
+    readingCount: Int = 0,
+    dials: [Dial] = []
   ) {
     self.id = id
     self.name = name
@@ -112,6 +116,7 @@ public struct Meter: Hashable, Sendable {
     self.notes = notes
     self.references = references
     self.readingCount = readingCount
+    self.dials = dials
   }
 }
 
@@ -133,7 +138,7 @@ public struct EditMeterRequest: Hashable, Sendable {
     case name, kind, unit, roi, digits, decimals
     case countsUp = "counts_up"
     case maxRatePerHour = "max_rate_per_hour"
-    case range, notes
+    case range, notes, dials
   }
 
   public var name: String

@@ -13,7 +13,7 @@ public struct ProtocolVersion: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The version this build speaks.
-  public static let current = ProtocolVersion(major: 1, minor: 0)
+  public static let current = ProtocolVersion(major: 1, minor: 1)
 
   public var description: String { "\(major).\(minor)" }
 

@@ -31,4 +31,7 @@ public struct ReadFlag: RawRepresentable, Hashable, Sendable, CustomStringConver
   public static let glare = ReadFlag(rawValue: "glare")
   /// The meter's reference was not found in the photo: its window was used as it is.
   public static let meterNotLocated = ReadFlag(rawValue: "meter-not-located")
+  /// The meter's pointer dials could not be read (no dials plugin answered, or the wheels gave no
+  /// digits to join them to): the value stops at the wheels.
+  public static let dialsNotRead = ReadFlag(rawValue: "dials-not-read")
 }

@@ -41,6 +41,26 @@ extension Rect {
   }
 }
 
+extension Dial {
+  init(_ dial: Photometer__V1__Dial) throws(WireError) {
+    guard let region = Rect.decode(dial.region) else {
+      throw .invalid("a dial has no region")
+    }
+    guard dial.factor.isFinite, dial.factor > 0 else {
+      throw .invalid("a dial's factor must be above 0, not \(dial.factor)")
+    }
+    self.init(region: region, factor: dial.factor, counterClockwise: dial.counter_clockwise != 0)
+  }
+
+  func encode(in arena: Arena) -> UnsafeMutablePointer<Photometer__V1__Dial> {
+    arena.message(photometer__v1__dial__init) {
+      $0.region = Rect.encode(region, in: arena)
+      $0.factor = factor
+      $0.counter_clockwise = counterClockwise ? 1 : 0
+    }
+  }
+}
+
 extension ReadRequest {
   init(_ request: Photometer__V1__ReadRequest) throws(WireError) {
     self.init(
@@ -56,7 +76,8 @@ extension ReadRequest {
         Example(
           key: String(protobuf: example.key), value: String(protobuf: example.value),
           crop: [UInt8](protobuf: example.crop))
-      }
+      },
+      dials: try repeated(request.n_dials, request.dials, Dial.init)
     )
   }
 
@@ -77,6 +98,7 @@ extension ReadRequest {
           $0.crop = arena.bytes(example.crop)
         }
       }
+      ($0.n_dials, $0.dials) = arena.array(dials) { $0.encode(in: arena) }
     }
   }
 }
@@ -181,7 +203,8 @@ extension ReadResult {
       meter: String(protobuf: result.meter),
       readingID: result.reading_id,
       frames: result.frames,
-      isFinal: result.final != 0
+      isFinal: result.final != 0,
+      dials: try repeated(result.n_dials, result.dials, Symbol.init)
     )
   }
 
@@ -199,6 +222,7 @@ extension ReadResult {
       $0.reading_id = readingID
       $0.frames = frames
       $0.final = isFinal ? 1 : 0
+      ($0.n_dials, $0.dials) = arena.array(dials) { $0.encode(in: arena) }
     }
   }
 }

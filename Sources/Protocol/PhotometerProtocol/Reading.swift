@@ -58,6 +58,9 @@ public struct ReadRequest: Hashable, Sendable {
   /// From the host to read plugins: the meter's latest confirmed or corrected readings, for
   /// engines that learn a meter's own digits; crops only on demand.
   public var examples: [Example]
+  /// Pointer dials to read with the digits (a registered meter's come from its settings); from
+  /// the host to dials plugins, the dials in ``image``.
+  public var dials: [Dial]
 
   public init(
     image: Image,
@@ -68,7 +71,8 @@ public struct ReadRequest: Hashable, Sendable {
     options: [String: String] = [:],
     save: Bool = false,
     stream: String = "",
-    examples: [Example] = []
+    examples: [Example] = [],
+    dials: [Dial] = []
   ) {
     self.image = image
     self.roi = roi
@@ -79,6 +83,23 @@ public struct ReadRequest: Hashable, Sendable {
     self.save = save
     self.stream = stream
     self.examples = examples
+    self.dials = dials
+  }
+}
+
+/// A pointer dial: a meter's x0.1, x0.01... dial below its wheels.
+public struct Dial: Hashable, Sendable {
+  /// The box around the dial: its ring, and its numbers when they stand outside it.
+  public var region: Rect
+  /// What one division is worth in the meter's unit: 0.1, 0.01, ...
+  public var factor: Double
+  /// The numbers run anticlockwise.
+  public var counterClockwise: Bool
+
+  public init(region: Rect, factor: Double, counterClockwise: Bool = false) {
+    self.region = region
+    self.factor = factor
+    self.counterClockwise = counterClockwise
   }
 }
 
@@ -199,6 +220,9 @@ public struct ReadResult: Hashable, Sendable {
   /// Frames of the stream so far (0 for a single photo), and whether the value has converged.
   public var frames: UInt32
   public var isFinal: Bool
+  /// Per pointer dial, coarsest first: its digit, how far past it the pointer stands (``Symbol/roll``),
+  /// its confidence and box. ``value`` carries their digits.
+  public var dials: [Symbol]
 
   public init(
     value: String,
@@ -212,7 +236,8 @@ public struct ReadResult: Hashable, Sendable {
     meter: String = "",
     readingID: UInt64 = 0,
     frames: UInt32 = 0,
-    isFinal: Bool = false
+    isFinal: Bool = false,
+    dials: [Symbol] = []
   ) {
     self.value = value
     self.confidence = confidence
@@ -226,5 +251,6 @@ public struct ReadResult: Hashable, Sendable {
     self.readingID = readingID
     self.frames = frames
     self.isFinal = isFinal
+    self.dials = dials
   }
 }

@@ -13,7 +13,7 @@ from . import frames
 from . import photometer_pb2 as pb
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 0
+PROTOCOL_MINOR = 1
 
 
 class PhotometerError(Exception):

@@ -28,6 +28,7 @@ typedef struct Photometer__V1__Shutdown Photometer__V1__Shutdown;
 typedef struct Photometer__V1__ShutdownComplete Photometer__V1__ShutdownComplete;
 typedef struct Photometer__V1__Image Photometer__V1__Image;
 typedef struct Photometer__V1__Rect Photometer__V1__Rect;
+typedef struct Photometer__V1__Dial Photometer__V1__Dial;
 typedef struct Photometer__V1__Point Photometer__V1__Point;
 typedef struct Photometer__V1__ReadRequest Photometer__V1__ReadRequest;
 typedef struct Photometer__V1__ReadRequest__OptionsEntry Photometer__V1__ReadRequest__OptionsEntry;
@@ -105,7 +106,11 @@ typedef enum _Photometer__V1__Role {
   /*
    * Reads the value shown on a meter's display.
    */
-  PHOTOMETER__V1__ROLE__ROLE_READ = 2
+  PHOTOMETER__V1__ROLE__ROLE_READ = 2,
+  /*
+   * Reads pointer dials: where each of a `ReadRequest`'s `dials` points.
+   */
+  PHOTOMETER__V1__ROLE__ROLE_DIALS = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__ROLE)
 } Photometer__V1__Role;
 typedef enum _Photometer__V1__ErrorCode {
@@ -572,6 +577,30 @@ struct  Photometer__V1__Rect
     , 0, 0, 0, 0 }
 
 
+/*
+ * A pointer dial: a meter's x0.1, x0.01... dial below its wheels.
+ */
+struct  Photometer__V1__Dial
+{
+  ProtobufCMessage base;
+  /*
+   * The box around the dial (its ring, and its numbers when they stand outside it).
+   */
+  Photometer__V1__Rect *region;
+  /*
+   * What one division is worth in the meter's unit: 0.1, 0.01, ...
+   */
+  double factor;
+  /*
+   * The numbers run anticlockwise.
+   */
+  protobuf_c_boolean counter_clockwise;
+};
+#define PHOTOMETER__V1__DIAL__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__dial__descriptor) \
+    , NULL, 0, 0 }
+
+
 struct  Photometer__V1__Point
 {
   ProtobufCMessage base;
@@ -638,10 +667,16 @@ struct  Photometer__V1__ReadRequest
    */
   size_t n_examples;
   Photometer__V1__Example **examples;
+  /*
+   * Pointer dials to read with the digits (a client's, for a meter not registered; a registered
+   * meter's come from its settings). From the host to dials plugins: the dials in `image`.
+   */
+  size_t n_dials;
+  Photometer__V1__Dial **dials;
 };
 #define PHOTOMETER__V1__READ_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__read_request__descriptor) \
-    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL }
+    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL }
 
 
 /*
@@ -814,10 +849,16 @@ struct  Photometer__V1__ReadResult
    */
   uint32_t frames;
   protobuf_c_boolean final;
+  /*
+   * Per pointer dial, coarsest first: its digit (`text`), how far past it the pointer stands
+   * (`roll`), the confidence and the dial's box in the photo. The value carries their digits.
+   */
+  size_t n_dials;
+  Photometer__V1__Symbol **dials;
 };
 #define PHOTOMETER__V1__READ_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__read_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, NULL, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, NULL, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0,NULL }
 
 
 /*
@@ -1115,10 +1156,15 @@ struct  Photometer__V1__Meter
   size_t n_references;
   Photometer__V1__ReferencePhoto **references;
   uint64_t reading_count;
+  /*
+   * Pointer dials in the reference photos, each a decimal place below the last digit's.
+   */
+  size_t n_dials;
+  Photometer__V1__Dial **dials;
 };
 #define PHOTOMETER__V1__METER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__meter__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, 0, NULL, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, 0 }
+    , 0, (char *)protobuf_c_empty_string, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, 0, NULL, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, 0, 0,NULL }
 
 
 /*
@@ -1167,8 +1213,8 @@ struct  Photometer__V1__ListMeters
 
 /*
  * Changes a meter: the fields of `changes` named in `fields` (`name`, `kind`, `unit`, `roi`,
- * `digits`, `decimals`, `counts_up`, `max_rate_per_hour`, `range`, `notes`), and adds reference
- * photos. Reply: `MeterInfo`.
+ * `digits`, `decimals`, `counts_up`, `max_rate_per_hour`, `range`, `notes`, `dials`), and adds
+ * reference photos. Reply: `MeterInfo`.
  */
 struct  Photometer__V1__EditMeter
 {
@@ -1811,6 +1857,25 @@ Photometer__V1__Rect *
                       const uint8_t       *data);
 void   photometer__v1__rect__free_unpacked
                      (Photometer__V1__Rect *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__Dial methods */
+void   photometer__v1__dial__init
+                     (Photometer__V1__Dial         *message);
+size_t photometer__v1__dial__get_packed_size
+                     (const Photometer__V1__Dial   *message);
+size_t photometer__v1__dial__pack
+                     (const Photometer__V1__Dial   *message,
+                      uint8_t             *out);
+size_t photometer__v1__dial__pack_to_buffer
+                     (const Photometer__V1__Dial   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__Dial *
+       photometer__v1__dial__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__dial__free_unpacked
+                     (Photometer__V1__Dial *message,
                       ProtobufCAllocator *allocator);
 /* Photometer__V1__Point methods */
 void   photometer__v1__point__init
@@ -2749,6 +2814,9 @@ typedef void (*Photometer__V1__Image_Closure)
 typedef void (*Photometer__V1__Rect_Closure)
                  (const Photometer__V1__Rect *message,
                   void *closure_data);
+typedef void (*Photometer__V1__Dial_Closure)
+                 (const Photometer__V1__Dial *message,
+                  void *closure_data);
 typedef void (*Photometer__V1__Point_Closure)
                  (const Photometer__V1__Point *message,
                   void *closure_data);
@@ -2918,6 +2986,7 @@ extern const ProtobufCMessageDescriptor photometer__v1__shutdown__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__shutdown_complete__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__image__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__rect__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__dial__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__point__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__read_request__options_entry__descriptor;

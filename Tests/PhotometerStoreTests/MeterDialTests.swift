@@ -1,0 +1,59 @@
+import Foundation
+import PhotometerProtocol
+import PhotometerStore
+import TestSupport
+import Testing
+
+/// A water meter's pointer dials in the store: kept in order, replaced or removed by an edit,
+/// checked against the wheels' decimals, carried by export and import.
+@Suite struct MeterDialTests {
+  let store: MeterStore
+  let photo = Image(data: TestImages.png(1, width: 640, height: 480), name: "water.png")
+  let dials = [
+    Dial(region: Rect(x: 10, y: 200, width: 90, height: 90), factor: 0.1),
+    Dial(region: Rect(x: 110, y: 200, width: 90, height: 90), factor: 0.01, counterClockwise: true),
+  ]
+
+  init() async throws {
+    store = try MeterStore(
+      path: Scratch.folder.appendingPathComponent("photometer-\(UUID().uuidString)/meters.sqlite").path)
+  }
+
+  @Test func dialsAreKeptInOrderAndAnEditReplacesOrRemovesThem() async throws {
+    let added = try await store.addMeter(
+      Meter(name: "Water", kind: .water, digits: 5, dials: dials), references: [photo])
+    #expect(added.dials == dials)
+    #expect(try await store.meter(named: "water").dials == dials)
+    let one = try await store.editMeter(
+      EditMeterRequest(name: "Water", changes: Meter(name: "Water", kind: .water, dials: [dials[0]]), fields: ["dials"])
+    )
+    #expect(one.dials == [dials[0]])
+    let renamed = try await store.editMeter(
+      EditMeterRequest(name: "Water", changes: Meter(name: "Cold", kind: .water), fields: ["name"]))
+    #expect(renamed.dials == [dials[0]])
+    let none = try await store.editMeter(
+      EditMeterRequest(name: "Cold", changes: Meter(name: "Cold", kind: .water), fields: ["dials"]))
+    #expect(none.dials.isEmpty)
+  }
+
+  @Test func dialsMustFollowTheWheelsDecimalByDecimal() async throws {
+    do {
+      _ = try await store.addMeter(
+        Meter(name: "Water", kind: .water, decimals: 1, dials: dials), references: [photo])
+      Issue.record("dials x0.1, x0.01 were taken for a meter whose wheels show tenths")
+    } catch {
+      #expect("\(error)".contains("x0.01, x0.001"), "\(error)")
+    }
+    #expect(try await store.meters().isEmpty)
+  }
+
+  @Test func exportAndImportCarryTheDials() async throws {
+    _ = try await store.addMeter(Meter(name: "Water", kind: .water, dials: dials), references: [photo])
+    let csv = try await store.exportCSV().csv
+    let copy = try MeterStore(
+      path: Scratch.folder.appendingPathComponent("photometer-\(UUID().uuidString)/meters.sqlite").path)
+    _ = try await copy.importCSV(csv)
+    #expect(try await copy.meter(named: "Water").dials == dials)
+    #expect(try await copy.exportCSV().csv == csv)
+  }
+}
