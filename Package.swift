@@ -13,6 +13,7 @@ let package = Package(
     .executable(name: "photometer-tesseract", targets: ["TesseractPlugin"]),
     .executable(name: "photometer-digits", targets: ["DigitsPlugin"]),
     .executable(name: "photometer-reader", targets: ["ReaderPlugin"]),
+    .executable(name: "photometer-dials", targets: ["DialsPlugin"]),
     .executable(name: "photometer-benchmark-protocol", targets: ["ProtocolBenchmark"]),
     .executable(name: "photometer-benchmark-identify", targets: ["IdentifyBenchmark"]),
     .executable(name: "photometer-benchmark-read", targets: ["ReadBenchmark"]),
@@ -235,6 +236,11 @@ let package = Package(
       name: "ReaderPlugin",
       dependencies: ["PluginKit", "DigitReader", "PhotometerVision"],
       path: "Sources/Plugins/ReaderPlugin"
+    ),
+    .executableTarget(
+      name: "DialsPlugin",
+      dependencies: ["PluginKit", "PhotometerVision", "PhotometerProtocol"],
+      path: "Sources/Plugins/DialsPlugin"
     ),
     .executableTarget(
       name: "TestPlugin",

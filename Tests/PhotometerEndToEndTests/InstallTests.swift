@@ -25,7 +25,9 @@ import Testing
         as? [String: Any])
     let plugins = try #require(configuration["plugins"] as? [[String: Any]])
     #expect(
-      plugins.compactMap { $0["name"] as? String } == ["digits", "reader", "tesseract", "keypoints", "histogram"])
+      plugins.compactMap { $0["name"] as? String } == [
+        "digits", "reader", "dials", "tesseract", "keypoints", "histogram",
+      ])
     for plugin in plugins {
       let command = try #require((plugin["command"] as? [String])?.first)
       #expect(command == "\(lib)/photometer-\(plugin["name"] as? String ?? "")")

@@ -48,6 +48,55 @@ import Testing
     #expect(history.map { $0["value"] as? String } == [value])
   }
 
+  /// A water meter with four pointer dials (Tools/make-dial-meters.py), set up with its wheels'
+  /// window and its dials: the reading goes to the tenth of a litre, the dials plugin's answer with
+  /// the engines. The coarser dials' digits are decided by the finer ones, so they are the truth's;
+  /// the finest may be one off where its pointer stands on a division.
+  @Test func readsAWaterMetersWheelsAndDialsAsOneValue() async throws {
+    let folder = try await Rendered.dialMeters(count: 1, seed: 21)
+    let meter = try #require(try await Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let photo = folder.appendingPathComponent(meter[0]).path
+    let dials = meter[3].split(separator: ";").map { dial in
+      let parts = dial.split(separator: ":")
+      return parts[0].split(separator: " ").joined(separator: ",") + ":" + parts[1] + (parts[2] == "ccw" ? ":ccw" : "")
+    }
+    let added = try await run(
+      [
+        "meter", "add", "Water", "--kind", "water", "--reference", photo, "--roi",
+        meter[2].split(separator: " ").joined(separator: ","), "--digits", "5", "--counts-up", "false",
+      ] + dials.flatMap { ["--dial", $0] })
+    #expect(added.status == 0, "\(added.standardError)")
+    let shown = try await run(["meter", "show", "Water"])
+    #expect(shown.standardOutput.contains(dials[0]), "\(shown.standardOutput)")
+
+    let read = try await run(["read", "--meter", "Water", "--json", photo])
+    #expect(read.status == 0, "\(read.standardError)")
+    let result = try #require(try json(read).first)
+    let value = try #require(result["value"] as? String)
+    let truth = meter[1]
+    #expect(value.count == truth.count && value.dropFirst(5).first == ".", "\(value)")
+    #expect(value.suffix(4).prefix(3) == truth.suffix(4).prefix(3), "\(value), truth \(truth)")
+    let finest = (Int(String(value.last!))! - Int(String(truth.last!))! + 10) % 10
+    #expect(finest == 0 || finest == 1 || finest == 9, "\(value), truth \(truth)")
+    #expect((result["dials"] as? [[String: Any]])?.count == 4)
+    #expect((result["engines"] as? [[String: Any]])?.contains { $0["engine"] as? String == "dials" } == true)
+  }
+
+  @Test func aDialOutOfStepWithTheDecimalsIsRefusedWithTheRightFactors() async throws {
+    let folder = try await Rendered.dialMeters(count: 1, seed: 22)
+    let meter = try #require(try await Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let photo = folder.appendingPathComponent(meter[0]).path
+    let typo = try await run(["meter", "add", "W", "--reference", photo, "--dial", "10,10,50"])
+    #expect(typo.status != 0)
+    #expect(typo.standardError.contains("X,Y,W,H:FACTOR"), "\(typo.standardError)")
+    let skipped = try await run([
+      "meter", "add", "W", "--reference", photo, "--decimals", "0", "--dial", "10,10,50,50:0.1", "--dial",
+      "70,10,50,50:0.001",
+    ])
+    #expect(skipped.status == 1)
+    #expect(skipped.standardError.contains("x0.1, x0.01"), "\(skipped.standardError)")
+  }
+
   /// The common home has one meter. A photo of another meter must not be saved under it: `read
   /// --save` without `--meter` stores nothing unless the identification is sure, and says so.
   @Test func aHomeOfOneMeterSavesNoReadingOfAnotherMeter() async throws {

@@ -5,17 +5,20 @@ import PhotometerVision
 extension ReadPipeline {
   /// The digit window: the request's ROI; else the meter's ROI, through the homography between
   /// its reference and the photo (`meter-not-located` and the ROI as it is when the meter is not
-  /// found); else the whole photo.
-  func window(of photo: VisionImage, request: ReadRequest, context: Context, flags: inout [ReadFlag])
-    async throws(PipelineError) -> VisionImage
-  {
+  /// found); else the whole photo. `location` keeps what was found, for the dials.
+  func window(
+    of photo: VisionImage, request: ReadRequest, context: Context, flags: inout [ReadFlag],
+    location: inout Location
+  ) async throws(PipelineError) -> VisionImage {
     if let roi = request.roi {
       return try cut { () throws(VisionError) in try photo.cropped(roi) }
     }
     guard let meter = context.meter, let roi = meter.roi else {
       return photo
     }
-    if let homography = try await identify.homography(of: meter, in: request.image, identified: context.identified) {
+    let homography = try await identify.homography(of: meter, in: request.image, identified: context.identified)
+    location = .searched(homography)
+    if let homography {
       let corners = [
         (roi.x, roi.y), (roi.x + roi.width, roi.y), (roi.x + roi.width, roi.y + roi.height),
         (roi.x, roi.y + roi.height),

@@ -13,7 +13,8 @@ import Synchronization
 ///    examples and latest reading, in one store read;
 /// 2. the window: the crop the engines read (the request's ROI; the meter's, carried through the
 ///    identify homography; else the whole photo) and what makes it hard to read;
-/// 3. the fan-out: every read engine's answer and their vote;
+/// 3. the fan-out: every read engine's answer and their vote; with pointer dials, the dials
+///    plugins' answers joined to the wheels (``DialChain``);
 /// 4. the decision: the meter's checks, flags, decimals and summary (``ReadDecision``), and for
 ///    frames of a stream whether the value has converged;
 /// 5. the save, when asked.
@@ -52,16 +53,21 @@ final class ReadPipeline: Sendable {
     let context = try await context(for: request)
     var result: ReadResult
     var flags: [ReadFlag] = []
+    var location = Location.notSearched
+    var decoded: VisionImage?
     if let whole = wholePhoto(request, format: format, meter: context.meter) {
       // The window is the photo as sent: the engines start on it while the host decodes it for
       // its quality flags.
       async let reading = fanOutResult(whole, request: request, context: context)
-      flags += Self.qualityFlags(try Self.decode(request.image))
+      let photo = try Self.decode(request.image)
+      flags += Self.qualityFlags(photo)
+      decoded = photo
       result = try await reading.get()
       result.crop = whole
     } else {
       let photo = try Self.decode(request.image)
-      let crop = try await window(of: photo, request: request, context: context, flags: &flags)
+      decoded = photo
+      let crop = try await window(of: photo, request: request, context: context, flags: &flags, location: &location)
       flags += Self.qualityFlags(crop)
       let cropImage = try cropImage(crop, of: photo, sent: request.image, format: format)
       if let meter = context.meter, meter.kind == .bloodPressure {
@@ -73,9 +79,21 @@ final class ReadPipeline: Sendable {
       }
       result.crop = cropImage
     }
+    // With its dials joined, the value has a decimal place a dial more than the wheels show.
+    var (meter, decimals) = (context.meter, Int(context.decimals))
+    let dials = Self.dials(of: request, meter: context.meter)
+    if !dials.isEmpty, let photo = decoded,
+      try await joinDials(
+        dials, photo: photo, request: request, context: context, location: location, result: &result, flags: &flags)
+    {
+      decimals += dials.count
+      meter?.decimals += dials.count
+      if let digits = meter?.digits, digits > 0 {
+        meter?.digits = digits + dials.count
+      }
+    }
     let decision = ReadDecision(
-      meter: context.meter, previous: context.latest, decimals: Int(context.decimals),
-      now: Int64(Date().timeIntervalSince1970 * 1000))
+      meter: meter, previous: context.latest, decimals: decimals, now: Int64(Date().timeIntervalSince1970 * 1000))
     result = decision.decide(result, flags: flags)
     if !request.stream.isEmpty {
       let (value, confidence) = (result.value, result.confidence)

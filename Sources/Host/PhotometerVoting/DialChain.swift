@@ -76,7 +76,7 @@ public struct DialChain: Hashable, Sendable {
   /// the dials place the last wheel. The reader's rolls are left out: on rendered meters they
   /// placed the last wheel worse than its nearest digit does (docs/recognizers.md).
   public init?(wheels symbols: [Symbol], wheelConfidence: Double, dials: [Pointer]) {
-    guard let last = symbols.last else { return nil }
+    guard !symbols.isEmpty else { return nil }
     self.init(wheels: symbols.map(\.text).joined(), wheelConfidence: wheelConfidence, dials: dials)
   }
 

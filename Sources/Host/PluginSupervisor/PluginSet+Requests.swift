@@ -16,6 +16,14 @@ extension PluginSet {
     }
   }
 
+  /// Every dials plugin's answer to `request`: one symbol for each of its ``ReadRequest/dials``.
+  public func dialAnswers(_ request: ReadRequest) async throws(ErrorReply) -> [EngineAnswer] {
+    let calls = await fanOut(role: .dials) { pool in await pool.call(.read(request)) }
+    return try answers(calls, role: .dials, to: .read(request)) { reply in
+      if case .engineReading(let reading) = reply { reading } else { nil }
+    }
+  }
+
   /// Every identify plugin's candidates for `request`, in the order of the configuration; the
   /// vote is the caller's (`IdentifyVote`).
   ///

@@ -87,7 +87,7 @@ private final class Session<R: Recognizer>: @unchecked Sendable {
     case .shutdown:
       reply(id, .shutdownComplete)
       return true
-    case .read(let request) where recognizer.roles.contains(.read):
+    case .read(let request) where recognizer.roles.contains(.read) || recognizer.roles.contains(.dials):
       answer(id) { () throws(ErrorReply) in .engineReading(try recognizer.read(request)) }
     case .identify(let request) where recognizer.roles.contains(.identify):
       answer(id) { () throws(ErrorReply) in .pluginCandidates(try recognizer.identify(request)) }

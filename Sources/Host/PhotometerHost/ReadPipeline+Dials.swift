@@ -1,0 +1,123 @@
+import PhotometerProtocol
+import PhotometerVision
+import PhotometerVoting
+
+extension ReadPipeline {
+  /// Where the meter's reference is in the photo, as far as this read has looked.
+  enum Location {
+    case notSearched
+    /// The homography from the reference to the photo, nil when the meter was not found.
+    case searched([Double]?)
+  }
+
+  /// The dials to read: the meter's, else the request's.
+  static func dials(of request: ReadRequest, meter: Meter?) -> [Dial] {
+    if let meter, !meter.dials.isEmpty {
+      return meter.dials
+    }
+    return request.dials
+  }
+
+  /// Reads `dials` and joins them to the wheels in `result` (``DialChain``): the value gains the
+  /// dials' digits (the caller adds their decimal places), `digits` and `dials` their symbols,
+  /// `engines` the dials plugins' answers. A registered meter's dials are cut through the
+  /// homography from its reference, as its digit window is; a request's are in the photo.
+  /// Returns whether the dials were joined; if not, `dials-not-read` is flagged.
+  func joinDials(
+    _ dials: [Dial], photo: VisionImage, request: ReadRequest, context: Context, location: Location,
+    result: inout ReadResult, flags: inout [ReadFlag]
+  ) async throws(PipelineError) -> Bool {
+    var homography: [Double]?
+    if let meter = context.meter, !meter.dials.isEmpty {
+      switch location {
+      case .searched(let found): homography = found
+      case .notSearched:
+        homography = try await identify.homography(of: meter, in: request.image, identified: context.identified)
+      }
+      if homography == nil && !flags.contains(.meterNotLocated) {
+        flags.append(.meterNotLocated)
+      }
+    }
+    let (area, shifted) = try Self.dialArea(dials, in: photo, homography: homography)
+    let image: Image
+    do {
+      image = Image(data: try area.encoded(), name: "dials.png")
+    } catch {
+      throw .cropNotEncoded(error)
+    }
+    let answers = try await fannedOut { () throws(ErrorReply) in
+      try await plugins.dialAnswers(ReadRequest(image: image, meter: context.meter?.name ?? "", dials: shifted))
+    }
+    result.engines += answers
+    let best = answers.compactMap { answer -> EngineReading? in
+      guard answer.voted, case .success(let reading) = answer.outcome, reading.symbols.count == dials.count else {
+        return nil
+      }
+      return reading
+    }.max { $0.confidence < $1.confidence }
+    guard let best,
+      let chain = DialChain(
+        wheels: result.digits, wheelConfidence: result.confidence,
+        dials: best.symbols.map { DialChain.Pointer(position: Self.position($0), confidence: $0.confidence) })
+    else {
+      flags.append(.dialsNotRead)
+      return false
+    }
+    var symbols = best.symbols
+    for index in symbols.indices {
+      symbols[index].text = String(chain.dialDigits[index])
+      symbols[index].box = dials[index].region
+    }
+    let wheels = zip(result.digits, chain.wheels).map { symbol, digit in
+      var symbol = symbol
+      symbol.text = String(digit)
+      return symbol
+    }
+    result.value = chain.wheels + chain.dialDigits.map(String.init).joined()
+    result.digits = wheels + symbols
+    result.dials = symbols
+    result.confidence = chain.confidence
+    return true
+  }
+
+  /// A pointer's position in [0, 10) from its symbol: the digit it has passed and how far past.
+  static func position(_ symbol: Symbol) -> Double {
+    let digit = Double(symbol.roll?.from ?? symbol.text) ?? 0
+    return digit + (symbol.roll?.fraction ?? 0)
+  }
+
+  /// The part of the photo holding every dial, with a margin: straightened into the reference's
+  /// frame through `homography` when there is one, else cut as it is; and the dials' regions in it.
+  static func dialArea(_ dials: [Dial], in photo: VisionImage, homography: [Double]?) throws(PipelineError)
+    -> (VisionImage, [Dial])
+  {
+    let left = dials.map { Int($0.region.x) }.min() ?? 0
+    let top = dials.map { Int($0.region.y) }.min() ?? 0
+    let right = dials.map { Int($0.region.x + $0.region.width) }.max() ?? 0
+    let bottom = dials.map { Int($0.region.y + $0.region.height) }.max() ?? 0
+    let margin = max(4, (right - left) / 20)
+    var (x, y) = (max(0, left - margin), max(0, top - margin))
+    let (width, height) = (right + margin - x, bottom + margin - y)
+    let area: VisionImage
+    do {
+      if let homography {
+        let corners = [(x, y), (x + width, y), (x + width, y + height), (x, y + height)].map {
+          project((Double($0.0), Double($0.1)), through: homography)
+        }
+        area = try photo.straightened(corners.map { (Float($0.x), Float($0.y)) }, width: width, height: height)
+      } else {
+        (x, y) = (min(x, max(0, photo.width - 1)), min(y, max(0, photo.height - 1)))
+        area = try photo.cropped(x: x, y: y, width: width, height: height)
+      }
+    } catch {
+      throw .windowNotCut(error)
+    }
+    let shifted = dials.map { dial in
+      var dial = dial
+      dial.region.x -= Int32(x)
+      dial.region.y -= Int32(y)
+      return dial
+    }
+    return (area, shifted)
+  }
+}
