@@ -302,7 +302,7 @@ let package = Package(
       name: "PhotometerEndToEndTests",
       dependencies: [
         "PhotometerClient", "PhotometerHost", "PluginSupervisor", "PhotometerProtocol", "ChildProcess", "TestSupport",
-        "PhotometerHostMain", "PhotometerCLI", "TestPlugin",
+        "PhotometerHostMain", "PhotometerCLI", "TestPlugin", "PhotometerVision",
       ]
     ),
   ],

@@ -1,4 +1,5 @@
 import Foundation
+import PhotometerVision
 import TestSupport
 import Testing
 
@@ -80,6 +81,54 @@ import Testing
     #expect(finest == 0 || finest == 1 || finest == 9, "\(value), truth \(truth)")
     #expect((result["dials"] as? [[String: Any]])?.count == 4)
     #expect((result["engines"] as? [[String: Any]])?.contains { $0["engine"] as? String == "dials" } == true)
+  }
+
+  /// `meter preview` draws the digit window in green and each dial in magenta where the user set
+  /// them; on a photo of another meter it says the meter is not in it.
+  @Test func thePreviewDrawsTheRegionsWhereTheyWereSet() async throws {
+    let folder = try await Rendered.dialMeters(count: 2, seed: 23)
+    let meters = try await Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    let regions = meters[0][3].split(separator: ";").map {
+      $0.split(separator: ":")[0].split(separator: " ").compactMap { Int($0) }
+    }
+    let window = meters[0][2].split(separator: " ").compactMap { Int($0) }
+    let added = try await run(
+      [
+        "meter", "add", "Water", "--reference", folder.appendingPathComponent(meters[0][0]).path, "--roi",
+        window.map(String.init).joined(separator: ","),
+      ]
+        + regions.flatMap {
+          [
+            "--dial",
+            $0.map(String.init).joined(separator: ",")
+              + ":0.\(String(repeating: "0", count: regions.firstIndex(of: $0)!))1",
+          ]
+        })
+    #expect(added.status == 0, "\(added.standardError)")
+    let file = database + "-preview.png"
+    let drawn = try await run(["meter", "preview", "Water", "-o", file])
+    #expect(drawn.status == 0, "\(drawn.standardError)")
+    let preview = try VisionImage(decoding: [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))))
+    let pixels = preview.pixels
+    func colour(_ x: Int, _ y: Int) -> [UInt8] {
+      let at = (y * preview.width + x) * preview.channels
+      return [pixels[at + 2], pixels[at + 1], pixels[at]]
+    }
+    func outlined(_ box: [Int], _ rgb: [UInt8]) -> Bool {
+      let (x, y, width, height) = (box[0], box[1], box[2], box[3])
+      return [(x + width / 2, y + height), (x, y + height / 2), (x + width, y + height / 2)].allSatisfy {
+        colour($0.0, $0.1) == rgb
+      }
+    }
+    #expect(outlined(window, [0, 255, 0]))
+    #expect(regions.allSatisfy { outlined($0, [255, 0, 255]) })
+    #expect(!outlined(window.map { $0 + 3 }, [0, 255, 0]))
+
+    let elsewhere = try await run([
+      "meter", "preview", "Water", "--photo", folder.appendingPathComponent(meters[1][0]).path, "-o", file,
+    ])
+    #expect(elsewhere.status == 1)
+    #expect(elsewhere.standardError.contains("not found in the photo"), "\(elsewhere.standardError)")
   }
 
   @Test func aDialOutOfStepWithTheDecimalsIsRefusedWithTheRightFactors() async throws {

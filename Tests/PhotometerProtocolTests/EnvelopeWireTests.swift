@@ -19,7 +19,7 @@ import Testing
     .hello(
       Hello(
         version: ProtocolVersion(major: 1, minor: 3), name: "plugin", softwareVersion: "2.1",
-        roles: [.read, .identify],
+        roles: [.read, .identify, .dials],
         options: ["a": "1", "b": ""], acceptedOptions: [OptionSpec(name: "a", description: "the a", defaultValue: "0")],
         details: ["engine": "x"])),
     .error(ErrorReply(.pluginFailed, "it crashed", plugin: "ocr")),
@@ -36,12 +36,31 @@ import Testing
         options: ["k": "v"],
         examples: [Example(key: "7:0123", value: "0123"), Example(key: "9:0124", value: "0124", crop: [1, 2])])),
     .read(ReadRequest(image: Image(data: []))),
+    .read(
+      ReadRequest(
+        image: image,
+        dials: [
+          Dial(region: Rect(x: 1, y: 2, width: 30, height: 30), factor: 0.1),
+          Dial(region: Rect(x: 40, y: 2, width: 30, height: 30), factor: 0.01, counterClockwise: true),
+        ])),
     .identify(
       IdentifyRequest(
         image: image,
         references: [Reference(meter: "gas", image: image, sha256: "ab", roi: Rect(x: 0, y: 0, width: 5, height: 5))])),
     .listPlugins,
     .reloadPlugins,
+    .previewMeter(name: "Water", photo: nil),
+    .previewMeter(name: "Water", photo: image),
+    .meterPreview(image),
+    .readResult(
+      ReadResult(
+        value: "00123.45", confidence: 0.8, engines: [], flags: [.dialsNotRead], summary: "Water: 00123.45",
+        dials: [
+          Symbol(text: "4", confidence: 0.9, box: Rect(x: 1, y: 2, width: 30, height: 30)),
+          Symbol(
+            text: "5", confidence: 0.7, box: Rect(x: 40, y: 2, width: 30, height: 30),
+            roll: WheelRoll(from: "5", fraction: 0.25)),
+        ])),
     .readResult(
       ReadResult(
         value: "01234.5", confidence: 0.5,
@@ -113,7 +132,8 @@ import Testing
     id: 3, name: "Gas", kind: .gas, unit: "m3", createdAt: 1_700_000_000_000,
     roi: Rect(x: 1, y: 2, width: 3, height: 4),
     digits: 8, decimals: 3, countsUp: true, maxRatePerHour: 12.5, range: 0...99_999, notes: "cellar",
-    references: [ReferencePhoto(sha256: "ab", width: 640, height: 480, bytes: 1234, image: image)], readingCount: 42)
+    references: [ReferencePhoto(sha256: "ab", width: 640, height: 480, bytes: 1234, image: image)], readingCount: 42,
+    dials: [Dial(region: Rect(x: 5, y: 6, width: 70, height: 70), factor: 0.0001, counterClockwise: true)])
 
   static var storedReading: StoredReading {
     var reading = StoredReading(

@@ -7,7 +7,7 @@ struct MeterCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "meter",
     abstract: "Register, list, show, change and remove meters.",
-    subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self]
+    subcommands: [Add.self, List.self, Show.self, Edit.self, Preview.self, Remove.self]
   )
 
   /// The settings `add` and `edit` share.
@@ -124,6 +124,29 @@ struct MeterCommand: AsyncParsableCommand {
       try await reportingFailures {
         let meter = try await global.request(.getMeter(name: name, includePhotos: false))
         json ? print(meter.json.rendered) : print(meter.details)
+      }
+    }
+  }
+
+  struct Preview: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Draw a meter's digit window (green) and dials (magenta) on its reference photo, to check them.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The meter's name.") var name: String
+    @Option(help: "Draw on this later photo instead, the regions carried as a read carries them.") var photo: String?
+    @Option(name: .shortAndLong, help: "The PNG file to write.") var output: String
+
+    func run() async throws {
+      try await reportingFailures {
+        let image = try photo.map { path throws(CommandFailure) in Image(data: try loadImage(path), name: path) }
+        let preview = try await global.request(.previewMeter(name: name, photo: image))
+        do {
+          try Data(preview.data).write(to: URL(fileURLWithPath: output))
+        } catch {
+          throw CommandFailure.badInput("cannot write \(output): \(error.localizedDescription)")
+        }
+        print("Wrote \(output)")
       }
     }
   }

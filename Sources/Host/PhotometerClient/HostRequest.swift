@@ -30,6 +30,13 @@ extension HostRequest where Response == IdentifyResult {
   }
 }
 
+extension HostRequest where Response == Image {
+  /// A meter's digit window and dials drawn on its reference photo, or on `photo`, as PNG.
+  public static func previewMeter(name: String, photo: Image? = nil) -> Self {
+    Self(.previewMeter(name: name, photo: photo)) { if case .meterPreview(let image) = $0 { image } else { nil } }
+  }
+}
+
 extension HostRequest where Response == [PluginStatus] {
   public static var listPlugins: Self { Self(.listPlugins, answer: pluginList) }
   /// Reads the plugin configuration again.

@@ -114,6 +114,12 @@ extension HostServer {
         }
         return .identifyResult(
           try await answered { () throws(PipelineError) in try await reading.identify.identify(request) })
+      case .previewMeter(let name, let photo):
+        if let photo {
+          try checkImage(photo)
+        }
+        return .meterPreview(
+          try await answered { () throws(PipelineError) in try await preview.preview(of: name, on: photo) })
       case .listPlugins:
         return .pluginList(await plugins.statuses())
       case .reloadPlugins:

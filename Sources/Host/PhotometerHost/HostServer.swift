@@ -31,6 +31,8 @@ public final class HostServer: Sendable {
   let state = Mutex(State())
   /// Reads and identifications, stage by stage.
   let reading: ReadPipeline
+  /// Meters' regions drawn for their users.
+  let preview: PreviewPipeline
   /// Where requests and replies are recorded, when they are.
   let recorder: Recorder?
   /// When the plugins start.
@@ -66,6 +68,7 @@ public final class HostServer: Sendable {
     self.imageLimits = imageLimits
     self.recorder = recorder
     self.reading = ReadPipeline(plugins: plugins, store: store)
+    self.preview = PreviewPipeline(store: store, identify: reading.identify)
   }
 
   /// The host's `Hello`.

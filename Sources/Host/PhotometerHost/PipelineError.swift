@@ -21,6 +21,10 @@ enum PipelineError: Error {
   case saveWithoutMeter
   /// A reading to be saved, without a value.
   case nothingToSave(summary: String)
+  /// A preview on a later photo, when the meter is not found in it.
+  case meterNotInPhoto(String)
+  /// A preview that cannot be drawn or encoded.
+  case previewNotDrawn(VisionError)
   case store(StoreError)
   /// The plugins' failure as the supervisor reports it (none has the role, all refused the photo).
   case plugins(ErrorReply)
@@ -45,6 +49,12 @@ extension ErrorReply {
     case .saveWithoutMeter:
       self.init(.invalidRequest, "cannot save a reading without a meter; name one with --meter")
     case .nothingToSave(let summary): self.init(.invalidRequest, "nothing to save: \(summary)")
+    case .meterNotInPhoto(let name):
+      self.init(
+        .notFound,
+        "meter \(name) is not found in the photo, so its regions cannot be carried into it; preview it without "
+          + "--photo, or with a photo that shows the whole meter")
+    case .previewNotDrawn(let cause): self.init(.internal, "the preview cannot be drawn: \(cause)")
     case .store(let cause): self.init(cause)
     case .plugins(let reply): self = reply
     }

@@ -98,6 +98,48 @@ pm_status pm_image_crop(const pm_image *image, int x, int y, int width, int heig
   });
 }
 
+pm_status pm_image_annotate(
+  const pm_image *image, const float *quads, const uint32_t *colours, const char *const *labels, int count,
+  pm_image **out) {
+  return guarded([&] {
+    *out = nullptr;
+    if (count < 0 || (count > 0 && (quads == nullptr || colours == nullptr || labels == nullptr))) {
+      return fail(PM_BAD_ARGUMENT, "the marks are missing");
+    }
+    cv::Mat canvas;
+    if (image->mat.channels() == 1) {
+      cv::cvtColor(image->mat, canvas, cv::COLOR_GRAY2BGR);
+    } else {
+      canvas = image->mat.clone();
+    }
+    const int thickness = std::max(2, std::min(canvas.cols, canvas.rows) / 250);
+    const double textScale = std::max(0.4, std::min(canvas.cols, canvas.rows) / 900.0);
+    for (int index = 0; index < count; ++index) {
+      const float *corners = quads + 8 * index;
+      std::vector<cv::Point> points;
+      for (int corner = 0; corner < 4; ++corner) {
+        points.emplace_back(int(std::lround(corners[2 * corner])), int(std::lround(corners[2 * corner + 1])));
+      }
+      const cv::Scalar colour((colours[index] & 0xFF), (colours[index] >> 8) & 0xFF, (colours[index] >> 16) & 0xFF);
+      cv::polylines(canvas, points, true, colour, thickness, cv::LINE_8);
+      const std::string label = labels[index] ? labels[index] : "";
+      if (label.empty()) {
+        continue;
+      }
+      int baseline = 0;
+      const cv::Size size = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, textScale, 1, &baseline);
+      const cv::Point origin(points[0].x, std::max(size.height + baseline, points[0].y - thickness));
+      cv::rectangle(
+        canvas, cv::Rect(origin.x, origin.y - size.height - baseline, size.width + 4, size.height + baseline),
+        colour, cv::FILLED);
+      cv::putText(canvas, label, cv::Point(origin.x + 2, origin.y - baseline), cv::FONT_HERSHEY_SIMPLEX, textScale,
+                  cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
+    }
+    *out = wrap(canvas);
+    return PM_OK;
+  });
+}
+
 pm_status pm_image_warp(const pm_image *image, const float corners[8], int width, int height, pm_image **out) {
   return guarded([&] {
     *out = nullptr;

@@ -1,5 +1,9 @@
 import CPhotometerVision
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Why an OpenCV step failed.
 public struct VisionError: Error, Hashable, Sendable, CustomStringConvertible {
   public enum Kind: Hashable, Sendable {
@@ -100,6 +104,37 @@ public final class VisionImage: @unchecked Sendable {
     let flat = corners.flatMap { [$0.x, $0.y] }
     var result: OpaquePointer?
     try check(pm_image_warp(pointer, flat, Int32(width), Int32(height), &result))
+    return VisionImage(result!)
+  }
+
+  /// A region drawn on an image by ``annotated(_:)``.
+  public struct Mark: Sendable {
+    /// Four corners, in order.
+    public var corners: [(x: Float, y: Float)]
+    /// 0xRRGGBB.
+    public var colour: UInt32
+    public var label: String
+
+    public init(corners: [(x: Float, y: Float)], colour: UInt32, label: String) {
+      self.corners = corners
+      self.colour = colour
+      self.label = label
+    }
+  }
+
+  /// A copy with each mark's outline drawn and its label written at its first corner.
+  public func annotated(_ marks: [Mark]) throws(VisionError) -> VisionImage {
+    guard marks.allSatisfy({ $0.corners.count == 4 }) else {
+      throw VisionError(kind: .badArgument, description: "a mark is a quadrilateral: 4 corners")
+    }
+    let quads = marks.flatMap { $0.corners.flatMap { [$0.x, $0.y] } }
+    let labels = marks.map { strdup($0.label) }
+    defer { labels.forEach { free($0) } }
+    var result: OpaquePointer?
+    try check(
+      labels.map { UnsafePointer($0) }.withUnsafeBufferPointer { labelBuffer in
+        pm_image_annotate(pointer, quads, marks.map(\.colour), labelBuffer.baseAddress, Int32(marks.count), &result)
+      })
     return VisionImage(result!)
   }
 

@@ -1465,6 +1465,96 @@ void   photometer__v1__meter__free_unpacked
   assert(message->base.descriptor == &photometer__v1__meter__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   photometer__v1__preview_meter__init
+                     (Photometer__V1__PreviewMeter         *message)
+{
+  static const Photometer__V1__PreviewMeter init_value = PHOTOMETER__V1__PREVIEW_METER__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__preview_meter__get_packed_size
+                     (const Photometer__V1__PreviewMeter *message)
+{
+  assert(message->base.descriptor == &photometer__v1__preview_meter__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__preview_meter__pack
+                     (const Photometer__V1__PreviewMeter *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__preview_meter__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__preview_meter__pack_to_buffer
+                     (const Photometer__V1__PreviewMeter *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__preview_meter__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__PreviewMeter *
+       photometer__v1__preview_meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__PreviewMeter *)
+     protobuf_c_message_unpack (&photometer__v1__preview_meter__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__preview_meter__free_unpacked
+                     (Photometer__V1__PreviewMeter *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__preview_meter__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   photometer__v1__meter_preview__init
+                     (Photometer__V1__MeterPreview         *message)
+{
+  static const Photometer__V1__MeterPreview init_value = PHOTOMETER__V1__METER_PREVIEW__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__meter_preview__get_packed_size
+                     (const Photometer__V1__MeterPreview *message)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_preview__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__meter_preview__pack
+                     (const Photometer__V1__MeterPreview *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_preview__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__meter_preview__pack_to_buffer
+                     (const Photometer__V1__MeterPreview *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__meter_preview__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__MeterPreview *
+       photometer__v1__meter_preview__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__MeterPreview *)
+     protobuf_c_message_unpack (&photometer__v1__meter_preview__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__meter_preview__free_unpacked
+                     (Photometer__V1__MeterPreview *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__meter_preview__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   photometer__v1__add_meter__init
                      (Photometer__V1__AddMeter         *message)
 {
@@ -2680,7 +2770,7 @@ void   photometer__v1__recorded__free_unpacked
   assert(message->base.descriptor == &photometer__v1__recorded__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptors[41] =
+static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptors[43] =
 {
   {
     "request_id",
@@ -2827,6 +2917,18 @@ static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptor
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "preview_meter",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, preview_meter),
+    &photometer__v1__preview_meter__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "read_result",
     32,
     PROTOBUF_C_LABEL_NONE,
@@ -2858,6 +2960,18 @@ static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptor
     offsetof(Photometer__V1__Envelope, body_case),
     offsetof(Photometer__V1__Envelope, plugin_list),
     &photometer__v1__plugin_list__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "meter_preview",
+    35,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__Envelope, body_case),
+    offsetof(Photometer__V1__Envelope, meter_preview),
+    &photometer__v1__meter_preview__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3176,57 +3290,59 @@ static const ProtobufCFieldDescriptor photometer__v1__envelope__field_descriptor
   },
 };
 static const unsigned photometer__v1__envelope__field_indices_by_name[] = {
-  17,   /* field[17] = add_meter */
-  22,   /* field[22] = add_reading */
+  19,   /* field[19] = add_meter */
+  24,   /* field[24] = add_reading */
   5,   /* field[5] = cancel */
-  40,   /* field[40] = chart */
-  23,   /* field[23] = confirm_reading */
-  24,   /* field[24] = delete_reading */
-  20,   /* field[20] = edit_meter */
-  15,   /* field[15] = engine_reading */
+  42,   /* field[42] = chart */
+  25,   /* field[25] = confirm_reading */
+  26,   /* field[26] = delete_reading */
+  22,   /* field[22] = edit_meter */
+  17,   /* field[17] = engine_reading */
   2,   /* field[2] = error */
-  27,   /* field[27] = export_data */
-  38,   /* field[38] = exported_data */
-  18,   /* field[18] = get_meter */
-  30,   /* field[30] = get_reading */
-  26,   /* field[26] = get_stats */
+  29,   /* field[29] = export_data */
+  40,   /* field[40] = exported_data */
+  20,   /* field[20] = get_meter */
+  32,   /* field[32] = get_reading */
+  28,   /* field[28] = get_stats */
   1,   /* field[1] = hello */
   9,   /* field[9] = identify */
-  13,   /* field[13] = identify_result */
-  28,   /* field[28] = import_data */
-  39,   /* field[39] = imported_data */
-  19,   /* field[19] = list_meters */
+  14,   /* field[14] = identify_result */
+  30,   /* field[30] = import_data */
+  41,   /* field[41] = imported_data */
+  21,   /* field[21] = list_meters */
   10,   /* field[10] = list_plugins */
-  25,   /* field[25] = list_readings */
-  31,   /* field[31] = meter_info */
-  32,   /* field[32] = meter_list */
-  33,   /* field[33] = meter_removed */
+  27,   /* field[27] = list_readings */
+  33,   /* field[33] = meter_info */
+  34,   /* field[34] = meter_list */
+  16,   /* field[16] = meter_preview */
+  35,   /* field[35] = meter_removed */
   3,   /* field[3] = ping */
-  16,   /* field[16] = plugin_candidates */
-  14,   /* field[14] = plugin_list */
+  18,   /* field[18] = plugin_candidates */
+  15,   /* field[15] = plugin_list */
   4,   /* field[4] = pong */
+  12,   /* field[12] = preview_meter */
   8,   /* field[8] = read */
-  12,   /* field[12] = read_result */
-  36,   /* field[36] = reading_deleted */
-  34,   /* field[34] = reading_info */
-  35,   /* field[35] = reading_list */
+  13,   /* field[13] = read_result */
+  38,   /* field[38] = reading_deleted */
+  36,   /* field[36] = reading_info */
+  37,   /* field[37] = reading_list */
   11,   /* field[11] = reload_plugins */
-  21,   /* field[21] = remove_meter */
-  29,   /* field[29] = render_chart */
+  23,   /* field[23] = remove_meter */
+  31,   /* field[31] = render_chart */
   0,   /* field[0] = request_id */
   6,   /* field[6] = shutdown */
   7,   /* field[7] = shutdown_complete */
-  37,   /* field[37] = stats */
+  39,   /* field[39] = stats */
 };
 static const ProtobufCIntRange photometer__v1__envelope__number_ranges[6 + 1] =
 {
   { 1, 0 },
   { 16, 8 },
-  { 32, 12 },
-  { 48, 15 },
-  { 64, 17 },
-  { 80, 31 },
-  { 0, 41 }
+  { 32, 13 },
+  { 48, 17 },
+  { 64, 19 },
+  { 80, 33 },
+  { 0, 43 }
 };
 const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor =
 {
@@ -3236,7 +3352,7 @@ const ProtobufCMessageDescriptor photometer__v1__envelope__descriptor =
   "Photometer__V1__Envelope",
   "photometer.v1",
   sizeof(Photometer__V1__Envelope),
-  41,
+  43,
   photometer__v1__envelope__field_descriptors,
   photometer__v1__envelope__field_indices_by_name,
   6,  photometer__v1__envelope__number_ranges,
@@ -5948,6 +6064,95 @@ const ProtobufCMessageDescriptor photometer__v1__meter__descriptor =
   photometer__v1__meter__field_indices_by_name,
   1,  photometer__v1__meter__number_ranges,
   (ProtobufCMessageInit) photometer__v1__meter__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__preview_meter__field_descriptors[2] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__PreviewMeter, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "photo",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__PreviewMeter, photo),
+    &photometer__v1__image__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__preview_meter__field_indices_by_name[] = {
+  0,   /* field[0] = name */
+  1,   /* field[1] = photo */
+};
+static const ProtobufCIntRange photometer__v1__preview_meter__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor photometer__v1__preview_meter__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.PreviewMeter",
+  "PreviewMeter",
+  "Photometer__V1__PreviewMeter",
+  "photometer.v1",
+  sizeof(Photometer__V1__PreviewMeter),
+  2,
+  photometer__v1__preview_meter__field_descriptors,
+  photometer__v1__preview_meter__field_indices_by_name,
+  1,  photometer__v1__preview_meter__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__preview_meter__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__meter_preview__field_descriptors[1] =
+{
+  {
+    "image",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__MeterPreview, image),
+    &photometer__v1__image__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__meter_preview__field_indices_by_name[] = {
+  0,   /* field[0] = image */
+};
+static const ProtobufCIntRange photometer__v1__meter_preview__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor photometer__v1__meter_preview__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.MeterPreview",
+  "MeterPreview",
+  "Photometer__V1__MeterPreview",
+  "photometer.v1",
+  sizeof(Photometer__V1__MeterPreview),
+  1,
+  photometer__v1__meter_preview__field_descriptors,
+  photometer__v1__meter_preview__field_indices_by_name,
+  1,  photometer__v1__meter_preview__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__meter_preview__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor photometer__v1__add_meter__field_descriptors[2] =

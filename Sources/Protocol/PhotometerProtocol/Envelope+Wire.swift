@@ -98,6 +98,12 @@ extension Message {
       self = .listPlugins
     case PHOTOMETER__V1__ENVELOPE__BODY_RELOAD_PLUGINS:
       self = .reloadPlugins
+    case PHOTOMETER__V1__ENVELOPE__BODY_PREVIEW_METER:
+      let request = envelope.preview_meter.pointee
+      self = .previewMeter(name: String(protobuf: request.name), photo: request.photo.map { Image($0) })
+    case PHOTOMETER__V1__ENVELOPE__BODY_METER_PREVIEW:
+      guard let image = envelope.meter_preview.pointee.image else { throw .invalid("MeterPreview has no image") }
+      self = .meterPreview(Image(image))
     case PHOTOMETER__V1__ENVELOPE__BODY_READ_RESULT:
       self = .readResult(try ReadResult(envelope.read_result.pointee))
     case PHOTOMETER__V1__ENVELOPE__BODY_IDENTIFY_RESULT:
@@ -155,6 +161,17 @@ extension Message {
     case .reloadPlugins:
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_RELOAD_PLUGINS
       envelope.reload_plugins = arena.message(photometer__v1__reload_plugins__init) { _ in }
+    case .previewMeter(let name, let photo):
+      envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_PREVIEW_METER
+      envelope.preview_meter = arena.message(photometer__v1__preview_meter__init) {
+        $0.name = arena.string(name)
+        $0.photo = photo?.encode(in: arena)
+      }
+    case .meterPreview(let image):
+      envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_METER_PREVIEW
+      envelope.meter_preview = arena.message(photometer__v1__meter_preview__init) {
+        $0.image = image.encode(in: arena)
+      }
     case .readResult(let result):
       envelope.body_case = PHOTOMETER__V1__ENVELOPE__BODY_READ_RESULT
       envelope.read_result = result.encode(in: arena)

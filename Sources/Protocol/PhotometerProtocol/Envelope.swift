@@ -25,6 +25,9 @@ public enum Message: Hashable, Sendable {
   case listPlugins
   /// Asks the host to read its plugin configuration again; answered with ``pluginList(_:)``.
   case reloadPlugins
+  /// A meter's digit window and dials drawn on its reference photo, or on `photo` (a later photo,
+  /// through the identify homography); answered with ``meterPreview(_:)``.
+  case previewMeter(name: String, photo: Image?)
   case addMeter(AddMeterRequest)
   case getMeter(name: String, includePhotos: Bool)
   case listMeters
@@ -49,6 +52,8 @@ public enum Message: Hashable, Sendable {
   case readResult(ReadResult)
   case identifyResult(IdentifyResult)
   case pluginList([PluginStatus])
+  /// The drawing ``previewMeter(name:photo:)`` asked for, as PNG.
+  case meterPreview(Image)
   case engineReading(EngineReading)
   case pluginCandidates(PluginCandidates)
   case meterInfo(Meter)
@@ -77,6 +82,8 @@ public enum Message: Hashable, Sendable {
     case .identify: "IdentifyRequest"
     case .listPlugins: "ListPlugins"
     case .reloadPlugins: "ReloadPlugins"
+    case .previewMeter: "PreviewMeter"
+    case .meterPreview: "MeterPreview"
     case .addMeter: "AddMeter"
     case .getMeter: "GetMeter"
     case .listMeters: "ListMeters"

@@ -48,6 +48,12 @@ pm_status pm_image_crop(const pm_image *image, int x, int y, int width, int heig
 /// straightened into a `width` x `height` image.
 pm_status pm_image_warp(const pm_image *image, const float corners[8], int width, int height, pm_image **out);
 /// Encodes as PNG (`".png"`) or JPEG (`".jpg"`); free `*out` with `pm_free`.
+/// A copy of the image with `count` quadrilaterals drawn on it: `quads` holds 8 floats each (x, y
+/// of 4 corners in order), `colours` one 0xRRGGBB each, `labels` one text each (may be empty),
+/// written on a patch of the colour at the first corner.
+pm_status pm_image_annotate(
+  const pm_image *image, const float *quads, const uint32_t *colours, const char *const *labels, int count,
+  pm_image **out);
 pm_status pm_image_encode(const pm_image *image, const char *extension, int quality, uint8_t **out, size_t *size);
 void pm_free(void *pointer);
 

@@ -50,6 +50,8 @@ typedef struct Photometer__V1__PluginList Photometer__V1__PluginList;
 typedef struct Photometer__V1__ReloadPlugins Photometer__V1__ReloadPlugins;
 typedef struct Photometer__V1__ReferencePhoto Photometer__V1__ReferencePhoto;
 typedef struct Photometer__V1__Meter Photometer__V1__Meter;
+typedef struct Photometer__V1__PreviewMeter Photometer__V1__PreviewMeter;
+typedef struct Photometer__V1__MeterPreview Photometer__V1__MeterPreview;
 typedef struct Photometer__V1__AddMeter Photometer__V1__AddMeter;
 typedef struct Photometer__V1__GetMeter Photometer__V1__GetMeter;
 typedef struct Photometer__V1__ListMeters Photometer__V1__ListMeters;
@@ -279,6 +281,7 @@ typedef enum {
   PHOTOMETER__V1__ENVELOPE__BODY_IDENTIFY = 17,
   PHOTOMETER__V1__ENVELOPE__BODY_LIST_PLUGINS = 18,
   PHOTOMETER__V1__ENVELOPE__BODY_RELOAD_PLUGINS = 19,
+  PHOTOMETER__V1__ENVELOPE__BODY_PREVIEW_METER = 20,
   PHOTOMETER__V1__ENVELOPE__BODY_ADD_METER = 64,
   PHOTOMETER__V1__ENVELOPE__BODY_GET_METER = 65,
   PHOTOMETER__V1__ENVELOPE__BODY_LIST_METERS = 66,
@@ -306,6 +309,7 @@ typedef enum {
   PHOTOMETER__V1__ENVELOPE__BODY_READ_RESULT = 32,
   PHOTOMETER__V1__ENVELOPE__BODY_IDENTIFY_RESULT = 33,
   PHOTOMETER__V1__ENVELOPE__BODY_PLUGIN_LIST = 34,
+  PHOTOMETER__V1__ENVELOPE__BODY_METER_PREVIEW = 35,
   PHOTOMETER__V1__ENVELOPE__BODY_ENGINE_READING = 48,
   PHOTOMETER__V1__ENVELOPE__BODY_PLUGIN_CANDIDATES = 49
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PHOTOMETER__V1__ENVELOPE__BODY__CASE)
@@ -338,6 +342,7 @@ struct  Photometer__V1__Envelope
     Photometer__V1__IdentifyRequest *identify;
     Photometer__V1__ListPlugins *list_plugins;
     Photometer__V1__ReloadPlugins *reload_plugins;
+    Photometer__V1__PreviewMeter *preview_meter;
     /*
      * The meter store: requests a client sends to the host.
      */
@@ -374,6 +379,7 @@ struct  Photometer__V1__Envelope
     Photometer__V1__ReadResult *read_result;
     Photometer__V1__IdentifyResult *identify_result;
     Photometer__V1__PluginList *plugin_list;
+    Photometer__V1__MeterPreview *meter_preview;
     /*
      * Plugin replies to the host.
      */
@@ -1165,6 +1171,38 @@ struct  Photometer__V1__Meter
 #define PHOTOMETER__V1__METER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__meter__descriptor) \
     , 0, (char *)protobuf_c_empty_string, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, 0, NULL, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, 0, 0,NULL }
+
+
+/*
+ * Draws a meter's digit window and pointer dials, labelled, on its first reference photo, or on
+ * `photo` through the homography the identify plugins find, so that a user can check the regions
+ * they set. Reply: `MeterPreview`; `ERROR_CODE_NOT_FOUND` for an unknown meter.
+ */
+struct  Photometer__V1__PreviewMeter
+{
+  ProtobufCMessage base;
+  char *name;
+  /*
+   * A later photo of the meter; unset: the reference photo.
+   */
+  Photometer__V1__Image *photo;
+};
+#define PHOTOMETER__V1__PREVIEW_METER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__preview_meter__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL }
+
+
+/*
+ * The drawing, as PNG: the digit window in green, each dial in magenta with its factor.
+ */
+struct  Photometer__V1__MeterPreview
+{
+  ProtobufCMessage base;
+  Photometer__V1__Image *image;
+};
+#define PHOTOMETER__V1__METER_PREVIEW__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__meter_preview__descriptor) \
+    , NULL }
 
 
 /*
@@ -2260,6 +2298,44 @@ Photometer__V1__Meter *
 void   photometer__v1__meter__free_unpacked
                      (Photometer__V1__Meter *message,
                       ProtobufCAllocator *allocator);
+/* Photometer__V1__PreviewMeter methods */
+void   photometer__v1__preview_meter__init
+                     (Photometer__V1__PreviewMeter         *message);
+size_t photometer__v1__preview_meter__get_packed_size
+                     (const Photometer__V1__PreviewMeter   *message);
+size_t photometer__v1__preview_meter__pack
+                     (const Photometer__V1__PreviewMeter   *message,
+                      uint8_t             *out);
+size_t photometer__v1__preview_meter__pack_to_buffer
+                     (const Photometer__V1__PreviewMeter   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__PreviewMeter *
+       photometer__v1__preview_meter__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__preview_meter__free_unpacked
+                     (Photometer__V1__PreviewMeter *message,
+                      ProtobufCAllocator *allocator);
+/* Photometer__V1__MeterPreview methods */
+void   photometer__v1__meter_preview__init
+                     (Photometer__V1__MeterPreview         *message);
+size_t photometer__v1__meter_preview__get_packed_size
+                     (const Photometer__V1__MeterPreview   *message);
+size_t photometer__v1__meter_preview__pack
+                     (const Photometer__V1__MeterPreview   *message,
+                      uint8_t             *out);
+size_t photometer__v1__meter_preview__pack_to_buffer
+                     (const Photometer__V1__MeterPreview   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__MeterPreview *
+       photometer__v1__meter_preview__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__meter_preview__free_unpacked
+                     (Photometer__V1__MeterPreview *message,
+                      ProtobufCAllocator *allocator);
 /* Photometer__V1__AddMeter methods */
 void   photometer__v1__add_meter__init
                      (Photometer__V1__AddMeter         *message);
@@ -2880,6 +2956,12 @@ typedef void (*Photometer__V1__ReferencePhoto_Closure)
 typedef void (*Photometer__V1__Meter_Closure)
                  (const Photometer__V1__Meter *message,
                   void *closure_data);
+typedef void (*Photometer__V1__PreviewMeter_Closure)
+                 (const Photometer__V1__PreviewMeter *message,
+                  void *closure_data);
+typedef void (*Photometer__V1__MeterPreview_Closure)
+                 (const Photometer__V1__MeterPreview *message,
+                  void *closure_data);
 typedef void (*Photometer__V1__AddMeter_Closure)
                  (const Photometer__V1__AddMeter *message,
                   void *closure_data);
@@ -3008,6 +3090,8 @@ extern const ProtobufCMessageDescriptor photometer__v1__plugin_list__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__reload_plugins__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__reference_photo__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__meter__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__preview_meter__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__meter_preview__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__add_meter__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__get_meter__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__list_meters__descriptor;
