@@ -131,6 +131,23 @@ import Testing
     #expect(elsewhere.standardError.contains("not found in the photo"), "\(elsewhere.standardError)")
   }
 
+  /// A counter set up as `--extended`: its last wheel's roll is one more decimal.
+  @Test func anExtendedCounterReadsItsLastWheelsRollAsADecimal() async throws {
+    let folder = try await Rendered.dialMeters(count: 1, seed: 24)
+    let meter = try #require(try await Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let photo = folder.appendingPathComponent(meter[0]).path
+    let added = try await run([
+      "meter", "add", "Gas", "--kind", "gas", "--reference", photo, "--roi",
+      meter[2].split(separator: " ").joined(separator: ","), "--digits", "5", "--counts-up", "false", "--extended",
+      "true",
+    ])
+    #expect(added.status == 0, "\(added.standardError)")
+    let read = try await run(["read", "--meter", "Gas", "--json", photo])
+    #expect(read.status == 0, "\(read.standardError)")
+    let value = try #require(try json(read).first?["value"] as? String)
+    #expect(value.count == 7 && value.dropFirst(5).first == ".", "\(value)")
+  }
+
   @Test func aDialOutOfStepWithTheDecimalsIsRefusedWithTheRightFactors() async throws {
     let folder = try await Rendered.dialMeters(count: 1, seed: 22)
     let meter = try #require(try await Rendered.rows(folder.appendingPathComponent("labels.csv")).first)

@@ -133,7 +133,8 @@ import Testing
     roi: Rect(x: 1, y: 2, width: 3, height: 4),
     digits: 8, decimals: 3, countsUp: true, maxRatePerHour: 12.5, range: 0...99_999, notes: "cellar",
     references: [ReferencePhoto(sha256: "ab", width: 640, height: 480, bytes: 1234, image: image)], readingCount: 42,
-    dials: [Dial(region: Rect(x: 5, y: 6, width: 70, height: 70), factor: 0.0001, counterClockwise: true)])
+    dials: [Dial(region: Rect(x: 5, y: 6, width: 70, height: 70), factor: 0.0001, counterClockwise: true)],
+    extended: true)
 
   static var storedReading: StoredReading {
     var reading = StoredReading(

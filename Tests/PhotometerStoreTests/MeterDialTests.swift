@@ -5,7 +5,8 @@ import TestSupport
 import Testing
 
 /// A water meter's pointer dials in the store: kept in order, replaced or removed by an edit,
-/// checked against the wheels' decimals, carried by export and import.
+/// checked against the wheels' decimals, carried by export and import; and a counter whose last
+/// wheel's roll is read as a decimal (`extended`).
 @Suite struct MeterDialTests {
   let store: MeterStore
   let photo = Image(data: TestImages.png(1, width: 640, height: 480), name: "water.png")
@@ -47,13 +48,22 @@ import Testing
     #expect(try await store.meters().isEmpty)
   }
 
+  @Test func anExtendedCounterKeepsItsSetting() async throws {
+    #expect(try await store.addMeter(Meter(name: "Gas", kind: .gas, extended: true), references: [photo]).extended)
+    let edited = try await store.editMeter(
+      EditMeterRequest(name: "Gas", changes: Meter(name: "Gas", kind: .gas), fields: ["extended"]))
+    #expect(!edited.extended)
+  }
+
   @Test func exportAndImportCarryTheDials() async throws {
     _ = try await store.addMeter(Meter(name: "Water", kind: .water, dials: dials), references: [photo])
+    _ = try await store.addMeter(Meter(name: "Gas", kind: .gas, extended: true), references: [photo])
     let csv = try await store.exportCSV().csv
     let copy = try MeterStore(
       path: Scratch.folder.appendingPathComponent("photometer-\(UUID().uuidString)/meters.sqlite").path)
     _ = try await copy.importCSV(csv)
     #expect(try await copy.meter(named: "Water").dials == dials)
+    #expect(try await copy.meter(named: "Gas").extended)
     #expect(try await copy.exportCSV().csv == csv)
   }
 }

@@ -54,6 +54,17 @@ import Testing
     #expect(chain.value == "12649.69")
   }
 
+  /// An extended counter: 1239.85 shows its tens wheel 0.85 of the way to 4 and its last wheel
+  /// 0.85 of the way from 9 to 0, read as their nearest digits; a settled last wheel adds a 0.
+  @Test func anExtendedCountersLastWheelRollIsOneMoreDecimal() throws {
+    var symbols = "1240".map { Symbol(text: String($0), confidence: 0.9) }
+    symbols[3].roll = WheelRoll(from: "9", fraction: 0.85)
+    #expect(DialChain.extending(wheels: symbols, wheelConfidence: 0.9)?.value == "1239.8")
+    let settled = "1240".map { Symbol(text: String($0), confidence: 0.9) }
+    #expect(DialChain.extending(wheels: settled, wheelConfidence: 0.9)?.value == "1240.0")
+    #expect(DialChain.extending(wheels: [], wheelConfidence: 0.9) == nil)
+  }
+
   @Test func dialsThatDisagreeLowerTheConfidence() throws {
     let agreeing = try #require(DialChain(wheels: "00001", wheelConfidence: 1, dials: Self.pointers(3.5, 5.0)))
     let disagreeing = try #require(DialChain(wheels: "00001", wheelConfidence: 1, dials: Self.pointers(3.9, 5.0)))

@@ -52,17 +52,24 @@ struct MeterCommand: AsyncParsableCommand {
     @Flag(help: "Remove the meter's dials (edit).")
     var noDials = false
 
+    @Option(
+      help: ArgumentHelp(
+        "Whether its last wheel's roll is read as one more decimal (a counter whose last wheel turns "
+          + "continuously; ignored with dials)."))
+    var extended: Bool?
+
     /// The fields these options set, and a meter holding their values.
     func changes(name: String, kind fallback: MeterKind) -> (Meter, [String]) {
       let kind = self.kind?.kind ?? fallback
       let meter = Meter(
         name: name, kind: kind, unit: unit ?? "", roi: roi?.rect, digits: digits ?? 0, decimals: decimals ?? 0,
         countsUp: countsUp ?? kind.countsUpByDefault, maxRatePerHour: maxRate, range: range?.range, notes: notes ?? "",
-        dials: dials)
+        dials: dials, extended: extended ?? false)
       let given: [(String, Bool)] = [
         ("kind", self.kind != nil), ("unit", unit != nil), ("roi", roi != nil), ("digits", digits != nil),
         ("decimals", decimals != nil), ("counts_up", countsUp != nil), ("max_rate_per_hour", maxRate != nil),
         ("range", range != nil), ("notes", notes != nil), ("dials", !dials.isEmpty || noDials),
+        ("extended", extended != nil),
       ]
       return (meter, given.filter(\.1).map(\.0))
     }

@@ -42,6 +42,7 @@ extension Meter {
       ("name", name), ("kind", kind.rawValue), ("unit", unit.isEmpty ? "-" : unit), ("created", localTime(createdAt)),
       ("region", region), ("digits", size), ("counts up", countsUp ? "yes" : "no"), ("max rate", rate),
       ("range", valid), ("dials", dials.isEmpty ? "none" : dials.map(\.text).joined(separator: " ")),
+      ("extended", extended ? "yes: the last wheel's roll is a decimal more" : "no"),
       ("photos", photos.joined(separator: "; ")), ("readings", "\(readingCount)"), ("notes", notes),
     ]
     return rows.map { label, value in label.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + value }
@@ -57,7 +58,7 @@ extension Meter {
       ("max_rate_per_hour", maxRatePerHour.map(JSONValue.number) ?? .null),
       ("range", range.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null),
       ("notes", .string(notes)),
-      ("dials", .array(dials.map { .string($0.text) })),
+      ("dials", .array(dials.map { .string($0.text) })), ("extended", .bool(extended)),
       (
         "references",
         .array(

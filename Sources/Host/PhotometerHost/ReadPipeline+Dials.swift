@@ -80,6 +80,25 @@ extension ReadPipeline {
     return true
   }
 
+  /// An extended counter's value: the voted wheels with the last wheel's roll as one more decimal
+  /// (``DialChain/extending(wheels:wheelConfidence:)``). False when the wheels are no digits.
+  static func extendWheels(_ result: inout ReadResult) -> Bool {
+    guard let chain = DialChain.extending(wheels: result.digits, wheelConfidence: result.confidence),
+      let tenths = chain.dialDigits.first, let last = result.digits.last
+    else {
+      return false
+    }
+    result.digits = zip(result.digits, chain.wheels).map { symbol, digit in
+      var symbol = symbol
+      symbol.text = String(digit)
+      return symbol
+    }
+    result.digits.append(Symbol(text: String(tenths), confidence: last.confidence))
+    result.value = chain.wheels + String(tenths)
+    result.confidence = chain.confidence
+    return true
+  }
+
   /// A pointer's position in [0, 10) from its symbol: the digit it has passed and how far past.
   static func position(_ symbol: Symbol) -> Double {
     let digit = Double(symbol.roll?.from ?? symbol.text) ?? 0

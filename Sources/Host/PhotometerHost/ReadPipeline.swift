@@ -79,18 +79,23 @@ final class ReadPipeline: Sendable {
       }
       result.crop = cropImage
     }
-    // With its dials joined, the value has a decimal place a dial more than the wheels show.
+    // With its dials joined, the value has a decimal place a dial more than the wheels show; an
+    // extended counter's, one more for its last wheel's roll.
     var (meter, decimals) = (context.meter, Int(context.decimals))
     let dials = Self.dials(of: request, meter: context.meter)
+    var places = 0
     if !dials.isEmpty, let photo = decoded,
       try await joinDials(
         dials, photo: photo, request: request, context: context, location: location, result: &result, flags: &flags)
     {
-      decimals += dials.count
-      meter?.decimals += dials.count
-      if let digits = meter?.digits, digits > 0 {
-        meter?.digits = digits + dials.count
-      }
+      places = dials.count
+    } else if dials.isEmpty, meter?.extended == true, Self.extendWheels(&result) {
+      places = 1
+    }
+    decimals += places
+    meter?.decimals += places
+    if let digits = meter?.digits, digits > 0 {
+      meter?.digits = digits + places
     }
     let decision = ReadDecision(
       meter: meter, previous: context.latest, decimals: decimals, now: Int64(Date().timeIntervalSince1970 * 1000))

@@ -142,7 +142,8 @@ extension MeterStore {
         Dial(
           region: Rect(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height)),
           factor: $0.factor, counterClockwise: $0.counterClockwise)
-      }
+      },
+      extended: row.extended
     )
   }
 
@@ -193,6 +194,7 @@ extension MeterStore {
     case .range: meter.range = changes.range
     case .notes: meter.notes = changes.notes
     case .dials: meter.dials = changes.dials
+    case .extended: meter.extended = changes.extended
     }
   }
 
@@ -219,7 +221,8 @@ extension MeterStore {
       createdAtMs: createdAt, roiX: meter.roi.map { Int($0.x) }, roiY: meter.roi.map { Int($0.y) },
       roiWidth: meter.roi.map { Int($0.width) }, roiHeight: meter.roi.map { Int($0.height) }, digits: meter.digits,
       decimals: meter.decimals, countsUp: meter.countsUp, maxRatePerHour: meter.maxRatePerHour,
-      minValue: meter.range?.lowerBound, maxValue: meter.range?.upperBound, notes: meter.notes)
+      minValue: meter.range?.lowerBound, maxValue: meter.range?.upperBound, notes: meter.notes,
+      extended: meter.extended)
   }
 
   /// Checks that the region of the digits lies inside every new reference photo.

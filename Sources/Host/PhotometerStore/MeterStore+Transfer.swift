@@ -12,13 +12,11 @@ extension MeterStore {
   static let transferHeader = [
     "record", "meter", "kind", "unit", "created_at", "roi", "digits", "decimals", "counts_up", "max_rate_per_hour",
     "range", "notes", "photos", "value", "taken_at", "recorded_at", "source", "confidence", "verified", "crop",
-    "engines", "voted_value", "forced", "dials",
+    "engines", "voted_value", "forced", "dials", "extended",
   ]
 
-  /// The headers of exports from before `dials`, `forced` and `voted_value`, still read.
-  static let olderTransferHeaders = [
-    Array(transferHeader.dropLast()), Array(transferHeader.dropLast(2)), Array(transferHeader.dropLast(3)),
-  ]
+  /// The headers of exports from before `extended`, `dials`, `forced` and `voted_value`, still read.
+  static let olderTransferHeaders = (1...4).map { Array(transferHeader.dropLast($0)) }
 
   /// The whole store as CSV, with how many meters and readings it holds.
   public func exportCSV() async throws(StoreError) -> (csv: String, meters: Int, readings: Int) {
@@ -97,7 +95,7 @@ extension MeterStore {
       "\(meter.digits)", "\(meter.decimals)", "\(meter.countsUp)", meter.maxRatePerHour.map { "\($0)" } ?? "",
       range.map { "\($0)" }.joined(separator: " "), meter.notes,
       photos.map { $0.data.base64EncodedString() }.joined(separator: " "), "", "", "", "", "", "", "", "", "", "",
-      dials.map(\.text).joined(separator: " "),
+      dials.map(\.text).joined(separator: " "), meter.extended ? "true" : "",
     ]
   }
 
@@ -106,7 +104,7 @@ extension MeterStore {
       "reading", meter, "", reading.unit, "", "", "", "", "", "", "", "", "", reading.valueText, "\(reading.takenAtMs)",
       "\(reading.recordedAtMs)", reading.source, reading.confidence.map { "\($0)" } ?? "", "\(reading.verified)",
       reading.crop.map { $0.base64EncodedString() } ?? "", try engineJSON(engines), reading.votedValueText ?? "",
-      reading.forced ? "true" : "", "",
+      reading.forced ? "true" : "", "", "",
     ]
   }
 
@@ -159,7 +157,8 @@ extension MeterStore {
       digits: Int(try integer(record["digits"], field: "digits", line: line)),
       decimals: Int(try integer(record["decimals"], field: "decimals", line: line)),
       countsUp: record["counts_up"] == "true", maxRatePerHour: Double(record["max_rate_per_hour", default: ""]),
-      minValue: range.first, maxValue: range.last, notes: record["notes", default: ""])
+      minValue: range.first, maxValue: range.last, notes: record["notes", default: ""],
+      extended: record["extended"] == "true")
     try row.insert(db)
     for encoded in record["photos", default: ""].split(separator: " ") {
       guard let data = Data(base64Encoded: String(encoded)) else {

@@ -21,6 +21,7 @@ struct MeterRow: Codable, FetchableRecord, MutablePersistableRecord {
   var minValue: Double?
   var maxValue: Double?
   var notes: String
+  var extended: Bool
 
   mutating func didInsert(_ inserted: InsertionSuccess) {
     id = inserted.rowID
@@ -200,6 +201,11 @@ enum Schema {
         table.column("factor", .double).notNull()
         table.column("counterClockwise", .boolean).notNull()
         table.uniqueKey(["meterId", "position"])
+      }
+    }
+    migrator.registerMigration("v5: counters whose last wheel's roll is read as a decimal") { db in
+      try db.alter(table: "meter") { table in
+        table.add(column: "extended", .boolean).notNull().defaults(to: false)
       }
     }
     return migrator

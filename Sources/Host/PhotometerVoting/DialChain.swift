@@ -80,6 +80,16 @@ public struct DialChain: Hashable, Sendable {
     self.init(wheels: symbols.map(\.text).joined(), wheelConfidence: wheelConfidence, dials: dials)
   }
 
+  /// The wheels with the last wheel's roll as one more decimal, for a counter whose last wheel
+  /// turns continuously (a meter's `extended`): the roll stands in for an x0.1 dial, so a last
+  /// wheel read as 6, caught 0.85 of the way from 5, gives ...5.8. Nil when the wheels are not
+  /// digits.
+  public static func extending(wheels symbols: [Symbol], wheelConfidence: Double) -> DialChain? {
+    guard let last = symbols.last else { return nil }
+    let tenths = Pointer(position: (last.roll?.fraction ?? 0) * 10, confidence: last.confidence)
+    return DialChain(wheels: symbols, wheelConfidence: wheelConfidence, dials: [tenths])
+  }
+
   static func wrapped(_ position: Double) -> Double {
     let value = position.truncatingRemainder(dividingBy: 10)
     return value < 0 ? value + 10 : value

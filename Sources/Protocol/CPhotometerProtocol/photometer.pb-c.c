@@ -5820,7 +5820,7 @@ const ProtobufCMessageDescriptor photometer__v1__reference_photo__descriptor =
   (ProtobufCMessageInit) photometer__v1__reference_photo__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__meter__field_descriptors[17] =
+static const ProtobufCFieldDescriptor photometer__v1__meter__field_descriptors[18] =
 {
   {
     "id",
@@ -6026,6 +6026,18 @@ static const ProtobufCFieldDescriptor photometer__v1__meter__field_descriptors[1
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "extended",
+    18,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Meter, extended),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__meter__field_indices_by_name[] = {
   8,   /* field[8] = counts_up */
@@ -6033,6 +6045,7 @@ static const unsigned photometer__v1__meter__field_indices_by_name[] = {
   7,   /* field[7] = decimals */
   16,   /* field[16] = dials */
   6,   /* field[6] = digits */
+  17,   /* field[17] = extended */
   10,   /* field[10] = has_range */
   0,   /* field[0] = id */
   2,   /* field[2] = kind */
@@ -6049,7 +6062,7 @@ static const unsigned photometer__v1__meter__field_indices_by_name[] = {
 static const ProtobufCIntRange photometer__v1__meter__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 17 }
+  { 0, 18 }
 };
 const ProtobufCMessageDescriptor photometer__v1__meter__descriptor =
 {
@@ -6059,7 +6072,7 @@ const ProtobufCMessageDescriptor photometer__v1__meter__descriptor =
   "Photometer__V1__Meter",
   "photometer.v1",
   sizeof(Photometer__V1__Meter),
-  17,
+  18,
   photometer__v1__meter__field_descriptors,
   photometer__v1__meter__field_indices_by_name,
   1,  photometer__v1__meter__number_ranges,

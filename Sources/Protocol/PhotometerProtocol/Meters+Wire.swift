@@ -24,7 +24,8 @@ extension Meter {
           bytes: Int(clamping: photo.bytes), image: photo.image.map { Image($0) })
       },
       readingCount: Int(clamping: meter.reading_count),
-      dials: try repeated(meter.n_dials, meter.dials, Dial.init)
+      dials: try repeated(meter.n_dials, meter.dials, Dial.init),
+      extended: meter.extended != 0
     )
   }
 
@@ -55,6 +56,7 @@ extension Meter {
       }
       $0.reading_count = UInt64(clamping: readingCount)
       ($0.n_dials, $0.dials) = arena.array(dials) { $0.encode(in: arena) }
+      $0.extended = extended ? 1 : 0
     }
   }
 }

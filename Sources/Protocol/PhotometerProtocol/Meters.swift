@@ -84,6 +84,9 @@ public struct Meter: Hashable, Sendable {
   /// Pointer dials in the reference photos, coarsest first: each a decimal place below the last
   /// digit's (a meter with 0 decimals: 0.1, 0.01, ...).
   public var dials: [Dial]
+  /// A counter whose last wheel turns continuously: its roll is read as one more decimal (4.7 for
+  /// a wheel seven tenths of the way from 4 to 5). Ignored when the meter has ``dials``.
+  public var extended: Bool
 
   public init(
     id: Int64 = 0,
@@ -100,7 +103,8 @@ public struct Meter: Hashable, Sendable {
     notes: String = "",
     references: [ReferencePhoto] = [],
     readingCount: Int = 0,
-    dials: [Dial] = []
+    dials: [Dial] = [],
+    extended: Bool = false
   ) {
     self.id = id
     self.name = name
@@ -117,6 +121,7 @@ public struct Meter: Hashable, Sendable {
     self.references = references
     self.readingCount = readingCount
     self.dials = dials
+    self.extended = extended
   }
 }
 
@@ -138,7 +143,7 @@ public struct EditMeterRequest: Hashable, Sendable {
     case name, kind, unit, roi, digits, decimals
     case countsUp = "counts_up"
     case maxRatePerHour = "max_rate_per_hour"
-    case range, notes, dials
+    case range, notes, dials, extended
   }
 
   public var name: String

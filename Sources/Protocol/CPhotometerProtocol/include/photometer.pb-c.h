@@ -1167,10 +1167,15 @@ struct  Photometer__V1__Meter
    */
   size_t n_dials;
   Photometer__V1__Dial **dials;
+  /*
+   * A counter whose last wheel turns continuously: its roll is read as one more decimal (a wheel
+   * seven tenths of the way from 4 to 5 reads 4.7). Ignored when the meter has dials.
+   */
+  protobuf_c_boolean extended;
 };
 #define PHOTOMETER__V1__METER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__meter__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, 0, NULL, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, 0, 0,NULL }
+    , 0, (char *)protobuf_c_empty_string, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, 0, NULL, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, 0, 0,NULL, 0 }
 
 
 /*
@@ -1251,8 +1256,8 @@ struct  Photometer__V1__ListMeters
 
 /*
  * Changes a meter: the fields of `changes` named in `fields` (`name`, `kind`, `unit`, `roi`,
- * `digits`, `decimals`, `counts_up`, `max_rate_per_hour`, `range`, `notes`, `dials`), and adds
- * reference photos. Reply: `MeterInfo`.
+ * `digits`, `decimals`, `counts_up`, `max_rate_per_hour`, `range`, `notes`, `dials`, `extended`),
+ * and adds reference photos. Reply: `MeterInfo`.
  */
 struct  Photometer__V1__EditMeter
 {
