@@ -196,17 +196,22 @@ func fileErrorReason(_ error: any Error) -> String {
   return error.localizedDescription
 }
 
+/// Writes `bytes` to the file at `path`; a failure names the file and the system's reason.
+func writeFile(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
+  do {
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+  } catch {
+    throw .badInput("cannot write \(path): \(fileErrorReason(error))")
+  }
+}
+
 /// Writes an image into `folder` as `stem.jpg` when its bytes are a JPEG, else `stem.png` (the
 /// host's crops are one or the other), and returns the file's path.
 @discardableResult
 func writeImage(_ bytes: [UInt8], folder: String, stem: String) throws(CommandFailure) -> String {
   let file = URL(fileURLWithPath: folder).appendingPathComponent(
     stem + (bytes.starts(with: [0xFF, 0xD8]) ? ".jpg" : ".png"))
-  do {
-    try Data(bytes).write(to: file)
-  } catch {
-    throw .badInput("cannot write \(file.path): \(fileErrorReason(error))")
-  }
+  try writeFile(bytes, to: file.path)
   return file.path
 }
 

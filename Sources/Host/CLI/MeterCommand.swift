@@ -148,11 +148,7 @@ struct MeterCommand: AsyncParsableCommand {
       try await reportingFailures {
         let image = try photo.map { path throws(CommandFailure) in Image(data: try loadImage(path), name: path) }
         let preview = try await global.request(.previewMeter(name: name, photo: image))
-        do {
-          try Data(preview.data).write(to: URL(fileURLWithPath: output))
-        } catch {
-          throw CommandFailure.badInput("cannot write \(output): \(error.localizedDescription)")
-        }
+        try writeFile(preview.data, to: output)
         print("Wrote \(output)")
       }
     }

@@ -72,11 +72,7 @@ struct ReadingCommand: AsyncParsableCommand {
           guard !reading.crop.isEmpty else {
             throw CommandFailure.badInput("reading \(id) has no stored crop (it was typed, not read from a photo)")
           }
-          do {
-            try Data(reading.crop).write(to: URL(fileURLWithPath: crop))
-          } catch {
-            throw CommandFailure.badInput("cannot write \(crop): \(fileErrorReason(error))")
-          }
+          try writeFile(reading.crop, to: crop)
         }
         if json {
           print(reading.json.rendered)

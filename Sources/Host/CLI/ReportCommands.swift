@@ -126,9 +126,5 @@ private func write(_ text: String, to path: String?) throws {
     print(text, terminator: "")
     return
   }
-  do {
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-  } catch {
-    throw CommandFailure.badInput("cannot write \(path): \(error.localizedDescription)")
-  }
+  try writeFile(Array(text.utf8), to: path)
 }
