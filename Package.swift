@@ -20,6 +20,7 @@ let package = Package(
     .executable(name: "photometer-benchmark-batch", targets: ["BatchBenchmark"]),
     .executable(name: "photometer-benchmark-load", targets: ["LoadBenchmark"]),
     .executable(name: "photometer-benchmark-dials", targets: ["DialBenchmark"]),
+    .executable(name: "photometer-benchmark-find", targets: ["FindBenchmark"]),
     .library(name: "PhotometerProtocol", targets: ["PhotometerProtocol"]),
     .library(name: "PhotometerClient", targets: ["PhotometerClient"]),
     .library(name: "PluginKit", targets: ["PluginKit"]),
@@ -152,6 +153,11 @@ let package = Package(
       name: "DialBenchmark",
       dependencies: ["DigitReader", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol"],
       path: "Sources/Host/Benchmarks/DialBenchmark"
+    ),
+    .executableTarget(
+      name: "FindBenchmark",
+      dependencies: ["DigitReader", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol"],
+      path: "Sources/Host/Benchmarks/FindBenchmark"
     ),
 
     // MARK: Plugins

@@ -148,6 +148,31 @@ import Testing
     #expect(value.count == 7 && value.dropFirst(5).first == ".", "\(value)")
   }
 
+  /// Whole photos of a glucose meter and a thermometer (Tools/make-device-photos.py), no window
+  /// given: the host finds the rows of digits, reads each, and takes the reading; a meter added
+  /// without --roi gets the window found in its reference.
+  @Test func readsDevicesWithNoWindowGiven() async throws {
+    let folder = try await Rendered.devicePhotos(count: 3, seed: 1)
+    let photos = try await Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    let glucose = folder.appendingPathComponent(photos[0][0]).path
+    let read = try await run(["read", "--json", glucose])
+    #expect(read.status == 0, "\(read.standardError)")
+    let result = try #require(try json(read).first)
+    #expect(result["value"] as? String == photos[0][2])
+    #expect(((result["windows"] as? [[String: Any]])?.count ?? 0) >= 1)
+    let thermometer = try await run([
+      "read", "--json", "--kind", "thermometer", folder.appendingPathComponent(photos[2][0]).path,
+    ])
+    #expect(try json(thermometer).first?["value"] as? String == photos[2][2])
+
+    let added = try await run(["meter", "add", "Gluco", "--kind", "glucose", "--reference", glucose])
+    #expect(added.standardOutput.contains("Digit window found at"), "\(added.standardOutput)")
+    let meter = try #require(try json(try await run(["meter", "show", "Gluco", "--json"])).first)
+    let roi = try #require(meter["roi"] as? [Double])
+    let truth = photos[0][3].split(separator: " ").compactMap { Double($0) }
+    #expect(roi[0] <= truth[0] && roi[1] <= truth[1] && roi[0] + roi[2] >= truth[0] + truth[2] * 0.9, "\(roi)")
+  }
+
   @Test func aDialOutOfStepWithTheDecimalsIsRefusedWithTheRightFactors() async throws {
     let folder = try await Rendered.dialMeters(count: 1, seed: 22)
     let meter = try #require(try await Rendered.rows(folder.appendingPathComponent("labels.csv")).first)

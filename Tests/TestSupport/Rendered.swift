@@ -26,6 +26,12 @@ public enum Rendered {
     try await generate("make-dial-meters.py", ["--count", "\(count)", "--seed", "\(seed)", "--style", style])
   }
 
+  /// Whole photos of glucose meters and thermometers (Tools/make-device-photos.py) with
+  /// `labels.csv` (file, kind, value, box).
+  public static func devicePhotos(count: Int, seed: Int, style: String = "ours") async throws -> URL {
+    try await generate("make-device-photos.py", ["--count", "\(count)", "--seed", "\(seed)", "--style", style])
+  }
+
   /// Images that try to break an image pipeline (Tools/make-hostile-images.py).
   public static func hostileImages() async throws -> URL {
     try await generate("make-hostile-images.py", [])

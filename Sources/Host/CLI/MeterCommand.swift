@@ -90,6 +90,11 @@ struct MeterCommand: AsyncParsableCommand {
         let (meter, _) = settings.changes(name: name, kind: settings.kind?.kind ?? .other)
         let added = try await global.request(.addMeter(AddMeterRequest(meter: meter, references: photos)))
         json ? print(added.json.rendered) : print("Added \(added.summary)")
+        if !json, settings.roi == nil, let found = added.roi {
+          print(
+            "Digit window found at \(found.x),\(found.y),\(found.width),\(found.height); check it with "
+              + "`photometer meter preview \(added.name) -o FILE.png`, change it with --roi")
+        }
       }
     }
   }

@@ -20,6 +20,12 @@ struct ReadCommand: AsyncParsableCommand {
   @Option(help: "A registered meter whose settings apply.")
   var meter: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "What the photo shows when no meter is named (glucose, thermometer, ...): with no --roi, of the rows of "
+        + "digits found the one in the kind's range is read."))
+  var kind: MeterKindArgument?
+
   @Option(help: "The expected number of digits.")
   var digits: UInt32 = 0
 
@@ -52,7 +58,7 @@ struct ReadCommand: AsyncParsableCommand {
       let client = try await global.connect()
       let template = ReadRequest(
         image: Image(data: []), roi: roi?.rect, meter: meter ?? "", digits: digits, decimals: decimals, save: save,
-        dials: dials)
+        dials: dials, kind: kind?.kind)
       try await runBatch(images, json: json, client: client) { path in
         var request = template
         request.image = Image(data: try loadImage(path), name: path)
@@ -120,6 +126,25 @@ extension ReadResult: ImageResult {
           })
       ),
     ]
+    if !result.windows.isEmpty {
+      // The rows of digits found in the photo, the one read first.
+      members.append(
+        (
+          "windows",
+          .array(
+            result.windows.map { window in
+              .object([
+                (
+                  "box",
+                  .array([
+                    .number(window.box.x), .number(window.box.y), .number(window.box.width), .number(window.box.height),
+                  ])
+                ),
+                ("value", .string(window.value)), ("confidence", .number(window.confidence.rounded(toPlaces: 4))),
+              ])
+            })
+        ))
+    }
     if !result.dials.isEmpty {
       // Each pointer dial, coarsest first: its digit and where its pointer stands (4.7: past 4).
       members.append(

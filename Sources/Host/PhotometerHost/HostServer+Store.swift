@@ -15,7 +15,11 @@ extension HostServer {
     do throws(StoreError) {
       if let answer = try await store.answerQuery(message) { return answer }
       switch message {
-      case .addMeter(let request):
+      case .addMeter(var request):
+        // A meter registered without a digit window gets the one found in its reference photo.
+        if request.meter.roi == nil, let reference = request.references.first {
+          request.meter.roi = await reading.proposeWindow(for: request.meter, reference: reference)
+        }
         return .meterInfo(try await store.addMeter(request.meter, references: request.references))
       case .editMeter(let request):
         return .meterInfo(try await store.editMeter(request))

@@ -12,7 +12,8 @@ import Synchronization
 /// 1. the context: the meter (named, or identified when the reading is to be saved), its
 ///    examples and latest reading, in one store read;
 /// 2. the window: the crop the engines read (the request's ROI; the meter's, carried through the
-///    identify homography; else the whole photo) and what makes it hard to read;
+///    identify homography; else the row of digits found in the photo, each row found read and
+///    one chosen; else the whole photo) and what makes it hard to read;
 /// 3. the fan-out: every read engine's answer and their vote; with pointer dials, the dials
 ///    plugins' answers joined to the wheels (``DialChain``);
 /// 4. the decision: the meter's checks, flags, decimals and summary (``ReadDecision``), and for
@@ -56,14 +57,20 @@ final class ReadPipeline: Sendable {
     var location = Location.notSearched
     var decoded: VisionImage?
     if let whole = wholePhoto(request, format: format, meter: context.meter) {
-      // The window is the photo as sent: the engines start on it while the host decodes it for
-      // its quality flags.
-      async let reading = fanOutResult(whole, request: request, context: context)
+      // No window given: the rows of digits found in the photo, or the photo as sent when it is
+      // itself a digit window.
       let photo = try Self.decode(request.image)
-      flags += Self.qualityFlags(photo)
       decoded = photo
-      result = try await reading.get()
-      result.crop = whole
+      if let found = try await readFoundRows(
+        in: photo, request: request, context: context, kind: context.meter?.kind ?? request.kind)
+      {
+        result = found
+        flags += Self.qualityFlags(try Self.decode(found.crop ?? whole))
+      } else {
+        flags += Self.qualityFlags(photo)
+        result = try await fanOut(whole, request: request, context: context)
+        result.crop = whole
+      }
     } else {
       let photo = try Self.decode(request.image)
       decoded = photo
@@ -157,7 +164,7 @@ final class ReadPipeline: Sendable {
     }
   }
 
-  private func fanOutResult(_ crop: Image, request: ReadRequest, context: Context) async
+  func fanOutResult(_ crop: Image, request: ReadRequest, context: Context) async
     -> Result<ReadResult, PipelineError>
   {
     do {

@@ -29,6 +29,18 @@ extension VisionImage {
     return Self.rects(rects, count: expected)
   }
 
+  /// Candidate rows of digits in a whole photo, best first (at most `limit`), each with its score
+  /// (more digits, taller and more alike score higher) and how many digits it seems to hold (see
+  /// `pm_digit_rows`).
+  public func digitRows(limit: Int = 8) throws(VisionError) -> [(box: Rect, score: Double, digits: Int)] {
+    var rects = [Int32](repeating: 0, count: 4 * max(limit, 0))
+    var scores = [Float](repeating: 0, count: max(limit, 0))
+    var digits = [Int32](repeating: 0, count: max(limit, 0))
+    var count: Int32 = 0
+    try check(pm_digit_rows(pointer, Int32(limit), &rects, &scores, &digits, &count))
+    return Self.rects(rects, count: Int(count)).enumerated().map { ($1, Double(scores[$0]), Int(digits[$0])) }
+  }
+
   /// The digit cells of a prepared image, left to right: one per group of connected components on
   /// the text line, or `expected` even cells over the window when the groups are not that many
   /// (or the digits found on local ink, when they leave margins the even cells would cut out of

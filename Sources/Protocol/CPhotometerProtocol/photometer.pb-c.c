@@ -655,6 +655,51 @@ void   photometer__v1__read_request__free_unpacked
   assert(message->base.descriptor == &photometer__v1__read_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   photometer__v1__window__init
+                     (Photometer__V1__Window         *message)
+{
+  static const Photometer__V1__Window init_value = PHOTOMETER__V1__WINDOW__INIT;
+  *message = init_value;
+}
+size_t photometer__v1__window__get_packed_size
+                     (const Photometer__V1__Window *message)
+{
+  assert(message->base.descriptor == &photometer__v1__window__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t photometer__v1__window__pack
+                     (const Photometer__V1__Window *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &photometer__v1__window__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t photometer__v1__window__pack_to_buffer
+                     (const Photometer__V1__Window *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &photometer__v1__window__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Photometer__V1__Window *
+       photometer__v1__window__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Photometer__V1__Window *)
+     protobuf_c_message_unpack (&photometer__v1__window__descriptor,
+                                allocator, len, data);
+}
+void   photometer__v1__window__free_unpacked
+                     (Photometer__V1__Window *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &photometer__v1__window__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   photometer__v1__example__init
                      (Photometer__V1__Example         *message)
 {
@@ -4162,7 +4207,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__options_entry__de
   (ProtobufCMessageInit) photometer__v1__read_request__options_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[10] =
+static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[11] =
 {
   {
     "image",
@@ -4284,6 +4329,18 @@ static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "kind",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadRequest, kind),
+    &photometer__v1__meter_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
   4,   /* field[4] = decimals */
@@ -4291,6 +4348,7 @@ static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
   3,   /* field[3] = digits */
   8,   /* field[8] = examples */
   0,   /* field[0] = image */
+  10,   /* field[10] = kind */
   2,   /* field[2] = meter */
   5,   /* field[5] = options */
   1,   /* field[1] = roi */
@@ -4300,7 +4358,7 @@ static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
 static const ProtobufCIntRange photometer__v1__read_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
 {
@@ -4310,11 +4368,75 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
   "Photometer__V1__ReadRequest",
   "photometer.v1",
   sizeof(Photometer__V1__ReadRequest),
-  10,
+  11,
   photometer__v1__read_request__field_descriptors,
   photometer__v1__read_request__field_indices_by_name,
   1,  photometer__v1__read_request__number_ranges,
   (ProtobufCMessageInit) photometer__v1__read_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor photometer__v1__window__field_descriptors[3] =
+{
+  {
+    "box",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Window, box),
+    &photometer__v1__rect__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Window, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "confidence",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Window, confidence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned photometer__v1__window__field_indices_by_name[] = {
+  0,   /* field[0] = box */
+  2,   /* field[2] = confidence */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange photometer__v1__window__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor photometer__v1__window__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "photometer.v1.Window",
+  "Window",
+  "Photometer__V1__Window",
+  "photometer.v1",
+  sizeof(Photometer__V1__Window),
+  3,
+  photometer__v1__window__field_descriptors,
+  photometer__v1__window__field_indices_by_name,
+  1,  photometer__v1__window__number_ranges,
+  (ProtobufCMessageInit) photometer__v1__window__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor photometer__v1__example__field_descriptors[3] =
@@ -4715,7 +4837,7 @@ const ProtobufCMessageDescriptor photometer__v1__engine_answer__descriptor =
   (ProtobufCMessageInit) photometer__v1__engine_answer__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__read_result__field_descriptors[13] =
+static const ProtobufCFieldDescriptor photometer__v1__read_result__field_descriptors[14] =
 {
   {
     "value",
@@ -4873,6 +4995,18 @@ static const ProtobufCFieldDescriptor photometer__v1__read_result__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "windows",
+    14,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Photometer__V1__ReadResult, n_windows),
+    offsetof(Photometer__V1__ReadResult, windows),
+    &photometer__v1__window__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__read_result__field_indices_by_name[] = {
   1,   /* field[1] = confidence */
@@ -4888,11 +5022,12 @@ static const unsigned photometer__v1__read_result__field_indices_by_name[] = {
   4,   /* field[4] = summary */
   7,   /* field[7] = unrepaired_value */
   0,   /* field[0] = value */
+  13,   /* field[13] = windows */
 };
 static const ProtobufCIntRange photometer__v1__read_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor photometer__v1__read_result__descriptor =
 {
@@ -4902,7 +5037,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_result__descriptor =
   "Photometer__V1__ReadResult",
   "photometer.v1",
   sizeof(Photometer__V1__ReadResult),
-  13,
+  14,
   photometer__v1__read_result__field_descriptors,
   photometer__v1__read_result__field_indices_by_name,
   1,  photometer__v1__read_result__number_ranges,

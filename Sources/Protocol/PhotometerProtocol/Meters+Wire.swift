@@ -1,10 +1,17 @@
 import CPhotometerProtocol
 
+extension MeterKind {
+  init(protobuf kind: Photometer__V1__MeterKind) throws(WireError) {
+    guard let known = MeterKind(wireValue: kind.rawValue) else {
+      throw .invalid("meter kind \(kind.rawValue) is not one this peer knows")
+    }
+    self = known
+  }
+}
+
 extension Meter {
   init(_ meter: Photometer__V1__Meter) throws(WireError) {
-    guard let kind = MeterKind(wireValue: meter.kind.rawValue) ?? (meter.kind.rawValue == 0 ? .other : nil) else {
-      throw .invalid("meter kind \(meter.kind.rawValue) is not one this peer knows")
-    }
+    let kind = meter.kind.rawValue == 0 ? .other : try MeterKind(protobuf: meter.kind)
     self.init(
       id: Int64(bitPattern: meter.id),
       name: String(protobuf: meter.name),

@@ -77,7 +77,8 @@ extension ReadRequest {
           key: String(protobuf: example.key), value: String(protobuf: example.value),
           crop: [UInt8](protobuf: example.crop))
       },
-      dials: try repeated(request.n_dials, request.dials, Dial.init)
+      dials: try repeated(request.n_dials, request.dials, Dial.init),
+      kind: request.kind.rawValue == 0 ? nil : try MeterKind(protobuf: request.kind)
     )
   }
 
@@ -99,6 +100,7 @@ extension ReadRequest {
         }
       }
       ($0.n_dials, $0.dials) = arena.array(dials) { $0.encode(in: arena) }
+      $0.kind = Photometer__V1__MeterKind(rawValue: kind?.wireValue ?? 0)
     }
   }
 }
@@ -204,7 +206,11 @@ extension ReadResult {
       readingID: result.reading_id,
       frames: result.frames,
       isFinal: result.final != 0,
-      dials: try repeated(result.n_dials, result.dials, Symbol.init)
+      dials: try repeated(result.n_dials, result.dials, Symbol.init),
+      windows: try repeated(result.n_windows, result.windows) { window throws(WireError) in
+        guard let box = Rect.decode(window.box) else { throw .invalid("a window has no box") }
+        return Window(box: box, value: String(protobuf: window.value), confidence: window.confidence)
+      }
     )
   }
 
@@ -223,6 +229,13 @@ extension ReadResult {
       $0.frames = frames
       $0.final = isFinal ? 1 : 0
       ($0.n_dials, $0.dials) = arena.array(dials) { $0.encode(in: arena) }
+      ($0.n_windows, $0.windows) = arena.array(windows) { window in
+        arena.message(photometer__v1__window__init) {
+          $0.box = Rect.encode(window.box, in: arena)
+          $0.value = arena.string(window.value)
+          $0.confidence = window.confidence
+        }
+      }
     }
   }
 }

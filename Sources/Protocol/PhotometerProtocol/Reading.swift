@@ -61,6 +61,9 @@ public struct ReadRequest: Hashable, Sendable {
   /// Pointer dials to read with the digits (a registered meter's come from its settings); from
   /// the host to dials plugins, the dials in ``image``.
   public var dials: [Dial]
+  /// For a device not registered, with no ``roi``: what it is, so that of the rows of digits
+  /// found in the photo the one in the kind's range is taken. A registered meter's kind wins.
+  public var kind: MeterKind?
 
   public init(
     image: Image,
@@ -72,7 +75,8 @@ public struct ReadRequest: Hashable, Sendable {
     save: Bool = false,
     stream: String = "",
     examples: [Example] = [],
-    dials: [Dial] = []
+    dials: [Dial] = [],
+    kind: MeterKind? = nil
   ) {
     self.image = image
     self.roi = roi
@@ -84,6 +88,20 @@ public struct ReadRequest: Hashable, Sendable {
     self.stream = stream
     self.examples = examples
     self.dials = dials
+    self.kind = kind
+  }
+}
+
+/// A row of digits the host found in a whole photo and had read (``ReadResult/windows``).
+public struct Window: Hashable, Sendable {
+  public var box: Rect
+  public var value: String
+  public var confidence: Double
+
+  public init(box: Rect, value: String, confidence: Double) {
+    self.box = box
+    self.value = value
+    self.confidence = confidence
   }
 }
 
@@ -223,6 +241,9 @@ public struct ReadResult: Hashable, Sendable {
   /// Per pointer dial, coarsest first: its digit, how far past it the pointer stands (``Symbol/roll``),
   /// its confidence and box. ``value`` carries their digits.
   public var dials: [Symbol]
+  /// When the host found the digits itself: the rows it found and read, the one taken first
+  /// (``crop`` is that one).
+  public var windows: [Window]
 
   public init(
     value: String,
@@ -237,7 +258,8 @@ public struct ReadResult: Hashable, Sendable {
     readingID: UInt64 = 0,
     frames: UInt32 = 0,
     isFinal: Bool = false,
-    dials: [Symbol] = []
+    dials: [Symbol] = [],
+    windows: [Window] = []
   ) {
     self.value = value
     self.confidence = confidence
@@ -252,5 +274,6 @@ public struct ReadResult: Hashable, Sendable {
     self.frames = frames
     self.isFinal = isFinal
     self.dials = dials
+    self.windows = windows
   }
 }

@@ -179,6 +179,11 @@ pm_status pm_digit_cells(
 /// `expected` equal bands. `rects` holds 4 ints per line (x, y, width, height), full width.
 pm_status pm_text_lines(const pm_image *image, int expected, int *rects);
 
+/// Candidate rows of digits in a whole photo, best first, at most `max_rows`: `rects` gets 4 ints
+/// a row (x, y, width, height, with a margin), `scores` one float (more digits, taller, more
+/// alike: higher), `digits` how many digits the row seems to hold, `count` how many were found.
+pm_status pm_digit_rows(const pm_image *image, int max_rows, int *rects, float *scores, int *digits, int *count);
+
 /// The length of a cell's feature vector.
 int pm_cell_feature_size(void);
 /// Features of one cell of a grey image: HOG of the cell scaled to 16 x 24 (unsigned gradients,

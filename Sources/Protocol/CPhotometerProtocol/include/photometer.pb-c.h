@@ -32,6 +32,7 @@ typedef struct Photometer__V1__Dial Photometer__V1__Dial;
 typedef struct Photometer__V1__Point Photometer__V1__Point;
 typedef struct Photometer__V1__ReadRequest Photometer__V1__ReadRequest;
 typedef struct Photometer__V1__ReadRequest__OptionsEntry Photometer__V1__ReadRequest__OptionsEntry;
+typedef struct Photometer__V1__Window Photometer__V1__Window;
 typedef struct Photometer__V1__Example Photometer__V1__Example;
 typedef struct Photometer__V1__Symbol Photometer__V1__Symbol;
 typedef struct Photometer__V1__Alternative Photometer__V1__Alternative;
@@ -679,10 +680,31 @@ struct  Photometer__V1__ReadRequest
    */
   size_t n_dials;
   Photometer__V1__Dial **dials;
+  /*
+   * For a photo of a device not registered, with no `roi`: what it is, so that of the rows of
+   * digits found in the photo the one in the kind's range is taken (a thermometer's 36.7, not the
+   * clock beside it). A registered meter's own kind wins.
+   */
+  Photometer__V1__MeterKind kind;
 };
 #define PHOTOMETER__V1__READ_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__read_request__descriptor) \
-    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL }
+    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED }
+
+
+/*
+ * A row of digits the host found in a whole photo and had read.
+ */
+struct  Photometer__V1__Window
+{
+  ProtobufCMessage base;
+  Photometer__V1__Rect *box;
+  char *value;
+  double confidence;
+};
+#define PHOTOMETER__V1__WINDOW__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__window__descriptor) \
+    , NULL, (char *)protobuf_c_empty_string, 0 }
 
 
 /*
@@ -861,10 +883,16 @@ struct  Photometer__V1__ReadResult
    */
   size_t n_dials;
   Photometer__V1__Symbol **dials;
+  /*
+   * When the host found the digits itself (no ROI given or set): the rows it found and read, the
+   * one taken first; `crop` is that one.
+   */
+  size_t n_windows;
+  Photometer__V1__Window **windows;
 };
 #define PHOTOMETER__V1__READ_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__read_result__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, NULL, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, NULL, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0,NULL, 0,NULL }
 
 
 /*
@@ -1961,6 +1989,25 @@ Photometer__V1__ReadRequest *
 void   photometer__v1__read_request__free_unpacked
                      (Photometer__V1__ReadRequest *message,
                       ProtobufCAllocator *allocator);
+/* Photometer__V1__Window methods */
+void   photometer__v1__window__init
+                     (Photometer__V1__Window         *message);
+size_t photometer__v1__window__get_packed_size
+                     (const Photometer__V1__Window   *message);
+size_t photometer__v1__window__pack
+                     (const Photometer__V1__Window   *message,
+                      uint8_t             *out);
+size_t photometer__v1__window__pack_to_buffer
+                     (const Photometer__V1__Window   *message,
+                      ProtobufCBuffer     *buffer);
+Photometer__V1__Window *
+       photometer__v1__window__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   photometer__v1__window__free_unpacked
+                     (Photometer__V1__Window *message,
+                      ProtobufCAllocator *allocator);
 /* Photometer__V1__Example methods */
 void   photometer__v1__example__init
                      (Photometer__V1__Example         *message);
@@ -2907,6 +2954,9 @@ typedef void (*Photometer__V1__ReadRequest__OptionsEntry_Closure)
 typedef void (*Photometer__V1__ReadRequest_Closure)
                  (const Photometer__V1__ReadRequest *message,
                   void *closure_data);
+typedef void (*Photometer__V1__Window_Closure)
+                 (const Photometer__V1__Window *message,
+                  void *closure_data);
 typedef void (*Photometer__V1__Example_Closure)
                  (const Photometer__V1__Example *message,
                   void *closure_data);
@@ -3077,6 +3127,7 @@ extern const ProtobufCMessageDescriptor photometer__v1__dial__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__point__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__read_request__options_entry__descriptor;
+extern const ProtobufCMessageDescriptor photometer__v1__window__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__example__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__symbol__descriptor;
 extern const ProtobufCMessageDescriptor photometer__v1__alternative__descriptor;

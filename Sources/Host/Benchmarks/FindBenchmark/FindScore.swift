@@ -1,0 +1,69 @@
+import DigitReader
+import Foundation
+import PhotometerProtocol
+import PhotometerVision
+import PhotometerVoting
+
+/// Whole photos read as the host reads one with no window: rows found, each read, one chosen.
+struct FindScore {
+  var photos = 0
+  var found = 0
+  var blind = 0
+  var told = 0
+  var milliseconds: [Double] = []
+
+  /// How many of the best rows are read, as the host reads them.
+  static let rowsRead = 3
+
+  mutating func add(
+    _ bytes: [UInt8], kind: MeterKind, value: String, box: Rect, reader: SequenceReader, showErrors: Bool,
+    name: String, crops: URL?
+  ) throws {
+    let started = ContinuousClock.now
+    let photo = try VisionImage(decoding: bytes)
+    let rows = try photo.digitRows(limit: Self.rowsRead)
+    // As the host: a photo that is itself a window is read whole (and the window counts as missed).
+    let scene = WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box))
+    if showErrors && !scene {
+      print("  \(name): read whole; rows \(rows.map { "\($0.box) \(Int($0.score)) \($0.digits)" })")
+    }
+    let candidates = try (scene ? rows : []).enumerated().map { index, row in
+      let crop = try photo.cropped(row.box)
+      if let crops {
+        try Data(try crop.encoded()).write(to: crops.appendingPathComponent("\(name)-\(index).png"))
+      }
+      let reading = try reader.read(crop)
+      return WindowChoice.Candidate(
+        box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
+    }
+    let chosen = WindowChoice.choose(candidates, kind: nil)
+    milliseconds.append(Double((ContinuousClock.now - started).components.attoseconds) / 1e15)
+    let withKind = WindowChoice.choose(candidates, kind: kind)
+    photos += 1
+    if let chosen, Self.overlap(candidates[chosen].box, box) >= 0.5 { found += 1 }
+    if let chosen, candidates[chosen].value == value { blind += 1 }
+    if let withKind, candidates[withKind].value == value { told += 1 }
+    if showErrors, chosen.map({ candidates[$0].value }) != value {
+      print(
+        "  \(name): \(chosen.map { candidates[$0].value } ?? "none"), truth \(value); rows "
+          + candidates.map { "\($0.value) (\(String(format: "%.2f", $0.confidence)), \(Int($0.score)))" }
+          .joined(separator: ", "))
+    }
+  }
+
+  /// Intersection over union.
+  static func overlap(_ a: Rect, _ b: Rect) -> Double {
+    let width = max(0, min(a.x + a.width, b.x + b.width) - max(a.x, b.x))
+    let height = max(0, min(a.y + a.height, b.y + b.height) - max(a.y, b.y))
+    let shared = Double(width) * Double(height)
+    let union = Double(a.width) * Double(a.height) + Double(b.width) * Double(b.height) - shared
+    return union > 0 ? shared / union : 0
+  }
+
+  func row(_ name: String) -> String {
+    func share(_ count: Int) -> String { String(format: "%.1f%%", 100 * Double(count) / Double(max(photos, 1))) }
+    let sorted = milliseconds.sorted()
+    return "\(name) | \(photos) | \(share(found)) | \(share(blind)) | \(share(told)) | "
+      + String(format: "%.1f | %.1f", sorted[sorted.count / 2], sorted[sorted.count * 95 / 100])
+  }
+}

@@ -1,0 +1,68 @@
+import PhotometerProtocol
+import PhotometerVision
+import PhotometerVoting
+
+extension ReadPipeline {
+  /// How many of the rows found in a photo are read.
+  static let rowsRead = 3
+
+  /// The rows of digits found in a whole photo (`VisionImage.digitRows`), each read by every
+  /// engine at once, and the reading of the one ``WindowChoice`` takes for `kind`, with every
+  /// row in `windows` (the chosen first) and its crop. Nil when the photo holds no row, or its
+  /// photo is itself a digit window (``WindowChoice/isScene(width:height:rows:)``).
+  func readFoundRows(in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?)
+    async throws(PipelineError) -> ReadResult?
+  {
+    guard min(photo.width, photo.height) >= WindowChoice.smallestScene else { return nil }
+    let rows = (try? photo.digitRows(limit: Self.rowsRead)) ?? []
+    guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box)) else {
+      return nil
+    }
+    var crops: [Image] = []
+    for row in rows {
+      do {
+        crops.append(Image(data: try photo.cropped(row.box).encoded(), name: "crop.png"))
+      } catch {
+        throw .windowNotCut(error)
+      }
+    }
+    let readings = await withTaskGroup(of: (Int, Result<ReadResult, PipelineError>).self) { group in
+      for (index, crop) in crops.enumerated() {
+        group.addTask { (index, await self.fanOutResult(crop, request: request, context: context)) }
+      }
+      var readings = [Result<ReadResult, PipelineError>?](repeating: nil, count: crops.count)
+      for await (index, reading) in group {
+        readings[index] = reading
+      }
+      return readings.compactMap { $0 }
+    }
+    var results: [ReadResult] = []
+    for reading in readings {
+      results.append(try reading.get())
+    }
+    let candidates = zip(rows, results).map { row, result in
+      WindowChoice.Candidate(
+        box: row.box, score: row.score, digits: row.digits, value: result.value, confidence: result.confidence)
+    }
+    guard let chosen = WindowChoice.choose(candidates, kind: kind) else {
+      return nil
+    }
+    var result = results[chosen]
+    result.crop = crops[chosen]
+    let order = [chosen] + candidates.indices.filter { $0 != chosen }
+    result.windows = order.map {
+      Window(box: candidates[$0].box, value: candidates[$0].value, confidence: candidates[$0].confidence)
+    }
+    return result
+  }
+
+  /// The digit window of a meter registered without one: the row ``readFoundRows`` takes in its
+  /// reference photo, for its kind. Nil when none is found (the meter is then read whole).
+  func proposeWindow(for meter: Meter, reference: Image) async -> Rect? {
+    guard meter.kind != .bloodPressure, let photo = try? Self.decode(reference) else { return nil }
+    let context = Context(meter: nil, digits: UInt32(meter.digits), decimals: UInt32(meter.decimals))
+    let request = ReadRequest(image: reference)
+    let found = try? await readFoundRows(in: photo, request: request, context: context, kind: meter.kind)
+    return found?.windows.first?.box
+  }
+}

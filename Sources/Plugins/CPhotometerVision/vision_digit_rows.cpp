@@ -1,0 +1,171 @@
+// Candidate rows of digits in a whole photo, by connected components. The photo is brought to a
+// working size; ink is what an adaptive threshold finds darker (then, separately, lighter) than
+// its surroundings, closed at two sizes so that a seven-segment digit's segments join. Components
+// of a digit's shape (taller than wide, or up to 3.5 times as wide for digits that touch; not
+// tiny, not half the photo, neither an outline nor a filled disc) are grouped into rows: a
+// neighbour of similar height, overlapping vertically, less than a digit's height away. A row of
+// two digits or more is a candidate; its score grows with its digits and height and falls when
+// its members' heights differ.
+#include "vision_internal.hpp"
+
+#include <cmath>
+
+using namespace pm;
+
+namespace {
+
+constexpr int workingSide = 640;
+
+struct Row {
+  cv::Rect box;
+  std::vector<cv::Rect> members;
+  int digits = 0;
+  double score = 0;
+};
+
+std::vector<cv::Rect> characters(const cv::Mat &ink, int minimumHeight, int maximumHeight) {
+  cv::Mat labels, stats, centroids;
+  const int count = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+  std::vector<cv::Rect> found;
+  for (int label = 1; label < count; ++label) {
+    const cv::Rect box(
+      stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+      stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+    const double area = stats.at<int>(label, cv::CC_STAT_AREA);
+    const double aspect = double(box.width) / box.height;
+    const double fill = area / box.area();
+    // Digits that touch (a bold display's, or joined by a decimal point) make one wider component.
+    // A button or a dot is as wide as tall; a digit is narrower, touching digits wider. A filled
+    // patch is no digit, but a 1 is a solid bar.
+    if (box.height >= minimumHeight && box.height <= maximumHeight && aspect > 0.12 && aspect < 3.5 &&
+        (aspect < 0.85 || aspect > 1.15) && fill > 0.2 && fill < (aspect < 0.3 ? 0.95 : aspect < 1 ? 0.7 : 0.55)) {
+      found.push_back(box);
+    }
+  }
+  return found;
+}
+
+std::vector<Row> rows(std::vector<cv::Rect> boxes) {
+  std::sort(boxes.begin(), boxes.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.x < b.x; });
+  std::vector<bool> used(boxes.size(), false);
+  std::vector<Row> found;
+  for (size_t start = 0; start < boxes.size(); ++start) {
+    if (used[start]) {
+      continue;
+    }
+    Row row;
+    row.members.push_back(boxes[start]);
+    used[start] = true;
+    cv::Rect last = boxes[start];
+    for (size_t next = start + 1; next < boxes.size(); ++next) {
+      if (used[next]) {
+        continue;
+      }
+      const cv::Rect &box = boxes[next];
+      const double ratio = double(std::max(box.height, last.height)) / std::min(box.height, last.height);
+      const int overlap = std::min(box.y + box.height, last.y + last.height) - std::max(box.y, last.y);
+      const int gap = box.x - (last.x + last.width);
+      if (ratio < 1.35 && overlap > 0.6 * std::min(box.height, last.height) && gap < last.height &&
+          gap > -last.width / 2) {
+        row.members.push_back(box);
+        used[next] = true;
+        last = box;
+      }
+    }
+    // How many digits the row holds: a wide member counts for as many as fit its width.
+    int digits = 0;
+    for (const auto &member : row.members) {
+      digits += std::max(1, int(std::lround(member.width / (0.65 * member.height))));
+    }
+    // One wide component alone is more often a patch of display or label than three digits.
+    if (digits < 2 || (row.members.size() == 1 && digits < 3)) {
+      continue;
+    }
+    double mean = 0;
+    for (const auto &member : row.members) {
+      mean += member.height;
+      row.box |= member;
+    }
+    mean /= row.members.size();
+    double spread = 0;
+    for (const auto &member : row.members) {
+      spread += std::abs(member.height - mean);
+    }
+    spread /= row.members.size() * mean;
+    row.digits = digits;
+    row.score = std::min(digits, 8) * mean * (1 - std::min(0.9, 3 * spread));
+    found.push_back(row);
+  }
+  return found;
+}
+
+}  // namespace
+
+extern "C" {
+
+pm_status pm_digit_rows(const pm_image *image, int max_rows, int *rects, float *scores, int *digits, int *count) {
+  return guarded([&] {
+    *count = 0;
+    if (max_rows <= 0) {
+      return PM_OK;
+    }
+    cv::Mat greyImage = grey(image->mat);
+    if (greyImage.empty()) {
+      return PM_OK;
+    }
+    const double scale = std::min(1.0, double(workingSide) / std::max(greyImage.cols, greyImage.rows));
+    cv::Mat small;
+    cv::resize(greyImage, small, cv::Size(), scale, scale, cv::INTER_AREA);
+    const int side = std::max(small.cols, small.rows);
+    const int block = (side / 20) | 1;
+    const int minimumHeight = std::max(10, side / 40), maximumHeight = small.rows / 2;
+    std::vector<Row> candidates;
+    for (const bool darkInk : {true, false}) {
+      cv::Mat ink;
+      cv::adaptiveThreshold(
+        small, ink, 255, cv::ADAPTIVE_THRESH_MEAN_C, darkInk ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY, block, 12);
+      // Seven-segment digits' segments are apart by a few pixels at small sizes, more at large:
+      // closed at two sizes, each digit is whole at one of them.
+      for (const int reach : {5, side / 50}) {
+        cv::Mat closed;
+        cv::morphologyEx(
+          ink, closed, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(reach / 2 + 1, reach)));
+        for (auto &row : rows(characters(closed, minimumHeight, maximumHeight))) {
+          candidates.push_back(row);
+        }
+      }
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const Row &a, const Row &b) { return a.score > b.score; });
+    // Rows found in both polarities, or nested in a better one, count once.
+    std::vector<Row> kept;
+    for (const auto &row : candidates) {
+      bool repeated = false;
+      for (const auto &better : kept) {
+        const double shared = (row.box & better.box).area();
+        repeated = repeated || shared > 0.5 * std::min(row.box.area(), better.box.area());
+      }
+      if (!repeated) {
+        kept.push_back(row);
+      }
+      if (int(kept.size()) == max_rows) {
+        break;
+      }
+    }
+    for (const auto &row : kept) {
+      // A margin of a third of the row's height, in the photo's pixels.
+      const int margin = row.box.height / 3;
+      cv::Rect box(row.box.x - margin, row.box.y - margin, row.box.width + 2 * margin, row.box.height + 2 * margin);
+      box &= cv::Rect(0, 0, small.cols, small.rows);
+      rects[4 * *count + 0] = int(box.x / scale);
+      rects[4 * *count + 1] = int(box.y / scale);
+      rects[4 * *count + 2] = int(box.width / scale);
+      rects[4 * *count + 3] = int(box.height / scale);
+      scores[*count] = float(row.score / scale);
+      digits[*count] = row.digits;
+      ++*count;
+    }
+    return PM_OK;
+  });
+}
+
+}  // extern "C"
