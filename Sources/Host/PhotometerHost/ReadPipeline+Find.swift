@@ -21,7 +21,7 @@ extension ReadPipeline {
     var crops: [Image] = []
     for row in rows {
       do {
-        crops.append(Image(data: try photo.cropped(row.box).encoded(), name: "crop.png"))
+        crops.append(Image(data: try photo.straightened(row).encoded(), name: "crop.png"))
       } catch {
         throw .windowNotCut(error)
       }

@@ -99,11 +99,51 @@ std::vector<Row> rows(std::vector<cv::Rect> boxes) {
   return found;
 }
 
+// The row as a rectangle turned by its slant (the line through its members' centres), a third
+// of a digit's height of margin around: 4 corners, clockwise from the top left.
+std::vector<cv::Point2f> slanted(const Row &row) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = row.members.size();
+  double height = 0;
+  for (const auto &member : row.members) {
+    const double x = member.x + member.width / 2.0, y = member.y + member.height / 2.0;
+    sx += x, sy += y, sxx += x * x, sxy += x * y;
+    height += member.height;
+  }
+  height /= n;
+  const double spread = n * sxx - sx * sx;
+  const double slope = spread > 1e-6 ? std::clamp((n * sxy - sx * sy) / spread, -0.6, 0.6) : 0.0;
+  const cv::Point2d along(1 / std::sqrt(1 + slope * slope), slope / std::sqrt(1 + slope * slope));
+  const cv::Point2d across(-along.y, along.x);
+  const cv::Point2d centre(sx / n, sy / n);
+  double low = 1e9, high = -1e9, top = 1e9, bottom = -1e9;
+  for (const auto &member : row.members) {
+    for (const cv::Point2d corner :
+         {cv::Point2d(member.x, member.y), cv::Point2d(member.x + member.width, member.y),
+          cv::Point2d(member.x, member.y + member.height), cv::Point2d(member.x + member.width, member.y + member.height)}) {
+      const cv::Point2d offset = corner - centre;
+      low = std::min(low, offset.dot(along)), high = std::max(high, offset.dot(along));
+      top = std::min(top, offset.dot(across)), bottom = std::max(bottom, offset.dot(across));
+    }
+  }
+  // The members' boxes are upright: turned, their corners overreach by the slant; take the digits'
+  // mean height across instead.
+  const double middle = (top + bottom) / 2, margin = height / 3;
+  top = middle - height / 2 - margin, bottom = middle + height / 2 + margin;
+  low -= margin, high += margin;
+  std::vector<cv::Point2f> corners;
+  for (const auto &[a, b] : {std::pair{low, top}, std::pair{high, top}, std::pair{high, bottom}, std::pair{low, bottom}}) {
+    corners.emplace_back(centre + a * along + b * across);
+  }
+  return corners;
+}
+
 }  // namespace
 
 extern "C" {
 
-pm_status pm_digit_rows(const pm_image *image, int max_rows, int *rects, float *scores, int *digits, int *count) {
+pm_status pm_digit_rows(
+  const pm_image *image, int max_rows, int *rects, float *corners, float *scores, int *digits, int *count) {
   return guarded([&] {
     *count = 0;
     if (max_rows <= 0) {
@@ -162,6 +202,11 @@ pm_status pm_digit_rows(const pm_image *image, int max_rows, int *rects, float *
       rects[4 * *count + 3] = int(box.height / scale);
       scores[*count] = float(row.score / scale);
       digits[*count] = row.digits;
+      const auto turned = slanted(row);
+      for (int corner = 0; corner < 4; ++corner) {
+        corners[8 * *count + 2 * corner] = float(turned[corner].x / scale);
+        corners[8 * *count + 2 * corner + 1] = float(turned[corner].y / scale);
+      }
       ++*count;
     }
     return PM_OK;

@@ -29,16 +29,41 @@ extension VisionImage {
     return Self.rects(rects, count: expected)
   }
 
-  /// Candidate rows of digits in a whole photo, best first (at most `limit`), each with its score
-  /// (more digits, taller and more alike score higher) and how many digits it seems to hold (see
-  /// `pm_digit_rows`).
-  public func digitRows(limit: Int = 8) throws(VisionError) -> [(box: Rect, score: Double, digits: Int)] {
-    var rects = [Int32](repeating: 0, count: 4 * max(limit, 0))
-    var scores = [Float](repeating: 0, count: max(limit, 0))
-    var digits = [Int32](repeating: 0, count: max(limit, 0))
+  /// A row of digits found in a whole photo (``digitRows(limit:)``).
+  public struct DigitRow: Sendable {
+    /// Upright, around the row with a margin.
+    public var box: Rect
+    /// The row turned by its slant, 4 corners clockwise from the top left: what to straighten.
+    public var corners: [(x: Float, y: Float)]
+    /// More digits, taller and more alike: higher.
+    public var score: Double
+    /// How many digits the row seems to hold.
+    public var digits: Int
+  }
+
+  /// Candidate rows of digits in a whole photo, best first, at most `limit` (see `pm_digit_rows`).
+  public func digitRows(limit: Int = 8) throws(VisionError) -> [DigitRow] {
+    let size = max(limit, 0)
+    var rects = [Int32](repeating: 0, count: 4 * size)
+    var corners = [Float](repeating: 0, count: 8 * size)
+    var scores = [Float](repeating: 0, count: size)
+    var digits = [Int32](repeating: 0, count: size)
     var count: Int32 = 0
-    try check(pm_digit_rows(pointer, Int32(limit), &rects, &scores, &digits, &count))
-    return Self.rects(rects, count: Int(count)).enumerated().map { ($1, Double(scores[$0]), Int(digits[$0])) }
+    try check(pm_digit_rows(pointer, Int32(limit), &rects, &corners, &scores, &digits, &count))
+    return Self.rects(rects, count: Int(count)).enumerated().map { index, box in
+      DigitRow(
+        box: box, corners: (0..<4).map { (corners[8 * index + 2 * $0], corners[8 * index + 2 * $0 + 1]) },
+        score: Double(scores[index]), digits: Int(digits[index]))
+    }
+  }
+
+  /// The row straightened by its slant, as wide and tall as its turned rectangle.
+  public func straightened(_ row: DigitRow) throws(VisionError) -> VisionImage {
+    func distance(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Int {
+      max(1, Int(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot().rounded()))
+    }
+    return try straightened(
+      row.corners, width: distance(row.corners[0], row.corners[1]), height: distance(row.corners[1], row.corners[2]))
   }
 
   /// The digit cells of a prepared image, left to right: one per group of connected components on

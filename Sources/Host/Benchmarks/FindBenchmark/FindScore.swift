@@ -28,7 +28,7 @@ struct FindScore {
       print("  \(name): read whole; rows \(rows.map { "\($0.box) \(Int($0.score)) \($0.digits)" })")
     }
     let candidates = try (scene ? rows : []).enumerated().map { index, row in
-      let crop = try photo.cropped(row.box)
+      let crop = try photo.straightened(row)
       if let crops {
         try Data(try crop.encoded()).write(to: crops.appendingPathComponent("\(name)-\(index).png"))
       }

@@ -181,8 +181,10 @@ pm_status pm_text_lines(const pm_image *image, int expected, int *rects);
 
 /// Candidate rows of digits in a whole photo, best first, at most `max_rows`: `rects` gets 4 ints
 /// a row (x, y, width, height, with a margin), `scores` one float (more digits, taller, more
-/// alike: higher), `digits` how many digits the row seems to hold, `count` how many were found.
-pm_status pm_digit_rows(const pm_image *image, int max_rows, int *rects, float *scores, int *digits, int *count);
+/// alike: higher), `digits` how many digits the row seems to hold, `count` how many were found;
+/// `corners` 8 floats a row: the row turned by its slant, 4 corners clockwise from the top left.
+pm_status pm_digit_rows(
+  const pm_image *image, int max_rows, int *rects, float *corners, float *scores, int *digits, int *count);
 
 /// The length of a cell's feature vector.
 int pm_cell_feature_size(void);
