@@ -150,11 +150,29 @@ extension MeterStore {
     }
   }
 
+  /// The latest reading without its crop and engine answers: a read checks its value against it
+  /// and needs no more (a crop is tens of kilobytes, loaded on every read for nothing).
   private static func latestReading(of meterRow: MeterRow, db: Database) throws -> StoredReading? {
-    try ReadingRow.filter(Column("meterId") == meterRow.id)
-      .order(Column("takenAtMs").desc, Column("id").desc)
-      .fetchOne(db)
-      .map { try Self.reading($0, meter: meterRow, db: db) }
+    guard
+      let row = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT id, valueText, value, unit, takenAtMs, recordedAtMs, source, confidence, verified,
+            votedValueText, forced
+          FROM reading WHERE meterId = ? ORDER BY takenAtMs DESC, id DESC LIMIT 1
+          """,
+        arguments: [meterRow.id])
+    else {
+      return nil
+    }
+    var reading = StoredReading(
+      id: row["id"], meter: meterRow.name, value: row["valueText"], numeric: row["value"], unit: row["unit"],
+      takenAt: row["takenAtMs"], recordedAt: row["recordedAtMs"],
+      source: ReadingSource(rawValue: row["source"]) ?? .manual, confidence: row["confidence"],
+      verified: row["verified"], crop: [], engines: [])
+    reading.votedValue = row["votedValueText"] ?? ""
+    reading.forced = row["forced"]
+    return reading
   }
 
   private static func examples(of meterRow: MeterRow, limit: Int, crops: Bool, db: Database) throws -> [Example] {

@@ -6,7 +6,7 @@ public struct ReadingContext: Sendable {
   public var meter: Meter
   /// Its latest confirmed readings that kept their crop, newest first, without the crops.
   public var examples: [Example]
-  /// Its latest reading, by the time it was taken.
+  /// Its latest reading, by the time it was taken, without its crop and engine answers.
   public var latest: StoredReading?
 
   public init(meter: Meter, examples: [Example], latest: StoredReading?) {
