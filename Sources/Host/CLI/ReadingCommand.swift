@@ -78,7 +78,7 @@ struct ReadingCommand: AsyncParsableCommand {
           print(reading.json.rendered)
           return
         }
-        let confidence = reading.confidence.map { ", confidence \(Int(($0 * 100).rounded()))%" } ?? ""
+        let confidence = reading.confidence.map { ", confidence \($0.percentText)" } ?? ""
         print("Reading \(reading.id): \(reading.line) (\(reading.source.rawValue)\(confidence))")
         for engine in reading.engines {
           let answer =

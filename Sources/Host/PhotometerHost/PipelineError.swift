@@ -40,12 +40,12 @@ extension ErrorReply {
     case .noMetersRegistered:
       self.init(.notFound, "no meters are registered yet; add one with `photometer meter add`")
     case .notSureWhichMeter(let candidates, let needed):
-      let named = candidates.prefix(3).map { "\($0.meter) \(Int(($0.confidence * 100).rounded()))%" }
+      let named = candidates.prefix(3).map { "\($0.meter) \($0.confidence.percentText)" }
       self.init(
         .notFound,
         "cannot save: not sure which meter this is (candidates: "
           + (named.isEmpty ? "none" : named.joined(separator: ", "))
-          + "; \(Int(needed * 100))% needed); name one with --meter")
+          + "; \(needed.percentText) needed); name one with --meter")
     case .saveWithoutMeter:
       self.init(.invalidRequest, "cannot save a reading without a meter; name one with --meter")
     case .nothingToSave(let summary): self.init(.invalidRequest, "nothing to save: \(summary)")

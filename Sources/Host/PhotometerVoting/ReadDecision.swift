@@ -80,6 +80,6 @@ public struct ReadDecision: Sendable {
     }
     let unit = meter.map { " \($0.unit)" } ?? ""
     let repaired = result.unrepairedValue.isEmpty ? "" : ", corrected from \(result.unrepairedValue)"
-    return "\(name): \(result.value)\(unit) (confidence \(percent(result.confidence))\(repaired))"
+    return "\(name): \(result.value)\(unit) (confidence \(result.confidence.percentText)\(repaired))"
   }
 }

@@ -10,7 +10,7 @@ extension ReadVote {
     let summary =
       vote.value.isEmpty
       ? "No reading: \(vote.flags.map(\.rawValue).joined(separator: ", "))"
-      : "Reads \(vote.value) (confidence \(percent(vote.confidence)))"
+      : "Reads \(vote.value) (confidence \(vote.confidence.percentText))"
     return ReadResult(
       value: vote.value, confidence: vote.confidence, engines: answers, flags: vote.flags, summary: summary,
       digits: vote.digits)
@@ -28,15 +28,11 @@ extension IdentifyVote {
     let vote = decide(answers, weights: weights, meters: meters)
     let summary =
       vote.meter.isEmpty
-      ? "Unknown meter" + (vote.ranking.first.map { "; closest is \($0.meter) (\(percent($0.confidence)))" } ?? "")
-      : "This is \(vote.meter) (confidence \(percent(vote.confidence)))"
+      ? "Unknown meter" + (vote.ranking.first.map { "; closest is \($0.meter) (\($0.confidence.percentText))" } ?? "")
+      : "This is \(vote.meter) (confidence \(vote.confidence.percentText))"
     let best = vote.meter.isEmpty ? nil : vote.ranking.first
     return IdentifyResult(
       meter: vote.meter, confidence: vote.confidence, candidates: vote.ranking, plugins: answers, summary: summary,
       outline: best?.outline ?? [], homography: best?.homography ?? [], colour: best?.colour ?? "")
   }
-}
-
-func percent(_ value: Double) -> String {
-  "\(Int((value * 100).rounded()))%"
 }
