@@ -355,8 +355,10 @@ def export(model, folder, temperature, seed):
     torch.onnx.export(model, example, path, opset_version=11, dynamo=False, input_names=["image"],
                       output_names=["scores"], dynamic_axes={"image": {0: "n", 3: "w"}, "scores": {0: "n", 3: "t"}})
     with open(os.path.join(folder, "digit-reader.json"), "w") as file:
+        # The libraries it was trained with: trainings compare only on the same ones.
+        trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
         json.dump({"height": HEIGHT, "stride": STRIDE, "classes": CLASSES, "temperature": temperature,
-                   "seed": seed}, file, indent=2)
+                   "seed": seed, "trained_with": trained_with}, file, indent=2)
         file.write("\n")
     print(f"wrote {path} ({os.path.getsize(path)} bytes, temperature {temperature})", flush=True)
 
