@@ -81,6 +81,20 @@ import Testing
     #expect(finest == 0 || finest == 1 || finest == 9, "\(value), truth \(truth)")
     #expect((result["dials"] as? [[String: Any]])?.count == 4)
     #expect((result["engines"] as? [[String: Any]])?.contains { $0["engine"] as? String == "dials" } == true)
+
+    // With no dials plugin configured the wheels' value stands, flagged.
+    let configuration = try String(contentsOfFile: plugins, encoding: .utf8)
+    let withoutDials = try #require(
+      configuration.range(of: "    {\n      \"name\": \"dials\"").map { start in
+        let end = configuration.range(of: "    },\n", range: start.upperBound..<configuration.endIndex)!.upperBound
+        return configuration.replacingCharacters(in: start.lowerBound..<end, with: "")
+      })
+    let file = try writeTemporaryFile("plugins.json", Array(withoutDials.utf8))
+    let wheelsOnly = try await runCommand(
+      photometer, ["read", "--meter", "Water", "--json", photo, "--plugins", file, "--db", database])
+    let alone = try #require(try json(wheelsOnly).first)
+    #expect((alone["value"] as? String)?.count == 5, "\(alone)")
+    #expect((alone["flags"] as? [String])?.contains("dials-not-read") == true, "\(alone)")
   }
 
   /// `meter preview` draws the digit window in green and each dial in magenta where the user set

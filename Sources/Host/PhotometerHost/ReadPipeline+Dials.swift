@@ -45,8 +45,14 @@ extension ReadPipeline {
     } catch {
       throw .cropNotEncoded(error)
     }
-    let answers = try await fannedOut { () throws(ErrorReply) in
-      try await plugins.dialAnswers(ReadRequest(image: image, meter: context.meter?.name ?? "", dials: shifted))
+    // Without a dials plugin (none configured, all failing) the wheels' value stands, flagged.
+    let answers: [EngineAnswer]
+    do {
+      answers = try await plugins.dialAnswers(
+        ReadRequest(image: image, meter: context.meter?.name ?? "", dials: shifted))
+    } catch {
+      flags.append(.dialsNotRead)
+      return false
     }
     result.engines += answers
     let best = answers.compactMap { answer -> EngineReading? in
