@@ -52,61 +52,14 @@ final class ReadPipeline: Sendable {
   /// - Parameter format: the photo's format, from the header the server checked.
   func read(_ request: ReadRequest, format: ImageInfo.Format) async throws(PipelineError) -> ReadResult {
     let context = try await context(for: request)
-    var result: ReadResult
+    let photo = try Self.decode(request.image)
     var flags: [ReadFlag] = []
     var location = Location.notSearched
-    var decoded: VisionImage?
-    if let whole = wholePhoto(request, format: format, meter: context.meter) {
-      // No window given: the rows of digits found in the photo, or the photo as sent when it is
-      // itself a digit window.
-      let photo = try Self.decode(request.image)
-      decoded = photo
-      if let found = try await readFoundRows(
-        in: photo, request: request, context: context, kind: context.meter?.kind ?? request.kind)
-      {
-        result = found
-        flags += Self.qualityFlags(try Self.decode(found.crop ?? whole))
-      } else {
-        flags += Self.qualityFlags(photo)
-        result = try await fanOut(whole, request: request, context: context)
-        result.crop = whole
-      }
-    } else {
-      let photo = try Self.decode(request.image)
-      decoded = photo
-      let crop = try await window(of: photo, request: request, context: context, flags: &flags, location: &location)
-      flags += Self.qualityFlags(crop)
-      let cropImage = try cropImage(crop, of: photo, sent: request.image, format: format)
-      if let meter = context.meter, meter.kind == .bloodPressure {
-        result = try await readFields(
-          crop, ranges: [Plausibility.systolic, Plausibility.diastolic, Plausibility.pulse], meter: meter,
-          options: request.options)
-      } else {
-        result = try await fanOut(cropImage, request: request, context: context)
-      }
-      result.crop = cropImage
-    }
-    // With its dials joined, the value has a decimal place a dial more than the wheels show; an
-    // extended counter's, one more for its last wheel's roll.
-    var (meter, decimals) = (context.meter, Int(context.decimals))
-    let dials = Self.dials(of: request, meter: context.meter)
-    var places = 0
-    if !dials.isEmpty, let photo = decoded,
-      try await joinDials(
-        dials, photo: photo, request: request, context: context, location: location, result: &result, flags: &flags)
-    {
-      places = dials.count
-    } else if dials.isEmpty, meter?.extended == true, Self.extendWheels(&result) {
-      places = 1
-    }
-    decimals += places
-    meter?.decimals += places
-    if let digits = meter?.digits, digits > 0 {
-      meter?.digits = digits + places
-    }
-    let decision = ReadDecision(
-      meter: meter, previous: context.latest, decimals: decimals, now: Int64(Date().timeIntervalSince1970 * 1000))
-    result = decision.decide(result, flags: flags)
+    var result = try await readWindow(
+      of: photo, request: request, format: format, context: context, flags: &flags, location: &location)
+    let places = try await readFinerPlaces(
+      of: photo, request: request, context: context, location: location, result: &result, flags: &flags)
+    result = Self.decision(context, places: places).decide(result, flags: flags)
     if !request.stream.isEmpty {
       let (value, confidence) = (result.value, result.confidence)
       (result.frames, result.isFinal) = streams.withLock {
@@ -120,6 +73,68 @@ final class ReadPipeline: Sendable {
   }
 
   // MARK: Stages
+
+  /// The window (the request's ROI; the meter's, through the homography; the row found; the
+  /// whole photo) read by every engine, with the flags of what made it hard to read.
+  private func readWindow(
+    of photo: VisionImage, request: ReadRequest, format: ImageInfo.Format, context: Context,
+    flags: inout [ReadFlag], location: inout Location
+  ) async throws(PipelineError) -> ReadResult {
+    if let whole = wholePhoto(request, format: format, meter: context.meter) {
+      // No window given: the rows of digits found in the photo, or the photo as sent when it is
+      // itself a digit window.
+      if let found = try await readFoundRows(
+        in: photo, request: request, context: context, kind: context.meter?.kind ?? request.kind)
+      {
+        flags += Self.qualityFlags(try Self.decode(found.crop ?? whole))
+        return found
+      }
+      flags += Self.qualityFlags(photo)
+      var result = try await fanOut(whole, request: request, context: context)
+      result.crop = whole
+      return result
+    }
+    let crop = try await window(of: photo, request: request, context: context, flags: &flags, location: &location)
+    flags += Self.qualityFlags(crop)
+    let cropImage = try cropImage(crop, of: photo, sent: request.image, format: format)
+    var result: ReadResult
+    if let meter = context.meter, meter.kind == .bloodPressure {
+      result = try await readFields(
+        crop, ranges: [Plausibility.systolic, Plausibility.diastolic, Plausibility.pulse], meter: meter,
+        options: request.options)
+    } else {
+      result = try await fanOut(cropImage, request: request, context: context)
+    }
+    result.crop = cropImage
+    return result
+  }
+
+  /// The decimal places past the wheels: the pointer dials joined (the meter's or the request's),
+  /// or an extended counter's last wheel's roll. Returns how many places the value gained.
+  private func readFinerPlaces(
+    of photo: VisionImage, request: ReadRequest, context: Context, location: Location, result: inout ReadResult,
+    flags: inout [ReadFlag]
+  ) async throws(PipelineError) -> Int {
+    let dials = Self.dials(of: request, meter: context.meter)
+    if !dials.isEmpty {
+      let joined = try await joinDials(
+        dials, photo: photo, request: request, context: context, location: location, result: &result, flags: &flags)
+      return joined ? dials.count : 0
+    }
+    return context.meter?.extended == true && Self.extendWheels(&result) ? 1 : 0
+  }
+
+  /// The decision for the meter as read: `places` decimals more than its wheels show.
+  private static func decision(_ context: Context, places: Int) -> ReadDecision {
+    var meter = context.meter
+    meter?.decimals += places
+    if let digits = meter?.digits, digits > 0 {
+      meter?.digits = digits + places
+    }
+    return ReadDecision(
+      meter: meter, previous: context.latest, decimals: Int(context.decimals) + places,
+      now: Int64(Date().timeIntervalSince1970 * 1000))
+  }
 
   /// The meter the request names; or, to save a reading of an unnamed meter, the one identified
   /// in the photo, with that identification.
