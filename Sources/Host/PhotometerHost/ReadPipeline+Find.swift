@@ -8,20 +8,24 @@ extension ReadPipeline {
 
   /// The rows of digits found in a whole photo (`VisionImage.digitRows`), each read by every
   /// engine at once, and the reading of the one ``WindowChoice`` takes for `kind`, with every
-  /// row in `windows` (the chosen first) and its crop. Nil when the photo holds no row, or its
-  /// photo is itself a digit window (``WindowChoice/isScene(width:height:rows:)``).
+  /// row in `windows` (the chosen first) and its crop, and the chosen row's image. Nil when the
+  /// photo holds no row, or the photo is itself a digit window
+  /// (``WindowChoice/isScene(width:height:rows:)``).
   func readFoundRows(in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?)
-    async throws(PipelineError) -> ReadResult?
+    async throws(PipelineError) -> (result: ReadResult, row: VisionImage)?
   {
+    // A small photo is a window already: no rows are looked for.
     guard min(photo.width, photo.height) >= WindowChoice.smallestScene else { return nil }
     let rows = (try? photo.digitRows(limit: Self.rowsRead)) ?? []
     guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box)) else {
       return nil
     }
+    var images: [VisionImage] = []
     var crops: [Image] = []
     for row in rows {
       do {
-        crops.append(Image(data: try photo.straightened(row).encoded(), name: "crop.png"))
+        images.append(try photo.straightened(row))
+        crops.append(Image(data: try images[images.count - 1].encoded(), name: "crop.png"))
       } catch {
         throw .windowNotCut(error)
       }
@@ -53,7 +57,7 @@ extension ReadPipeline {
     result.windows = order.map {
       Window(box: candidates[$0].box, value: candidates[$0].value, confidence: candidates[$0].confidence)
     }
-    return result
+    return (result, images[chosen])
   }
 
   /// The digit window of a meter registered without one: the row ``readFoundRows`` takes in its
@@ -63,6 +67,6 @@ extension ReadPipeline {
     let context = Context(meter: nil, digits: UInt32(meter.digits), decimals: UInt32(meter.decimals))
     let request = ReadRequest(image: reference)
     let found = try? await readFoundRows(in: photo, request: request, context: context, kind: meter.kind)
-    return found?.windows.first?.box
+    return found?.result.windows.first?.box
   }
 }

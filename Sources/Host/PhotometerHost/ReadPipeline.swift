@@ -86,8 +86,8 @@ final class ReadPipeline: Sendable {
       if let found = try await readFoundRows(
         in: photo, request: request, context: context, kind: context.meter?.kind ?? request.kind)
       {
-        flags += Self.qualityFlags(try Self.decode(found.crop ?? whole))
-        return found
+        flags += Self.qualityFlags(found.row)
+        return found.result
       }
       flags += Self.qualityFlags(photo)
       var result = try await fanOut(whole, request: request, context: context)
