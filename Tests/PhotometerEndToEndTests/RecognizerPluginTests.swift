@@ -21,14 +21,14 @@ import Testing
 
   @Test func identifiesReadsAndSavesARenderedMeter() async throws {
     let folder = try await Rendered.household(meters: 3, queries: 1, unknown: 1, seed: 7)
-    for row in try await Rendered.rows(folder.appendingPathComponent("meters.csv")) {
+    for row in try Rendered.rows(folder.appendingPathComponent("meters.csv")) {
       let added = try await run([
         "meter", "add", row[0], "--kind", "water", "--reference", folder.appendingPathComponent(row[1]).path,
         "--roi", row[2...5].joined(separator: ","), "--digits", row[6], "--counts-up", "false",
       ])
       #expect(added.status == 0, "\(added.standardError)")
     }
-    let queries = try await Rendered.rows(folder.appendingPathComponent("queries.csv"))
+    let queries = try Rendered.rows(folder.appendingPathComponent("queries.csv"))
     let paths = queries.map { folder.appendingPathComponent($0[0]).path }
     let identified = try json(try await run(["identify", "--json"] + paths))
     #expect(identified.map { $0["meter"] as? String } == queries.map { $0[1].isEmpty ? nil : $0[1] })
@@ -39,7 +39,7 @@ import Testing
     #expect(read.status == 0, "\(read.standardError)")
     let result = try #require(try json(read).first)
     let value = try #require(result["value"] as? String)
-    #expect(value.count == Int(try await Rendered.rows(folder.appendingPathComponent("meters.csv"))[0][6]))
+    #expect(value.count == Int(try Rendered.rows(folder.appendingPathComponent("meters.csv"))[0][6]))
     #expect(
       (result["engines"] as? [[String: Any]])?.compactMap { $0["engine"] as? String } == [
         "digits", "reader", "tesseract",
@@ -55,7 +55,7 @@ import Testing
   /// the finest may be one off where its pointer stands on a division.
   @Test func readsAWaterMetersWheelsAndDialsAsOneValue() async throws {
     let folder = try await Rendered.dialMeters(count: 1, seed: 21)
-    let meter = try #require(try await Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let meter = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
     let photo = folder.appendingPathComponent(meter[0]).path
     let dials = meter[3].split(separator: ";").map { dial in
       let parts = dial.split(separator: ":")
@@ -101,7 +101,7 @@ import Testing
   /// them; on a photo of another meter it says the meter is not in it.
   @Test func thePreviewDrawsTheRegionsWhereTheyWereSet() async throws {
     let folder = try await Rendered.dialMeters(count: 2, seed: 23)
-    let meters = try await Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    let meters = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
     let regions = meters[0][3].split(separator: ";").map {
       $0.split(separator: ":")[0].split(separator: " ").compactMap { Int($0) }
     }
@@ -148,7 +148,7 @@ import Testing
   /// A counter set up as `--extended`: its last wheel's roll is one more decimal.
   @Test func anExtendedCounterReadsItsLastWheelsRollAsADecimal() async throws {
     let folder = try await Rendered.dialMeters(count: 1, seed: 24)
-    let meter = try #require(try await Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let meter = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
     let photo = folder.appendingPathComponent(meter[0]).path
     let added = try await run([
       "meter", "add", "Gas", "--kind", "gas", "--reference", photo, "--roi",
@@ -167,7 +167,7 @@ import Testing
   /// without --roi gets the window found in its reference.
   @Test func readsDevicesWithNoWindowGiven() async throws {
     let folder = try await Rendered.devicePhotos(count: 3, seed: 1)
-    let photos = try await Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    let photos = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
     let glucose = folder.appendingPathComponent(photos[0][0]).path
     let read = try await run(["read", "--json", glucose])
     #expect(read.status == 0, "\(read.standardError)")
@@ -189,7 +189,7 @@ import Testing
 
   @Test func aDialOutOfStepWithTheDecimalsIsRefusedWithTheRightFactors() async throws {
     let folder = try await Rendered.dialMeters(count: 1, seed: 22)
-    let meter = try #require(try await Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let meter = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
     let photo = folder.appendingPathComponent(meter[0]).path
     let typo = try await run(["meter", "add", "W", "--reference", photo, "--dial", "10,10,50"])
     #expect(typo.status != 0)
@@ -206,13 +206,13 @@ import Testing
   /// --save` without `--meter` stores nothing unless the identification is sure, and says so.
   @Test func aHomeOfOneMeterSavesNoReadingOfAnotherMeter() async throws {
     let folder = try await Rendered.household(meters: 1, queries: 1, unknown: 3, seed: 8)
-    let meter = try #require(try await Rendered.rows(folder.appendingPathComponent("meters.csv")).first)
+    let meter = try #require(try Rendered.rows(folder.appendingPathComponent("meters.csv")).first)
     let added = try await run([
       "meter", "add", meter[0], "--kind", "water", "--reference", folder.appendingPathComponent(meter[1]).path,
       "--roi", meter[2...5].joined(separator: ","), "--digits", meter[6],
     ])
     #expect(added.status == 0, "\(added.standardError)")
-    let queries = try await Rendered.rows(folder.appendingPathComponent("queries.csv"))
+    let queries = try Rendered.rows(folder.appendingPathComponent("queries.csv"))
     for query in queries where query[1].isEmpty {
       let read = try await run(["read", "--save", "--json", folder.appendingPathComponent(query[0]).path])
       #expect(read.status == 1)

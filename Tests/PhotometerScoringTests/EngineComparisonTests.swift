@@ -87,6 +87,22 @@ import Testing
     return reading
   }
 
+  /// A water meter with two dials: the reader answers the wheels, the dials engine the dials;
+  /// each is judged on its part of the confirmed value, the vote on the whole.
+  @Test func onAMeterWithDialsEachEngineIsJudgedOnItsPart() {
+    let readings = [
+      reading(
+        "00123.45", voted: "00123.45",
+        answers: [("reader", "00123", true), ("dials", "45", true), ("tess", "00128", false)])
+    ]
+    let comparison = EngineComparison(readings) { $0 == "Water" ? 2 : 0 }
+    let exact = Dictionary(uniqueKeysWithValues: comparison.rows.map { ($0.engine, $0.score.exact) })
+    #expect(exact == ["reader": 1, "dials": 1, "tess": 0, EngineComparison.vote: 1])
+    // Without the places, the engines' answers are judged against the whole value.
+    let unaware = EngineComparison(readings)
+    #expect(unaware.rows.first { $0.engine == "reader" }?.score.exact == 0)
+  }
+
   @Test func judgesEachEngineAndTheVoteAgainstConfirmedReadings() {
     var readings: [StoredReading] = []
     // 12 readings the template engine gets right and Tesseract wrong; one the other way round.

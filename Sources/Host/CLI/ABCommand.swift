@@ -26,11 +26,14 @@ struct ABCommand: AsyncParsableCommand {
     try await reportingFailures {
       let client = try await global.connect()
       var readings: [StoredReading] = []
+      // Per meter, the places its value has past the wheels: dials, or an extended counter's roll.
+      var places: [String: Int] = [:]
       do {
-        var meters = meter.map { [$0] } ?? []
-        if meter == nil {
-          meters = try await client.send(.listMeters).map(\.name)
+        let registered = try await client.send(.listMeters)
+        for registered in registered {
+          places[registered.name] = registered.dials.isEmpty ? (registered.extended ? 1 : 0) : registered.dials.count
         }
+        let meters = meter.map { [$0] } ?? registered.map(\.name)
         for name in meters {
           let request = ListReadingsRequest(meter: name, from: since?.milliseconds)
           readings += try await client.send(.listReadings(request))
@@ -40,7 +43,7 @@ struct ABCommand: AsyncParsableCommand {
         await client.close()
         throw error
       }
-      let comparison = EngineComparison(readings)
+      let comparison = EngineComparison(readings) { places[$0] ?? 0 }
       json ? printJSON(comparison) : printReport(comparison)
     }
   }

@@ -46,7 +46,11 @@ public struct EngineComparison: Sendable {
   public var readings = 0
 
   /// Compares the engines over `readings`, of which only verified ones with engine answers count.
-  public init(_ readings: [StoredReading]) {
+  ///
+  /// `finerPlaces` gives, per meter, the places its value has past its wheels (its pointer dials,
+  /// or 1 for an extended counter): there a digit engine answers the wheels and the dials engine
+  /// the dials, and each is judged on its part of the value (told apart by their lengths).
+  public init(_ readings: [StoredReading], finerPlaces: (String) -> Int = { _ in 0 }) {
     let confirmed = readings.filter { $0.verified && !$0.engines.isEmpty }
     self.readings = confirmed.count
     var rows: [String: Row] = [:]
@@ -57,6 +61,14 @@ public struct EngineComparison: Sendable {
       let truth = reading.value.filter(\.isNumber).map(String.init)
       let vote = reading.votedValue.isEmpty ? nil : reading.votedValue.filter(\.isNumber)
       var right: [String: Bool] = [:]
+      let places = finerPlaces(reading.meter)
+      /// The part of `digits` an answer of `count` digits is judged on.
+      func part<Digits: Collection>(_ digits: Digits, answered count: Int) -> [Digits.Element] {
+        guard places > 0, places < digits.count else { return Array(digits) }
+        if count == digits.count - places { return Array(digits.dropLast(places)) }
+        if count == places { return Array(digits.suffix(places)) }
+        return Array(digits)
+      }
       func add(_ engine: String, version: String?, voted: Bool, answer: String?, confidence: Double, ms: Double) {
         if rows[engine] == nil {
           rows[engine] = Row(engine: engine, versions: [], voted: voted, score: EngineScore())
@@ -66,9 +78,10 @@ public struct EngineComparison: Sendable {
           rows[engine]!.versions.append(version)
         }
         let exactBefore = rows[engine]!.score.exact
+        let count = answer?.count ?? 0
         rows[engine]!.score.add(
-          accepted: truth, answer: answer, confidence: confidence, milliseconds: ms,
-          vote: engine == Self.vote ? nil : vote)
+          accepted: part(truth, answered: count), answer: answer, confidence: confidence, milliseconds: ms,
+          vote: engine == Self.vote ? nil : vote.map { String(part($0, answered: count)) })
         right[engine] = rows[engine]!.score.exact > exactBefore
       }
       for answer in reading.engines {
