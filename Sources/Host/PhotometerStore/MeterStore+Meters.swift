@@ -138,13 +138,18 @@ extension MeterStore {
           image: includePhotos ? Image(data: [UInt8](photo["data"] as Data)) : nil)
       },
       readingCount: try ReadingRow.filter(Column("meterId") == row.id).fetchCount(db),
-      dials: try MeterDialRow.filter(Column("meterId") == row.id).order(Column("position")).fetchAll(db).map {
-        Dial(
-          region: Rect(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height)),
-          factor: $0.factor, counterClockwise: $0.counterClockwise)
-      },
+      dials: try dials(ofMeter: row.id, db: db),
       extended: row.extended
     )
+  }
+
+  /// A meter's dials, coarsest first.
+  static func dials(ofMeter meterId: Int64?, db: Database) throws -> [Dial] {
+    try MeterDialRow.filter(Column("meterId") == meterId).order(Column("position")).fetchAll(db).map {
+      Dial(
+        region: Rect(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height)),
+        factor: $0.factor, counterClockwise: $0.counterClockwise)
+    }
   }
 
   static func replaceDials(of meterId: Int64, with dials: [Dial], db: Database) throws {

@@ -25,8 +25,7 @@ extension MeterStore {
       let meters = try MeterRow.order(Column("id")).fetchAll(db)
       for meter in meters {
         let photos = try ReferencePhotoRow.filter(Column("meterId") == meter.id).order(Column("id")).fetchAll(db)
-        let dials = try Self.meter(meter, db: db, includePhotos: false).dials
-        text += CSV.line(Self.fields(meter, photos: photos, dials: dials))
+        text += CSV.line(Self.fields(meter, photos: photos, dials: try Self.dials(ofMeter: meter.id, db: db)))
       }
       var readings = 0
       for meter in meters {
