@@ -30,25 +30,18 @@ struct PreviewPipeline: Sendable {
     }
     var marks: [VisionImage.Mark] = []
     if let roi = meter.roi {
-      marks.append(Self.mark(roi, through: homography, colour: Self.windowColour, label: "digits"))
+      marks.append(
+        VisionImage.Mark(corners: corners(of: roi, through: homography), colour: Self.windowColour, label: "digits"))
     }
     for dial in meter.dials {
       let label = "x\(dial.factor)" + (dial.counterClockwise ? " ccw" : "")
-      marks.append(Self.mark(dial.region, through: homography, colour: Self.dialColour, label: label))
+      marks.append(
+        VisionImage.Mark(corners: corners(of: dial.region, through: homography), colour: Self.dialColour, label: label))
     }
     do {
       return Image(data: try canvas.annotated(marks).encoded(), name: "\(meter.name)-preview.png")
     } catch {
       throw .previewNotDrawn(error)
     }
-  }
-
-  /// A region's corners, carried through `homography` when there is one.
-  static func mark(_ region: Rect, through homography: [Double]?, colour: UInt32, label: String) -> VisionImage.Mark {
-    let (x, y, width, height) = (Double(region.x), Double(region.y), Double(region.width), Double(region.height))
-    let corners = [(x, y), (x + width, y), (x + width, y + height), (x, y + height)].map { corner in
-      homography.map { project(corner, through: $0) } ?? corner
-    }
-    return VisionImage.Mark(corners: corners.map { (Float($0.0), Float($0.1)) }, colour: colour, label: label)
   }
 }

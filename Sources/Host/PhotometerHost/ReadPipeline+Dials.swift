@@ -69,40 +69,43 @@ extension ReadPipeline {
       flags.append(.dialsNotRead)
       return false
     }
-    var symbols = best.symbols
-    for index in symbols.indices {
-      symbols[index].text = String(chain.dialDigits[index])
-      symbols[index].box = dials[index].region
-    }
-    let wheels = zip(result.digits, chain.wheels).map { symbol, digit in
+    let boxed = zip(best.symbols, dials).map { symbol, dial in
       var symbol = symbol
-      symbol.text = String(digit)
+      symbol.box = dial.region
       return symbol
     }
-    result.value = chain.wheels + chain.dialDigits.map(String.init).joined()
-    result.digits = wheels + symbols
-    result.dials = symbols
-    result.confidence = chain.confidence
+    result.dials = Self.apply(chain, finer: boxed, to: &result)
     return true
   }
 
   /// An extended counter's value: the voted wheels with the last wheel's roll as one more decimal
   /// (``DialChain/extending(wheels:wheelConfidence:)``). False when the wheels are no digits.
   static func extendWheels(_ result: inout ReadResult) -> Bool {
-    guard let chain = DialChain.extending(wheels: result.digits, wheelConfidence: result.confidence),
-      let tenths = chain.dialDigits.first, let last = result.digits.last
+    guard let last = result.digits.last,
+      let chain = DialChain.extending(wheels: result.digits, wheelConfidence: result.confidence)
     else {
       return false
     }
-    result.digits = zip(result.digits, chain.wheels).map { symbol, digit in
-      var symbol = symbol
-      symbol.text = String(digit)
-      return symbol
-    }
-    result.digits.append(Symbol(text: String(tenths), confidence: last.confidence))
-    result.value = chain.wheels + String(tenths)
-    result.confidence = chain.confidence
+    _ = apply(chain, finer: [Symbol(text: "", confidence: last.confidence)], to: &result)
     return true
+  }
+
+  /// `result` as `chain` decided it: the wheels' symbols with the chain's digits, then `finer`
+  /// (a symbol a place past the wheels) with theirs; the value and the confidence the chain's.
+  /// Returns the finer places' symbols as they now read.
+  private static func apply(_ chain: DialChain, finer: [Symbol], to result: inout ReadResult) -> [Symbol] {
+    func reading(_ symbols: [Symbol], as digits: [String]) -> [Symbol] {
+      zip(symbols, digits).map { symbol, digit in
+        var symbol = symbol
+        symbol.text = digit
+        return symbol
+      }
+    }
+    let places = reading(finer, as: chain.dialDigits.map(String.init))
+    result.digits = reading(result.digits, as: chain.wheels.map(String.init)) + places
+    result.value = chain.wheels + chain.dialDigits.map(String.init).joined()
+    result.confidence = chain.confidence
+    return places
   }
 
   /// A pointer's position in [0, 10) from its symbol: the digit it has passed and how far past.
@@ -126,10 +129,8 @@ extension ReadPipeline {
     let area: VisionImage
     do {
       if let homography {
-        let corners = [(x, y), (x + width, y), (x + width, y + height), (x, y + height)].map {
-          project((Double($0.0), Double($0.1)), through: homography)
-        }
-        area = try photo.straightened(corners.map { (Float($0.x), Float($0.y)) }, width: width, height: height)
+        let box = Rect(x: Int32(x), y: Int32(y), width: Int32(width), height: Int32(height))
+        area = try photo.straightened(corners(of: box, through: homography), width: width, height: height)
       } else {
         (x, y) = (min(x, max(0, photo.width - 1)), min(y, max(0, photo.height - 1)))
         area = try photo.cropped(x: x, y: y, width: width, height: height)

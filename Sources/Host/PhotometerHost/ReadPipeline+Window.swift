@@ -19,13 +19,8 @@ extension ReadPipeline {
     let homography = try await identify.homography(of: meter, in: request.image, identified: context.identified)
     location = .searched(homography)
     if let homography {
-      let corners = [
-        (roi.x, roi.y), (roi.x + roi.width, roi.y), (roi.x + roi.width, roi.y + roi.height),
-        (roi.x, roi.y + roi.height),
-      ].map { project((Double($0.0), Double($0.1)), through: homography) }
       return try cut { () throws(VisionError) in
-        try photo.straightened(
-          corners.map { (Float($0.x), Float($0.y)) }, width: Int(roi.width), height: Int(roi.height))
+        try photo.straightened(corners(of: roi, through: homography), width: Int(roi.width), height: Int(roi.height))
       }
     }
     flags.append(.meterNotLocated)

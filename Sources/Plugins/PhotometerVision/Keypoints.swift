@@ -1,4 +1,5 @@
 import CPhotometerVision
+import PhotometerProtocol
 
 /// ORB keypoints and descriptors of one photo.
 public final class Keypoints: @unchecked Sendable {
@@ -77,6 +78,17 @@ public final class KeypointIndex: @unchecked Sendable {
         reference: reference, votes: Int(votes[reference]), inliers: Int(inliers[rank]),
         homography: Array(homographies[(9 * rank)..<(9 * rank + 9)]))
     }
+  }
+}
+
+/// The corners of `rect`, clockwise from the top left, mapped through a row-major 3 x 3
+/// homography when there is one: a region of a reference photo in another photo.
+public func corners(of rect: Rect, through homography: [Double]?) -> [(x: Float, y: Float)] {
+  let (x, y, width, height) = (Double(rect.x), Double(rect.y), Double(rect.width), Double(rect.height))
+  let corners: [(x: Double, y: Double)] = [(x, y), (x + width, y), (x + width, y + height), (x, y + height)]
+  return corners.map { corner in
+    let mapped = homography.map { project(corner, through: $0) } ?? corner
+    return (Float(mapped.x), Float(mapped.y))
   }
 }
 
