@@ -15,7 +15,7 @@ import Testing
         let photo = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(label[0]))))
         let truth = label[3].split(separator: " ").compactMap { Int32($0) }
         return try photo.digitRows(limit: 3).contains {
-          Self.overlap($0.box, Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3])) >= 0.5
+          $0.box.overlap(with: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3])) >= 0.5
         }
       }.count
     }
@@ -25,12 +25,5 @@ import Testing
   @Test func aBlankPhotoHasNoRows() throws {
     let blank = try VisionImage(pixels: [UInt8](repeating: 180, count: 320 * 240), width: 320, height: 240, channels: 1)
     #expect(try blank.digitRows().isEmpty)
-  }
-
-  static func overlap(_ a: Rect, _ b: Rect) -> Double {
-    let width = max(0, min(a.x + a.width, b.x + b.width) - max(a.x, b.x))
-    let height = max(0, min(a.y + a.height, b.y + b.height) - max(a.y, b.y))
-    let shared = Double(width) * Double(height)
-    return shared / (Double(a.width) * Double(a.height) + Double(b.width) * Double(b.height) - shared)
   }
 }

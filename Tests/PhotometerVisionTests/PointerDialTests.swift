@@ -1,4 +1,5 @@
 import Foundation
+import PhotometerProtocol
 import PhotometerVision
 import TestSupport
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @Suite struct PointerDialTests {
   struct Dial {
     var image: VisionImage
-    var region: (x: Int, y: Int, width: Int, height: Int)
+    var region: Rect
     var counterClockwise: Bool
     var truth: Double
   }
@@ -22,11 +23,11 @@ import Testing
         let truths = row[4].split(separator: "|").compactMap { Double($0) }
         for (setting, truth) in zip(row[3].split(separator: ";"), truths) {
           let parts = setting.split(separator: ":")
-          let box = parts[0].split(separator: " ").compactMap { Int($0) }
+          let box = parts[0].split(separator: " ").compactMap { Int32($0) }
           dials.append(
             Dial(
-              image: image, region: (box[0], box[1], box[2], box[3]), counterClockwise: parts[2] == "ccw", truth: truth)
-          )
+              image: image, region: Rect(x: box[0], y: box[1], width: box[2], height: box[3]),
+              counterClockwise: parts[2] == "ccw", truth: truth))
         }
       }
       return dials
@@ -66,11 +67,13 @@ import Testing
 
   @Test func aBlankRegionIsNoConfidentReading() throws {
     let image = try VisionImage(pixels: [UInt8](repeating: 200, count: 80 * 80 * 3), width: 80, height: 80, channels: 3)
-    #expect(try PointerDial(in: image, region: (0, 0, 80, 80)).confidence < 0.2)
+    #expect(try PointerDial(in: image, region: Rect(x: 0, y: 0, width: 80, height: 80)).confidence < 0.2)
   }
 
   @Test func aRegionOutsideTheImageIsRefused() throws {
     let image = try VisionImage(pixels: [UInt8](repeating: 200, count: 80 * 80 * 3), width: 80, height: 80, channels: 3)
-    #expect(throws: VisionError.self) { try PointerDial(in: image, region: (100, 100, 20, 20)) }
+    #expect(throws: VisionError.self) {
+      try PointerDial(in: image, region: Rect(x: 100, y: 100, width: 20, height: 20))
+    }
   }
 }

@@ -30,9 +30,7 @@ struct DialsRecognizer: Recognizer {
       let region = dial.region
       let pointer: PointerDial
       do {
-        pointer = try PointerDial(
-          in: image, region: (Int(region.x), Int(region.y), Int(region.width), Int(region.height)),
-          counterClockwise: dial.counterClockwise)
+        pointer = try PointerDial(in: image, region: region, counterClockwise: dial.counterClockwise)
       } catch {
         throw ErrorReply(
           .invalidRequest,

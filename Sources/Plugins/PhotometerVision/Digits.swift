@@ -192,3 +192,15 @@ public final class TemplateIndex: @unchecked Sendable {
     }
   }
 }
+
+extension Rect {
+  /// Intersection over union with `other`: 1 for the same box, 0 for boxes apart; how well a row
+  /// found matches the true one.
+  public func overlap(with other: Rect) -> Double {
+    let width = max(0, min(x + self.width, other.x + other.width) - max(x, other.x))
+    let height = max(0, min(y + self.height, other.y + other.height) - max(y, other.y))
+    let shared = Double(width) * Double(height)
+    let union = Double(self.width) * Double(self.height) + Double(other.width) * Double(other.height) - shared
+    return union > 0 ? shared / union : 0
+  }
+}

@@ -6,28 +6,19 @@ struct DialScore {
   var errors: [Double] = []
   var milliseconds: [Double] = []
 
-  init(set: URL, showErrors: Bool) throws {
-    let text = try String(contentsOf: set.appendingPathComponent("labels.csv"), encoding: .utf8)
-    for line in text.split(separator: "\n").dropFirst() {
-      let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      let image = try VisionImage(decoding: [UInt8](try Data(contentsOf: set.appendingPathComponent(fields[0]))))
-      let truths = fields[4].split(separator: "|").compactMap { Double($0) }
-      for (dial, truth) in zip(fields[3].split(separator: ";"), truths) {
-        let parts = dial.split(separator: ":")
-        let box = parts[0].split(separator: " ").compactMap { Int($0) }
-        let started = ContinuousClock.now
-        let reading = try PointerDial(
-          in: image, region: (box[0], box[1], box[2], box[3]), counterClockwise: parts[2] == "ccw")
-        milliseconds.append(Double((ContinuousClock.now - started).components.attoseconds) / 1e15)
-        let apart = abs(reading.value - truth)
-        let error = min(apart, 10 - apart)
-        errors.append(error)
-        if showErrors && error > 0.2 {
-          print(
-            "  \(fields[0]) dial x\(parts[1]) \(parts[2]): read \(String(format: "%.2f", reading.value)) "
-              + "(\(String(format: "%.2f", reading.confidence))), truth \(truth)")
-        }
-      }
+  mutating func add(
+    _ reading: PointerDial, of dial: RenderedMeter.Dial, in meter: RenderedMeter, ms: Double,
+    showErrors: Bool
+  ) {
+    milliseconds.append(ms)
+    let apart = abs(reading.value - dial.truth)
+    let error = min(apart, 10 - apart)
+    errors.append(error)
+    if showErrors && error > 0.2 {
+      print(
+        "  \(meter.file) dial x\(dial.factor) \(dial.counterClockwise ? "ccw" : "cw"): read "
+          + "\(String(format: "%.2f", reading.value)) (\(String(format: "%.2f", reading.confidence))), "
+          + "truth \(dial.truth)")
     }
   }
 

@@ -17,25 +17,33 @@ guard !sets.isEmpty else {
   exit(2)
 }
 print("Dial evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores")
-print("set | dials | within 0.2 | within 0.5 | mean error | p50 ms | p95 ms")
-for set in sets {
-  do {
-    let score = try DialScore(set: URL(fileURLWithPath: set), showErrors: arguments.contains("--show-errors"))
-    print(score.row(URL(fileURLWithPath: set).lastPathComponent))
-  } catch {
-    FileHandle.standardError.write(Data("\(set): \(error)\n".utf8))
-    exit(1)
-  }
-}
-print("set | meters | value exact | last wheel mid-roll | wheels alone exact")
+let showErrors = arguments.contains("--show-errors")
+var scores: [(name: String, dials: DialScore, meters: CombinedScore)] = []
 do {
   let reader = try SequenceReader.bundled()
   for set in sets {
-    let score = try CombinedScore(
-      set: URL(fileURLWithPath: set), reader: reader, showErrors: arguments.contains("--show-errors"))
-    print(score.row(URL(fileURLWithPath: set).lastPathComponent))
+    // Each photo decoded and each dial read once, for both tables.
+    var (dials, meters) = (DialScore(), CombinedScore())
+    let folder = URL(fileURLWithPath: set)
+    for meter in try RenderedMeter.load(folder) {
+      let image = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(meter.file))))
+      var readings: [PointerDial] = []
+      for dial in meter.dials {
+        let started = ContinuousClock.now
+        let reading = try PointerDial(in: image, region: dial.region, counterClockwise: dial.counterClockwise)
+        let ms = Double((ContinuousClock.now - started).components.attoseconds) / 1e15
+        dials.add(reading, of: dial, in: meter, ms: ms, showErrors: showErrors)
+        readings.append(reading)
+      }
+      try meters.add(meter, image: image, dials: readings, reader: reader, showErrors: showErrors)
+    }
+    scores.append((folder.lastPathComponent, dials, meters))
   }
 } catch {
   FileHandle.standardError.write(Data("\(error)\n".utf8))
   exit(1)
 }
+print("set | dials | within 0.2 | within 0.5 | mean error | p50 ms | p95 ms")
+scores.forEach { print($0.dials.row($0.name)) }
+print("set | meters | value exact | last wheel mid-roll | wheels alone exact")
+scores.forEach { print($0.meters.row($0.name)) }

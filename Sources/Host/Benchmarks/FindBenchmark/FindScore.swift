@@ -40,7 +40,7 @@ struct FindScore {
     milliseconds.append(Double((ContinuousClock.now - started).components.attoseconds) / 1e15)
     let withKind = WindowChoice.choose(candidates, kind: kind)
     photos += 1
-    if let chosen, Self.overlap(candidates[chosen].box, box) >= 0.5 { found += 1 }
+    if let chosen, candidates[chosen].box.overlap(with: box) >= 0.5 { found += 1 }
     if let chosen, candidates[chosen].value == value { blind += 1 }
     if let withKind, candidates[withKind].value == value { told += 1 }
     if showErrors, chosen.map({ candidates[$0].value }) != value {
@@ -49,15 +49,6 @@ struct FindScore {
           + candidates.map { "\($0.value) (\(String(format: "%.2f", $0.confidence)), \(Int($0.score)))" }
           .joined(separator: ", "))
     }
-  }
-
-  /// Intersection over union.
-  static func overlap(_ a: Rect, _ b: Rect) -> Double {
-    let width = max(0, min(a.x + a.width, b.x + b.width) - max(a.x, b.x))
-    let height = max(0, min(a.y + a.height, b.y + b.height) - max(a.y, b.y))
-    let shared = Double(width) * Double(height)
-    let union = Double(a.width) * Double(a.height) + Double(b.width) * Double(b.height) - shared
-    return union > 0 ? shared / union : 0
   }
 
   func row(_ name: String) -> String {
