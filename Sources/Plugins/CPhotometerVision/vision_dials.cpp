@@ -77,6 +77,12 @@ double dialRadius(const cv::Mat &map, cv::Point2d centre) {
   return radius;
 }
 
+// How far apart two directions are, in degrees within [0, 180].
+double degreesApart(double a, double b) {
+  const double apart = std::fmod(std::abs(a - b), 360.0);
+  return std::min(apart, 360 - apart);
+}
+
 // Bilinear sample of the map; 0 outside.
 double sample(const cv::Mat &map, double column, double row) {
   column -= 0.5, row -= 0.5;
@@ -149,7 +155,7 @@ double turn(const cv::Mat &map, cv::Point2d centre, double radius, double pointe
   std::complex<double> harmonic = 0;
   double energy = 0;
   for (int degrees = 0; degrees < 360; ++degrees) {
-    const double apart = std::abs(std::fmod(degrees - pointer + 540.0, 360.0) - 180);
+    const double apart = degreesApart(degrees, pointer);
     if (apart < 20) {
       continue;
     }
@@ -192,7 +198,7 @@ pm_status pm_dial_read(
         best = sum, coarse = degrees;
       }
     }
-    // Quarter-degree steps around the best, then the profile's peak between its neighbours.
+    // Quarter-degree steps around the best, then the pointer's own middle line.
     double fine = coarse, fineSum = best;
     for (double degrees = coarse - 3; degrees <= coarse + 3; degrees += 0.25) {
       const double sum = raySum(map, middle, degrees, inner, outer);
@@ -204,9 +210,7 @@ pm_status pm_dial_read(
     // The strongest ray away from the pointer: a second pointer-like mark makes the reading doubtful.
     double rival = 0;
     for (int degrees = 0; degrees < 360; degrees += 2) {
-      double apart = std::fmod(std::abs(degrees - fine), 360.0);
-      apart = std::min(apart, 360 - apart);
-      if (apart > 40) {
+      if (degreesApart(degrees, fine) > 40) {
         rival = std::max(rival, raySum(map, middle, degrees, inner, outer));
       }
     }
