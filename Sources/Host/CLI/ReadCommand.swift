@@ -154,7 +154,7 @@ extension ReadResult: ImageResult {
             result.dials.map { dial in
               .object([
                 ("digit", .string(dial.text)),
-                ("position", .number((Double(dial.roll?.from ?? dial.text) ?? 0) + (dial.roll?.fraction ?? 0))),
+                ("position", .number(dial.position)),
                 ("confidence", .number(dial.confidence.rounded(toPlaces: 4))),
               ])
             })

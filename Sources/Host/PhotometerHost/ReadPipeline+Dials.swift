@@ -64,7 +64,7 @@ extension ReadPipeline {
     guard let best,
       let chain = DialChain(
         wheels: result.digits, wheelConfidence: result.confidence,
-        dials: best.symbols.map { DialChain.Pointer(position: Self.position($0), confidence: $0.confidence) })
+        dials: best.symbols.map { DialChain.Pointer(position: $0.position, confidence: $0.confidence) })
     else {
       flags.append(.dialsNotRead)
       return false
@@ -106,12 +106,6 @@ extension ReadPipeline {
     result.value = chain.wheels + chain.dialDigits.map(String.init).joined()
     result.confidence = chain.confidence
     return places
-  }
-
-  /// A pointer's position in [0, 10) from its symbol: the digit it has passed and how far past.
-  static func position(_ symbol: Symbol) -> Double {
-    let digit = Double(symbol.roll?.from ?? symbol.text) ?? 0
-    return digit + (symbol.roll?.fraction ?? 0)
   }
 
   /// The part of the photo holding every dial, with a margin: straightened into the reference's

@@ -168,6 +168,14 @@ public struct Symbol: Hashable, Sendable {
   }
 }
 
+extension Symbol {
+  /// Where a wheel or a dial's pointer stands, in [0, 10): the digit it has passed plus its roll
+  /// (4.7 for a "4" rolled 0.7 towards 5); 0 for a symbol that is no digit.
+  public var position: Double {
+    (Double(roll?.from ?? text) ?? 0) + (roll?.fraction ?? 0)
+  }
+}
+
 /// A counter wheel caught between two digits: it shows `from` rolled `fraction` of the way to the
 /// next digit (the meterdigits labels' x.t is from x, fraction t/10).
 public struct WheelRoll: Hashable, Sendable {
