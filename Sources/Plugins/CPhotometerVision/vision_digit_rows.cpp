@@ -3,9 +3,11 @@
 // its surroundings, closed at two sizes so that a seven-segment digit's segments join. Components
 // of a digit's shape (taller than wide, or up to 3.5 times as wide for digits that touch; not
 // tiny, not half the photo, neither an outline nor a filled disc) are grouped into rows: a
-// neighbour of similar height, overlapping vertically, less than a digit's height away. A row of
-// two digits or more is a candidate; its score grows with its digits and height and falls when
-// its members' heights differ.
+// neighbour of similar height, overlapping vertically, less than a digit's height away. A
+// component as wide as tall and thinly inked (a digit joined to a display's unlit segments, or a
+// button's outline) may join a row but never makes one. A row of two digits or more is a
+// candidate; its score grows with its digits and height and falls when its members' heights
+// differ.
 #include "vision_internal.hpp"
 
 #include <cmath>
@@ -16,6 +18,12 @@ namespace {
 
 constexpr int workingSide = 640;
 
+struct Character {
+  cv::Rect box;
+  // As wide as tall: a digit only beside others.
+  bool square = false;
+};
+
 struct Row {
   cv::Rect box;
   std::vector<cv::Rect> members;
@@ -23,10 +31,10 @@ struct Row {
   double score = 0;
 };
 
-std::vector<cv::Rect> characters(const cv::Mat &ink, int minimumHeight, int maximumHeight) {
+std::vector<Character> characters(const cv::Mat &ink, int minimumHeight, int maximumHeight) {
   cv::Mat labels, stats, centroids;
   const int count = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
-  std::vector<cv::Rect> found;
+  std::vector<Character> found;
   for (int label = 1; label < count; ++label) {
     const cv::Rect box(
       stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
@@ -37,16 +45,24 @@ std::vector<cv::Rect> characters(const cv::Mat &ink, int minimumHeight, int maxi
     // Digits that touch (a bold display's, or joined by a decimal point) make one wider component.
     // A button or a dot is as wide as tall; a digit is narrower, touching digits wider. A filled
     // patch is no digit, but a 1 is a solid bar.
-    if (box.height >= minimumHeight && box.height <= maximumHeight && aspect > 0.12 && aspect < 3.5 &&
-        (aspect < 0.85 || aspect > 1.15) && fill > 0.2 && fill < (aspect < 0.3 ? 0.95 : aspect < 1 ? 0.7 : 0.55)) {
-      found.push_back(box);
+    // A digit joined to unlit segments beside it is as wide as tall too, but thinly inked.
+    if (box.height < minimumHeight || box.height > maximumHeight || aspect <= 0.12 || aspect >= 3.5 || fill <= 0.2) {
+      continue;
+    }
+    const bool square = aspect >= 0.85 && aspect <= 1.15;
+    if (square ? fill < 0.45 : fill < (aspect < 0.3 ? 0.95 : aspect < 1 ? 0.7 : 0.55)) {
+      found.push_back({box, square});
     }
   }
   return found;
 }
 
-std::vector<Row> rows(std::vector<cv::Rect> boxes) {
-  std::sort(boxes.begin(), boxes.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.x < b.x; });
+std::vector<Row> rows(std::vector<Character> characters) {
+  std::sort(characters.begin(), characters.end(), [](const Character &a, const Character &b) { return a.box.x < b.box.x; });
+  std::vector<cv::Rect> boxes;
+  for (const auto &character : characters) {
+    boxes.push_back(character.box);
+  }
   std::vector<bool> used(boxes.size(), false);
   std::vector<Row> found;
   for (size_t start = 0; start < boxes.size(); ++start) {
@@ -56,6 +72,7 @@ std::vector<Row> rows(std::vector<cv::Rect> boxes) {
     Row row;
     row.members.push_back(boxes[start]);
     used[start] = true;
+    int squares = characters[start].square ? 1 : 0;
     cv::Rect last = boxes[start];
     for (size_t next = start + 1; next < boxes.size(); ++next) {
       if (used[next]) {
@@ -69,6 +86,7 @@ std::vector<Row> rows(std::vector<cv::Rect> boxes) {
           gap > -last.width / 2) {
         row.members.push_back(box);
         used[next] = true;
+        squares += characters[next].square ? 1 : 0;
         last = box;
       }
     }
@@ -78,7 +96,7 @@ std::vector<Row> rows(std::vector<cv::Rect> boxes) {
       digits += std::max(1, int(std::lround(member.width / (0.65 * member.height))));
     }
     // One wide component alone is more often a patch of display or label than three digits.
-    if (digits < 2 || (row.members.size() == 1 && digits < 3)) {
+    if (digits < 2 || (row.members.size() == 1 && digits < 3) || squares == int(row.members.size())) {
       continue;
     }
     double mean = 0;
