@@ -156,7 +156,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "FindBenchmark",
-      dependencies: ["DigitReader", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol"],
+      dependencies: [
+        "ChildProcess", "DigitReader", "PhotometerClient", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
+      ],
       path: "Sources/Host/Benchmarks/FindBenchmark"
     ),
 

@@ -28,6 +28,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from digitreader import cells, compose, render  # noqa: E402
+from digitreader.ensemble import average  # noqa: E402
 from digitreader.model import CellClassifier  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -68,34 +69,6 @@ def export(model, path):
     torch.onnx.export(model, torch.zeros(1, 1, cells.CELL_HEIGHT, cells.CELL_WIDTH), path, opset_version=11,
                       input_names=["cells"], output_names=["scores"], dynamo=False,
                       dynamic_axes={"cells": {0: "n"}, "scores": {0: "n"}})
-
-
-def average(paths, path):
-    """One ONNX file whose scores are the mean of the given classifiers' (trainings of other seeds:
-    they err on other cells). Each graph is copied under a prefix, all read the same input."""
-    import onnx
-    from onnx import helper, numpy_helper
-    nodes, initializers = [], []
-    outputs = []
-    for index, source in enumerate(paths):
-        model = onnx.compose.add_prefix(onnx.load(source), f"m{index}_")
-        graph = model.graph
-        for node in graph.node:
-            node.input[:] = ["cells" if name == f"m{index}_cells" else name for name in node.input]
-        nodes += graph.node
-        initializers += graph.initializer
-        outputs.append(graph.output[0].name)
-    initializers.append(numpy_helper.from_array(np.array([1 / len(paths)], np.float32), "share"))
-    nodes.append(helper.make_node("Sum", outputs, ["total"]))
-    nodes.append(helper.make_node("Mul", ["total", "share"], ["scores"]))
-    cells_input = helper.make_tensor_value_info("cells", onnx.TensorProto.FLOAT, ["n", 1, cells.CELL_HEIGHT,
-                                                                                   cells.CELL_WIDTH])
-    scores = helper.make_tensor_value_info("scores", onnx.TensorProto.FLOAT, ["n", 10])
-    graph = helper.make_graph(nodes, "averaged cell classifiers", [cells_input], [scores], initializers)
-    model = helper.make_model(graph, opset_imports=onnx.load(paths[0]).opset_import)
-    model.ir_version = onnx.load(paths[0]).ir_version
-    onnx.checker.check_model(model)
-    onnx.save(model, path)
 
 
 def main():

@@ -29,6 +29,7 @@ from torch import nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cv2  # noqa: E402
 from digitreader import augment, compose, data, render  # noqa: E402
+from digitreader.ensemble import average  # noqa: E402
 from digitreader.model import BLANK, CLASSES, HEIGHT, STRIDE, DigitReader  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -250,6 +251,9 @@ def main():
                         help="more font files for the training counters (never the development ones), e.g. "
                              "/usr/share/fonts/truetype/opendin/OSP-DIN.ttf from fonts-opendin")
     parser.add_argument("--width", type=float, default=0.75, help="channel width multiplier")
+    parser.add_argument("--average", nargs="+", metavar="ONNX",
+                        help="write the mean of these trainings (other seeds) to OUTPUT/digit-reader.onnx, "
+                             "fit its temperature and stop")
     parser.add_argument("--refit-temperature", action="store_true",
                         help="fit the temperature of the exported network in --output again and stop")
     parser.add_argument("--write-development", metavar="DIR",
@@ -277,7 +281,13 @@ def main():
         write_development(arguments.write_development, windows, dev_photos)
         return
     dev = development(arguments.seed + 7919, dev_photos, faces, 1200)
-    if arguments.refit_temperature:
+    if arguments.average:
+        os.makedirs(arguments.output, exist_ok=True)
+        average(arguments.average, os.path.join(arguments.output, "digit-reader.onnx"))
+        seeds = [json.load(open(os.path.join(os.path.dirname(path), "digit-reader.json")))["seed"]
+                 for path in arguments.average]
+        write_settings(arguments.output, 1.0, seeds)
+    if arguments.average or arguments.refit_temperature:
         refit_temperature(arguments.output, dev)
         return
 
@@ -354,13 +364,18 @@ def export(model, folder, temperature, seed):
     example = torch.zeros(1, 1, HEIGHT, 120)
     torch.onnx.export(model, example, path, opset_version=11, dynamo=False, input_names=["image"],
                       output_names=["scores"], dynamic_axes={"image": {0: "n", 3: "w"}, "scores": {0: "n", 3: "t"}})
+    write_settings(folder, temperature, seed)
+    print(f"wrote {path} ({os.path.getsize(path)} bytes, temperature {temperature})", flush=True)
+
+
+def write_settings(folder, temperature, seed):
+    """digit-reader.json beside the ONNX file; `seed` is a list for the mean of several trainings."""
     with open(os.path.join(folder, "digit-reader.json"), "w") as file:
         # The libraries it was trained with: trainings compare only on the same ones.
         trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
         json.dump({"height": HEIGHT, "stride": STRIDE, "classes": CLASSES, "temperature": temperature,
                    "seed": seed, "trained_with": trained_with}, file, indent=2)
         file.write("\n")
-    print(f"wrote {path} ({os.path.getsize(path)} bytes, temperature {temperature})", flush=True)
 
 
 if __name__ == "__main__":

@@ -58,3 +58,25 @@ struct FindScore {
       + String(format: "%.1f | %.1f", sorted[sorted.count / 2], sorted[sorted.count * 95 / 100])
   }
 }
+
+/// One labelled photo of a folder Tools/make-device-photos.py wrote (labels.csv: file, kind,
+/// value, box as "x y w h").
+struct DevicePhoto {
+  var name: String
+  var bytes: [UInt8]
+  var kind: MeterKind
+  var value: String
+  var box: Rect
+
+  static func load(_ folder: URL) throws -> [DevicePhoto] {
+    let text = try String(contentsOf: folder.appendingPathComponent("labels.csv"), encoding: .utf8)
+    return try text.split(separator: "\n").dropFirst().map { line in
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      let truth = fields[3].split(separator: " ").compactMap { Int32($0) }
+      return DevicePhoto(
+        name: fields[0], bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent(fields[0]))),
+        kind: fields[1] == "glucose" ? .glucose : .thermometer, value: fields[2],
+        box: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]))
+    }
+  }
+}

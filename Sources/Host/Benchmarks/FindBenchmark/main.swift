@@ -3,10 +3,12 @@
 // share read right not told the device's kind and told it, and the time a photo takes in this
 // process (finding rows, reading each with the sequence reader, choosing), p50 and p95.
 //
-//   swift build -c release --product photometer-benchmark-find
-//   .build/release/photometer-benchmark-find SET-DIR... [--show-errors] [--crops DIR]
+//   swift build -c release
+//   .build/release/photometer-benchmark-find SET-DIR... [--show-errors] [--crops DIR] [--host PLUGINS.json]
 //
-// `--crops DIR` writes every candidate row as read, NAME-INDEX.png, best first.
+// `--crops DIR` writes every candidate row as read, NAME-INDEX.png, best first. `--host` adds a
+// row per set read through photometer-host and the plugins of PLUGINS.json (every read plugin, the
+// shadows too), as a client sends the photos, one at a time; its time is the client's.
 import DigitReader
 import Foundation
 import PhotometerProtocol
@@ -14,10 +16,15 @@ import PhotometerVision
 import PhotometerVoting
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let crops = arguments.firstIndex(of: "--crops").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-let sets = arguments.filter { !$0.hasPrefix("--") && $0 != crops }
+func value(_ option: String) -> String? {
+  arguments.firstIndex(of: option).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+}
+let crops = value("--crops")
+let plugins = value("--host")
+let sets = arguments.filter { !$0.hasPrefix("--") && $0 != crops && $0 != plugins }
 guard !sets.isEmpty else {
-  FileHandle.standardError.write(Data("usage: photometer-benchmark-find SET-DIR... [--show-errors]\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: photometer-benchmark-find SET-DIR... [--show-errors] [--crops DIR] [--host PLUGINS.json]\n".utf8))
   exit(2)
 }
 print("Find evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores")
@@ -27,18 +34,29 @@ do {
   for set in sets {
     let folder = URL(fileURLWithPath: set)
     var score = FindScore()
-    let text = try String(contentsOf: folder.appendingPathComponent("labels.csv"), encoding: .utf8)
-    for line in text.split(separator: "\n").dropFirst() {
-      let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(fields[0])))
-      let truth = fields[3].split(separator: " ").compactMap { Int32($0) }
+    let photos = try DevicePhoto.load(folder)
+    for photo in photos {
       try score.add(
-        bytes, kind: fields[1] == "glucose" ? .glucose : .thermometer, value: fields[2],
-        box: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]), reader: reader,
-        showErrors: arguments.contains("--show-errors"), name: fields[0],
+        photo.bytes, kind: photo.kind, value: photo.value, box: photo.box, reader: reader,
+        showErrors: arguments.contains("--show-errors"), name: photo.name,
         crops: crops.map { URL(fileURLWithPath: $0) })
     }
     print(score.row(folder.lastPathComponent))
+    if let plugins, let first = photos.first {
+      let work = FileManager.default.temporaryDirectory.appendingPathComponent("find-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: work) }
+      let client = try await HostScore.launch(
+        plugins: URL(fileURLWithPath: plugins), folder: work, warmUp: first.bytes)
+      var hostScore = HostScore()
+      for photo in photos {
+        try await hostScore.add(
+          photo.bytes, kind: photo.kind, value: photo.value, box: photo.box, client: client,
+          showErrors: arguments.contains("--show-errors"), name: photo.name)
+      }
+      await client.close()
+      print(hostScore.row(folder.lastPathComponent))
+    }
   }
 } catch {
   FileHandle.standardError.write(Data("\(error)\n".utf8))
