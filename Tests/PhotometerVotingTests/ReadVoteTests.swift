@@ -38,6 +38,24 @@ import Testing
     #expect(abs(outcome.confidence - 0.6) < 1e-9)
   }
 
+  /// A reader sure of each digit of "60" but not that there are two (0.32 for its reading,
+  /// counting the gap where a digit may hide) gives the value no more than 0.32; a shadow's sure
+  /// "60" adds nothing.
+  @Test func aValueIsNoSurerThanTheEngineThatReadIt() {
+    let symbols = [Symbol(text: "6", confidence: 0.8), Symbol(text: "0", confidence: 0.57)]
+    let reader = EngineAnswer(
+      plugin: "reader", version: "1", outcome: .success(EngineReading(text: "60", confidence: 0.32, symbols: symbols)),
+      milliseconds: 1, voted: true)
+    let outcome = ReadVote.decide([reader, answer("shadow", "60", 1, voted: false)])
+    #expect(outcome.value == "60")
+    #expect(abs(outcome.confidence - 0.32) < 1e-9)
+    // An engine whose own reading is surer than its weakest digit leaves the digit's.
+    let sure = EngineAnswer(
+      plugin: "reader", version: "1", outcome: .success(EngineReading(text: "60", confidence: 0.9, symbols: symbols)),
+      milliseconds: 1, voted: true)
+    #expect(abs(ReadVote.decide([sure]).confidence - 0.57) < 1e-9)
+  }
+
   @Test func aFailedEngineIsFlaggedAndHasNoSay() {
     let outcome = ReadVote.decide([answer("a", "123", 0.8), failure("b")], weights: ["b": 3])
     #expect(outcome.value == "123")

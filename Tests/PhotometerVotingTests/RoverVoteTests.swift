@@ -55,11 +55,12 @@ import Testing
 
   @Test func aWheelsNeighbourCountsForTheDigit() {
     // A wheel caught between 4 and 5 reads right as either; a 4 or a 7 does not.
+    // (The digit's confidence: the value's is no surer than the engine's own, here 0.55.)
     let rolling = ReadVote.decide([answer("a", [("4", 0.55, [("5", 0.44)])])])
     #expect(rolling.value == "4")
-    #expect(abs(rolling.confidence - 0.99) < 1e-9)
+    #expect(abs(rolling.digits[0].confidence - 0.99) < 1e-9)
     let torn = ReadVote.decide([answer("a", [("4", 0.55, [("7", 0.44)])])])
-    #expect(abs(torn.confidence - 0.55) < 1e-9)
+    #expect(abs(torn.digits[0].confidence - 0.55) < 1e-9)
   }
 
   @Test func aWheelsRollComesFromTheStrongestVoiceThatFitsTheDigit() {
@@ -100,7 +101,7 @@ import Testing
     let settled = ReadVote.decide([
       EngineAnswer(plugin: "a", version: "1", outcome: .success(reading), milliseconds: 1, voted: true)
     ])
-    #expect(settled.confidence > 0.99)
+    #expect(settled.digits[1].confidence > 0.99)
   }
 
   @Test func theDecimalPointStandsWhereTheSkeletonsEngineReadIt() {

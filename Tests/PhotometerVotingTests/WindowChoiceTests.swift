@@ -38,27 +38,6 @@ import Testing
     #expect(!WindowChoice.isScene(width: 640, height: 480, rows: []))
   }
 
-  /// A row of clutter the reader read as "60" at 0.32, its least sure gap counted, is no surer
-  /// for the vote's 0.57 (its weakest digit's); a shadow's sure "60" does not count.
-  @Test func aRowIsNoSurerThanTheVotingEnginesOwnReading() {
-    func answer(_ plugin: String, _ text: String, _ confidence: Double, voted: Bool = true) -> EngineAnswer {
-      EngineAnswer(
-        plugin: plugin, version: "1", outcome: .success(EngineReading(text: text, confidence: confidence)),
-        milliseconds: 1, voted: voted)
-    }
-    let clutter = ReadResult(
-      value: "60", confidence: 0.57,
-      engines: [answer("reader", "60", 0.32), answer("tesseract", "60", 0.95, voted: false)], flags: [], summary: "")
-    #expect(WindowChoice.confidence(of: clutter) == 0.32)
-    let display = ReadResult(
-      value: "41.3", confidence: 0.93, engines: [answer("reader", "41.3", 0.99), answer("digits", "4", 0.5)],
-      flags: [], summary: "")
-    #expect(WindowChoice.confidence(of: display) == 0.93)
-    let disagreeing = ReadResult(
-      value: "118", confidence: 0.7, engines: [answer("reader", "113", 0.2)], flags: [], summary: "")
-    #expect(WindowChoice.confidence(of: disagreeing) == 0.7)
-  }
-
   @Test func nothingReadIsNoChoice() {
     #expect(WindowChoice.choose([Self.row("", score: 100)], kind: nil) == nil)
     #expect(WindowChoice.choose([], kind: .glucose) == nil)

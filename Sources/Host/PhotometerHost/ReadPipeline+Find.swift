@@ -46,8 +46,7 @@ extension ReadPipeline {
     }
     let candidates = zip(rows, results).map { row, result in
       WindowChoice.Candidate(
-        box: row.box, score: row.score, digits: row.digits, value: result.value,
-        confidence: WindowChoice.confidence(of: result))
+        box: row.box, score: row.score, digits: row.digits, value: result.value, confidence: result.confidence)
     }
     guard let chosen = WindowChoice.choose(candidates, kind: kind) else {
       return nil

@@ -13,7 +13,9 @@ import PhotometerProtocol
 /// normalised, so the heaviest engine's belief stands as it is and each other tilts it as far as
 /// its weight allows. A digit's confidence is its pooled probability and its likelier wheel
 /// neighbour's when an engine named that neighbour (a wheel caught between two digits reads
-/// right as either); the value's confidence is that of its weakest digit.
+/// right as either); the value's confidence is that of its weakest digit, no surer than the
+/// surest voting engine's own confidence for a reading of those digits (an engine's own counts a
+/// digit it may have dropped or added, which no digit's confidence does).
 ///
 /// (Pooled geometrically, not linearly, so that the confidence is a probability and a weak engine
 /// that disagrees costs a sure digit less than an unsure one: docs/recognizers.md, *The vote*.)
@@ -104,7 +106,12 @@ public enum ReadVote {
     if let decimals, decimals < value.count {
       value.insert(".", at: value.index(value.endIndex, offsetBy: -decimals))
     }
-    let confidence = digits.map(\.confidence).min() ?? 0
+    // The weakest digit's confidence says nothing of a digit the engines may have dropped or
+    // added; an engine's own for its whole reading does: no surer than the surest that read these
+    // digits.
+    let read = digits.map(\.text).joined()
+    let own = readings.filter { $0.symbols.map(\.text).joined() == read }.map(\.confidence).max()
+    let confidence = min(digits.map(\.confidence).min() ?? 0, own ?? 1)
     var flags: [ReadFlag] = []
     if failed { flags.append(.engineFailed) }
     if Set(readings.map { $0.symbols.map(\.text).joined() }).count > 1 { flags.append(.enginesDisagree) }

@@ -55,17 +55,6 @@ public enum WindowChoice {
   /// digits.
   public static let readConfidence = 0.5
 
-  /// A row's confidence for the choice: the vote's, no surer than the voting engines' own for the
-  /// same value. An engine's own counts the digits it may have dropped or added (the reader's
-  /// least sure gap); the vote's is its weakest digit's, and a row of clutter read as two sure
-  /// digits would outweigh the display.
-  public static func confidence(of result: ReadResult) -> Double {
-    let own = result.engines.compactMap { answer in
-      answer.voted ? answer.value.flatMap { $0.text == result.value ? $0.confidence : nil } : nil
-    }
-    return min(result.confidence, own.max() ?? result.confidence)
-  }
-
   /// The index of the chosen candidate; nil when none was read at all.
   public static func choose(_ candidates: [Candidate], kind: MeterKind?) -> Int? {
     let read = candidates.indices.filter { !candidates[$0].value.isEmpty }
