@@ -22,6 +22,43 @@ import Testing
     #expect(found >= 10, "\(found) of \(labels.count)")
   }
 
+  /// A display's digit closed together with the unlit segments beside it is about as wide as
+  /// tall and thinly inked, the shape of a button's outline: it joins the digits on either side
+  /// into one row, but outlines alone make none.
+  @Test func aSquareThinlyInkedDigitJoinsARowButMakesNone() throws {
+    let digit = { (x: Int, pixels: inout [UInt8]) in
+      // A 3: three bars and the right side, 26 x 40, strokes of 5.
+      for y in [60, 78, 95] { Self.fill(&pixels, x: x, y: y, width: 26, height: 5) }
+      Self.fill(&pixels, x: x + 21, y: 60, width: 5, height: 40)
+    }
+    let outline = { (x: Int, pixels: inout [UInt8]) in
+      Self.fill(&pixels, x: x, y: 60, width: 40, height: 3)
+      Self.fill(&pixels, x: x, y: 97, width: 40, height: 3)
+      Self.fill(&pixels, x: x, y: 60, width: 3, height: 40)
+      Self.fill(&pixels, x: x + 37, y: 60, width: 3, height: 40)
+    }
+    var row = [UInt8](repeating: 200, count: Self.width * Self.height)
+    digit(40, &row)
+    outline(80, &row)
+    digit(134, &row)
+    let found = try VisionImage(pixels: row, width: Self.width, height: Self.height, channels: 1).digitRows()
+    #expect(found.first.map { $0.box.x <= 40 && $0.box.x + $0.box.width >= 160 } == true, "\(found.map(\.box))")
+
+    var buttons = [UInt8](repeating: 200, count: Self.width * Self.height)
+    for x in [40, 94, 148] { outline(x, &buttons) }
+    #expect(try VisionImage(pixels: buttons, width: Self.width, height: Self.height, channels: 1).digitRows().isEmpty)
+  }
+
+  static let width = 320
+  static let height = 240
+
+  /// Dark ink on the light grey of a `width` x `height` photo.
+  static func fill(_ pixels: inout [UInt8], x: Int, y: Int, width: Int, height: Int) {
+    for row in y..<(y + height) {
+      for column in x..<(x + width) { pixels[row * Self.width + column] = 40 }
+    }
+  }
+
   @Test func aBlankPhotoHasNoRows() throws {
     let blank = try VisionImage(pixels: [UInt8](repeating: 180, count: 320 * 240), width: 320, height: 240, channels: 1)
     #expect(try blank.digitRows().isEmpty)
