@@ -12,7 +12,9 @@ of the training style (digitreader/render.py). Picks the epoch that reads the de
 best, fits the softmax temperature on it (so that a digit's confidence is its chance of being
 right), and writes Sources/Plugins/DigitReader/digit-reader.onnx and digit-reader.json.
 Seeded: the same seed, the same data and the same order (PyTorch on CPU with deterministic
-kernels; the thread count is fixed at 2).
+kernels; the thread count is fixed at 2). The temperature and the peak lead (where the network's
+surest column for a digit lies, for the cell classifier's cells) are fitted on the development
+windows and written to digit-reader.json.
 """
 import argparse
 import json
@@ -29,7 +31,6 @@ from torch import nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cv2  # noqa: E402
 from digitreader import augment, compose, data, render  # noqa: E402
-from digitreader.ensemble import average  # noqa: E402
 from digitreader.model import BLANK, CLASSES, HEIGHT, STRIDE, DigitReader  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -147,7 +148,8 @@ def development(seed, photos, faces, count, raw=False, kinds=("real", "real", "s
         kind = kinds[index % len(kinds)]
         image, shown = data.window(rng, kind, photos, faces)
         image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
-        out.append((image if raw else augment.prepare(image), [(char, value) for char, _, _, value in shown], kind))
+        out.append((image if raw else augment.prepare(image), [(char, value) for char, _, _, value in shown], kind,
+                    [(x0, x1) for _, x0, x1, value in shown if value is not None]))
     return out
 
 
@@ -201,7 +203,7 @@ def evaluate(model, dev, temperature=1.0):
                 images[row, 0, :, :dev[index][0].shape[1]] = dev[index][0]
             output = model(torch.from_numpy(images))[:, :len(CLASSES), 0]
             for row, index in enumerate(group):
-                image, truth, kind = dev[index]
+                image, truth, kind = dev[index][:3]
                 scores = output[row, :, :image.shape[1] // STRIDE]
                 emissions = greedy(scores)
                 ok = accepted(truth, "".join(CLASSES[index] for index, _, _ in emissions))
@@ -211,6 +213,30 @@ def evaluate(model, dev, temperature=1.0):
                 confidences.append((confidence(torch.softmax(scores / temperature, 0), emissions), ok))
     model.train()
     return right / len(dev), {kind: round(good / total, 4) for kind, (total, good) in kinds.items()}, confidences
+
+
+def fit_peak_lead(model, dev):
+    """How far right of a digit's middle the network's surest column for it lies, in pitches (the
+    median step between a window's peaks), averaged over the development windows whose best path
+    holds as many digits as the window: the cell classifier's cells are centred that much left of
+    the peaks (SequenceReader.cellSpans). It is the training's own: another seed's peaks lie
+    elsewhere, and cells cut at the shipped network's lead cost it 13 points of real windows."""
+    model.eval()
+    leads = []
+    with torch.no_grad():
+        for image, truth, _, extents in dev:
+            if len(extents) < 2:
+                continue
+            scores = model(torch.from_numpy(image[None, None]))[0, :len(CLASSES), 0]
+            emissions = [emission for emission in greedy(scores) if CLASSES[emission[0]].isdigit()]
+            if len(emissions) != len(extents):
+                continue
+            peaks = [(first + int(scores[index, first:last + 1].argmax()) + 0.5) * STRIDE
+                     for index, first, last in emissions]
+            pitch = max(2.0, float(np.median(np.diff(peaks))))
+            leads += [(peak - (x0 + x1) / 2) / pitch for peak, (x0, x1) in zip(peaks, extents)]
+    model.train()
+    return round(float(np.mean(leads)), 3)
 
 
 def fit_temperature(model, dev):
@@ -251,11 +277,8 @@ def main():
                         help="more font files for the training counters (never the development ones), e.g. "
                              "/usr/share/fonts/truetype/opendin/OSP-DIN.ttf from fonts-opendin")
     parser.add_argument("--width", type=float, default=0.75, help="channel width multiplier")
-    parser.add_argument("--average", nargs="+", metavar="ONNX",
-                        help="write the mean of these trainings (other seeds) to OUTPUT/digit-reader.onnx, "
-                             "fit its temperature and stop")
     parser.add_argument("--refit-temperature", action="store_true",
-                        help="fit the temperature of the exported network in --output again and stop")
+                        help="fit the temperature and peak lead of the exported network in --output again and stop")
     parser.add_argument("--write-development", metavar="DIR",
                         help="write the development windows to DIR/dev-real, dev-sevenseg, dev-wheels, "
                              "dev-dotmatrix, the "
@@ -281,14 +304,8 @@ def main():
         write_development(arguments.write_development, windows, dev_photos)
         return
     dev = development(arguments.seed + 7919, dev_photos, faces, 1200)
-    if arguments.average:
-        os.makedirs(arguments.output, exist_ok=True)
-        average(arguments.average, os.path.join(arguments.output, "digit-reader.onnx"))
-        seeds = [json.load(open(os.path.join(os.path.dirname(path), "digit-reader.json")))["seed"]
-                 for path in arguments.average]
-        write_settings(arguments.output, 1.0, seeds)
-    if arguments.average or arguments.refit_temperature:
-        refit_temperature(arguments.output, dev)
+    if arguments.refit_temperature:
+        refit_settings(arguments.output, dev)
         return
 
     model = DigitReader(arguments.width)
@@ -324,12 +341,13 @@ def main():
                   flush=True)
             if score > best:
                 best, best_state = score, {k: v.clone() for k, v in model.state_dict().items()}
-                export(model, arguments.output, 1.0, arguments.seed)  # a checkpoint to look at meanwhile
+                export(model, arguments.output, 1.0, arguments.seed, 0.0)  # a checkpoint to look at meanwhile
                 model.train()
     model.load_state_dict(best_state)
     temperature = fit_temperature(model, dev)
-    print(f"best development score {best:.4f}; temperature {temperature}", flush=True)
-    export(model, arguments.output, temperature, arguments.seed)
+    lead = fit_peak_lead(model, dev)
+    print(f"best development score {best:.4f}; temperature {temperature}; peak lead {lead}", flush=True)
+    export(model, arguments.output, temperature, arguments.seed, lead)
 
 
 class ExportedReader(nn.Module):
@@ -344,37 +362,40 @@ class ExportedReader(nn.Module):
         return torch.from_numpy(self.net.forward().copy())
 
 
-def refit_temperature(folder, dev):
+def refit_settings(folder, dev):
+    """The temperature and peak lead of the exported network in `folder`, fitted again."""
     settings_path = os.path.join(folder, "digit-reader.json")
     model = ExportedReader(os.path.join(folder, "digit-reader.onnx"))
     temperature = fit_temperature(model, dev)
     with open(settings_path) as file:
         settings = json.load(file)
     settings["temperature"] = temperature
+    settings["peak_lead"] = fit_peak_lead(model, dev)
     with open(settings_path, "w") as file:
         json.dump(settings, file, indent=2)
         file.write("\n")
-    print(f"development score {evaluate(model, dev)[0]:.4f}; temperature {temperature}", flush=True)
+    print(f"development score {evaluate(model, dev)[0]:.4f}; temperature {temperature}; "
+          f"peak lead {settings['peak_lead']}", flush=True)
 
 
-def export(model, folder, temperature, seed):
+def export(model, folder, temperature, seed, lead):
     model.eval()
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "digit-reader.onnx")
     example = torch.zeros(1, 1, HEIGHT, 120)
     torch.onnx.export(model, example, path, opset_version=11, dynamo=False, input_names=["image"],
                       output_names=["scores"], dynamic_axes={"image": {0: "n", 3: "w"}, "scores": {0: "n", 3: "t"}})
-    write_settings(folder, temperature, seed)
+    write_settings(folder, temperature, seed, lead)
     print(f"wrote {path} ({os.path.getsize(path)} bytes, temperature {temperature})", flush=True)
 
 
-def write_settings(folder, temperature, seed):
-    """digit-reader.json beside the ONNX file; `seed` is a list for the mean of several trainings."""
+def write_settings(folder, temperature, seed, lead):
+    """digit-reader.json beside the ONNX file."""
     with open(os.path.join(folder, "digit-reader.json"), "w") as file:
         # The libraries it was trained with: trainings compare only on the same ones.
         trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
         json.dump({"height": HEIGHT, "stride": STRIDE, "classes": CLASSES, "temperature": temperature,
-                   "seed": seed, "trained_with": trained_with}, file, indent=2)
+                   "peak_lead": lead, "seed": seed, "trained_with": trained_with}, file, indent=2)
         file.write("\n")
 
 

@@ -107,16 +107,27 @@ struct WheelRollTests {
 /// Where the reader cuts each digit's cell for the cell classifier.
 @Suite struct CellSpanTests {
   @Test func aRowsCellsAreAPitchWideJustLeftOfTheNetworksSurestColumns() {
-    let spans = SequenceReader.cellSpans(peaks: [24, 44, 64, 85], width: 90)
+    let spans = SequenceReader.cellSpans(peaks: [24, 44, 64, 85], width: 90, lead: 0.12)
     #expect(spans.count == 4)
     #expect(spans.allSatisfy { $0.count == 20 }, "\(spans)")
     #expect(spans[0] == 12..<32, "the pitch is the median step (20), the centre 0.12 of it left of 24")
     #expect(spans[3].upperBound > 90 - 20, "the last cell may run past the window's edge")
+    // A network whose peaks lie half a pitch right of the digits' middles: cells move with them.
+    #expect(SequenceReader.cellSpans(peaks: [24, 44, 64, 85], width: 90, lead: 0.5)[0] == 4..<24)
+  }
+
+  /// Settings written before the lead was fitted read as the shipped network's, 0.12.
+  @Test func theLeadIsEachTrainingsOwn() throws {
+    let decoder = JSONDecoder()
+    let old = #"{"height": 32, "stride": 4, "classes": "-0123456789.", "temperature": 0.8}"#
+    #expect(try decoder.decode(ReaderNetwork.Settings.self, from: Data(old.utf8)).peakLead == 0.12)
+    let fitted = #"{"height": 32, "stride": 4, "classes": "-0123456789.", "temperature": 1.0, "peak_lead": 0.484}"#
+    #expect(try decoder.decode(ReaderNetwork.Settings.self, from: Data(fitted.utf8)).peakLead == 0.484)
   }
 
   @Test func aWindowOfOneDigitIsItsCell() {
-    #expect(SequenceReader.cellSpans(peaks: [7], width: 30) == [0..<30])
-    #expect(SequenceReader.cellSpans(peaks: [], width: 30).isEmpty)
+    #expect(SequenceReader.cellSpans(peaks: [7], width: 30, lead: 0.12) == [0..<30])
+    #expect(SequenceReader.cellSpans(peaks: [], width: 30, lead: 0.12).isEmpty)
   }
 }
 

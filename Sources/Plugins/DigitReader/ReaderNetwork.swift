@@ -29,6 +29,24 @@ public final class ReaderNetwork: @unchecked Sendable {
     /// The softmax temperature that makes a character's probability its chance of being right,
     /// fitted on meterdigits' development set-ups.
     public var temperature: Double
+    /// How far right of a digit's middle the network's surest column for it lies, in pitches,
+    /// fitted on the development windows: each training's own (one seed's lies at 0.13, another's
+    /// at 0.48). Files written before it was fitted hold none: their network's is 0.12.
+    public var peakLead: Double
+
+    enum CodingKeys: String, CodingKey {
+      case height, stride, classes, temperature
+      case peakLead = "peak_lead"
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      height = try container.decode(Int.self, forKey: .height)
+      stride = try container.decode(Int.self, forKey: .stride)
+      classes = try container.decode(String.self, forKey: .classes)
+      temperature = try container.decode(Double.self, forKey: .temperature)
+      peakLead = try container.decodeIfPresent(Double.self, forKey: .peakLead) ?? 0.12
+    }
   }
 
   /// Loads `model` (ONNX) with the settings in `settings` (JSON).

@@ -28,10 +28,6 @@ public struct SequenceReader: Sendable {
   /// The gate, chosen on meterdigits' development set-ups: the same readings as reading every
   /// digit again, in half the time.
   public static let defaultCellGate = 0.99
-  /// How far right of a digit's middle the network's surest column for it lies, in pitches (its
-  /// mean on the development windows): a cell is centred that much left of it.
-  static let peakLead = 0.12
-
   /// A wheel whose position is more than this fraction past a digit and less than this short of
   /// the next is caught mid-roll (meterdigits labels x.2 to x.8 so; x.1 reads x, x.9 reads x + 1).
   public static let settledMargin = 0.15
@@ -115,7 +111,7 @@ public struct SequenceReader: Sendable {
 
   /// The cell classifier's probabilities for each digit emission the network is less sure of
   /// than ``cellGate`` (nil for the others, for a point, or without a classifier), its cell cut by
-  /// ``cellSpans(peaks:width:)``.
+  /// ``cellSpans(peaks:width:lead:)``.
   func cellOpinions(
     _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, pixelsPerColumn: Double
   ) throws(ReaderError) -> [[Double]?] {
@@ -123,7 +119,8 @@ public struct SequenceReader: Sendable {
     guard let cells, cellShare > 0 else { return opinions }
     let digits = emissions.indices.filter { emissions[$0].character.isNumber }
     let peaks = digits.map { Self.peak(emissions[$0], probabilities) }
-    let spans = Self.cellSpans(peaks: peaks.map { (Double($0) + 0.5) * pixelsPerColumn }, width: image.width)
+    let spans = Self.cellSpans(
+      peaks: peaks.map { (Double($0) + 0.5) * pixelsPerColumn }, width: image.width, lead: network.settings.peakLead)
     let unsure = digits.indices.filter { position in
       probabilities[peaks[position]][emissions[digits[position]].classIndex] < cellGate
     }
@@ -134,14 +131,15 @@ public struct SequenceReader: Sendable {
   }
 
   /// Each digit's cell in the window's columns, from the pixel where the network is surest of it:
-  /// a row's pitch wide (the median step between its digits), centred ``peakLead`` of a pitch
-  /// left of that pixel. A window of one digit is its cell.
-  public static func cellSpans(peaks: [Double], width: Int) -> [Range<Int>] {
+  /// a row's pitch wide (the median step between its digits), centred `lead` of a pitch left of
+  /// that pixel (the network's ``ReaderNetwork/Settings/peakLead``). A window of one digit is its
+  /// cell.
+  public static func cellSpans(peaks: [Double], width: Int, lead: Double) -> [Range<Int>] {
     guard peaks.count > 1 else { return peaks.map { _ in 0..<width } }
     let steps = zip(peaks.dropFirst(), peaks).map { $0 - $1 }.sorted()
     let pitch = max(2, steps[steps.count / 2])
     return peaks.map { peak in
-      let centre = peak - peakLead * pitch
+      let centre = peak - lead * pitch
       let left = Int((centre - pitch / 2).rounded())
       return left..<max(left + 1, Int((centre + pitch / 2).rounded()))
     }
