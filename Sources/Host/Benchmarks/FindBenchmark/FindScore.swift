@@ -4,13 +4,26 @@ import PhotometerProtocol
 import PhotometerVision
 import PhotometerVoting
 
-/// Whole photos read as the host reads one with no window: rows found, each read, one chosen.
-struct FindScore {
+/// A set's figures: photos whose chosen window overlaps the truth (IoU 0.5), read right not told
+/// the kind and told it, and each photo's time.
+struct FindTally {
   var photos = 0
   var found = 0
   var blind = 0
   var told = 0
   var milliseconds: [Double] = []
+
+  func row(_ name: String) -> String {
+    func share(_ count: Int) -> String { String(format: "%.1f%%", 100 * Double(count) / Double(max(photos, 1))) }
+    let sorted = milliseconds.sorted()
+    return "\(name) | \(photos) | \(share(found)) | \(share(blind)) | \(share(told)) | "
+      + String(format: "%.1f | %.1f", sorted[sorted.count / 2], sorted[sorted.count * 95 / 100])
+  }
+}
+
+/// Whole photos read as the host reads one with no window: rows found, each read, one chosen.
+struct FindScore {
+  var tally = FindTally()
 
   /// How many of the best rows are read, as the host reads them.
   static let rowsRead = 3
@@ -37,25 +50,18 @@ struct FindScore {
         box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
     }
     let chosen = WindowChoice.choose(candidates, kind: nil)
-    milliseconds.append(Double((ContinuousClock.now - started).components.attoseconds) / 1e15)
+    tally.milliseconds.append(Double((ContinuousClock.now - started).components.attoseconds) / 1e15)
     let withKind = WindowChoice.choose(candidates, kind: kind)
-    photos += 1
-    if let chosen, candidates[chosen].box.overlap(with: box) >= 0.5 { found += 1 }
-    if let chosen, candidates[chosen].value == value { blind += 1 }
-    if let withKind, candidates[withKind].value == value { told += 1 }
+    tally.photos += 1
+    if let chosen, candidates[chosen].box.overlap(with: box) >= 0.5 { tally.found += 1 }
+    if let chosen, candidates[chosen].value == value { tally.blind += 1 }
+    if let withKind, candidates[withKind].value == value { tally.told += 1 }
     if showErrors, chosen.map({ candidates[$0].value }) != value {
       print(
         "  \(name): \(chosen.map { candidates[$0].value } ?? "none"), truth \(value); rows "
           + candidates.map { "\($0.value) (\(String(format: "%.2f", $0.confidence)), \(Int($0.score)))" }
           .joined(separator: ", "))
     }
-  }
-
-  func row(_ name: String) -> String {
-    func share(_ count: Int) -> String { String(format: "%.1f%%", 100 * Double(count) / Double(max(photos, 1))) }
-    let sorted = milliseconds.sorted()
-    return "\(name) | \(photos) | \(share(found)) | \(share(blind)) | \(share(told)) | "
-      + String(format: "%.1f | %.1f", sorted[sorted.count / 2], sorted[sorted.count * 95 / 100])
   }
 }
 

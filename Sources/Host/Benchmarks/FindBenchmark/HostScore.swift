@@ -7,11 +7,7 @@ import PhotometerProtocol
 /// host finds the rows and fans each out to its read plugins. The time is the client's, from
 /// send to answer.
 struct HostScore {
-  var photos = 0
-  var found = 0
-  var blind = 0
-  var told = 0
-  var milliseconds: [Double] = []
+  var tally = FindTally()
 
   /// A host on `plugins`, its store in a folder of its own, warmed by one read of `warmUp` so
   /// that the plugins have loaded their models.
@@ -30,12 +26,12 @@ struct HostScore {
   ) async throws {
     let started = ContinuousClock.now
     let blindResult = try await Self.read(bytes, kind: nil, client: client)
-    milliseconds.append((ContinuousClock.now - started).milliseconds)
+    tally.milliseconds.append((ContinuousClock.now - started).milliseconds)
     let toldResult = try await Self.read(bytes, kind: kind, client: client)
-    photos += 1
-    if let window = blindResult.windows.first, window.box.overlap(with: box) >= 0.5 { found += 1 }
-    if blindResult.value == value { blind += 1 }
-    if toldResult.value == value { told += 1 }
+    tally.photos += 1
+    if let window = blindResult.windows.first, window.box.overlap(with: box) >= 0.5 { tally.found += 1 }
+    if blindResult.value == value { tally.blind += 1 }
+    if toldResult.value == value { tally.told += 1 }
     if showErrors, blindResult.value != value {
       print(
         "  \(name) (host): \(blindResult.value.isEmpty ? "none" : blindResult.value), truth \(value); windows "
@@ -48,12 +44,5 @@ struct HostScore {
     var request = ReadRequest(image: Image(data: bytes))
     request.kind = kind
     return try await client.send(.read(request))
-  }
-
-  func row(_ name: String) -> String {
-    func share(_ count: Int) -> String { String(format: "%.1f%%", 100 * Double(count) / Double(max(photos, 1))) }
-    let sorted = milliseconds.sorted()
-    return "\(name) (host) | \(photos) | \(share(found)) | \(share(blind)) | \(share(told)) | "
-      + String(format: "%.1f | %.1f", sorted[sorted.count / 2], sorted[sorted.count * 95 / 100])
   }
 }

@@ -41,7 +41,7 @@ do {
         showErrors: arguments.contains("--show-errors"), name: photo.name,
         crops: crops.map { URL(fileURLWithPath: $0) })
     }
-    print(score.row(folder.lastPathComponent))
+    print(score.tally.row(folder.lastPathComponent))
     if let plugins, let first = photos.first {
       let work = FileManager.default.temporaryDirectory.appendingPathComponent("find-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -55,7 +55,7 @@ do {
           showErrors: arguments.contains("--show-errors"), name: photo.name)
       }
       await client.close()
-      print(hostScore.row(folder.lastPathComponent))
+      print(hostScore.tally.row("\(folder.lastPathComponent) (host)"))
     }
   }
 } catch {
