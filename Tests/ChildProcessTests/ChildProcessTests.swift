@@ -43,8 +43,10 @@ import Testing
     #expect(status == .exited(code: 0))
   }
 
+  // The children sleep far longer than any test may take, so that only a signal ends them, however
+  // long a parallel run keeps this test waiting.
   @Test func aChildThatIgnoresItsInputGetsSIGTERM() async throws {
-    let child = try await spawnShell("sleep 30")
+    let child = try await spawnShell("sleep 3600")
     let status = await child.shutDown(
       closingInput: { close(child.standardInput) },
       timeouts: .init(polite: .milliseconds(100), terminate: .seconds(5)))
@@ -78,7 +80,7 @@ import Testing
   }
 
   @Test func waitingWithATimeoutReturnsWhileTheChildRuns() async throws {
-    let child = try await spawnShell("sleep 30")
+    let child = try await spawnShell("sleep 3600")
     #expect(await child.waitForExit(timeout: .milliseconds(50)) == nil)
     child.send(signal: SIGKILL)
     #expect(await child.waitForExit() == .signaled(signal: SIGKILL))

@@ -9,7 +9,7 @@ import Testing
 @Suite struct RecognizerPluginTests {
   let photometer = Products.executable("photometer")
   let database = temporaryDatabasePath()
-  let plugins = "\(Products.repository)/plugins.json"
+  let plugins = Products.shippedPlugins()
 
   func run(_ arguments: [String]) async throws -> CommandOutput {
     try await runCommand(photometer, arguments + ["--plugins", plugins, "--db", database])

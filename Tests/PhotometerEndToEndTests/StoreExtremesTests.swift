@@ -66,7 +66,7 @@ import Testing
     for (index, request) in Self.requests.enumerated() {
       let id = UInt64(index + 10)
       peer.send(Envelope(requestID: id, message: request))
-      let replies = await peer.replies(to: id, count: 1, timeout: .seconds(30))
+      let replies = await peer.replies(to: id, count: 1)
       #expect(replies.count == 1, "no answer to \(request.kind) #\(index)")
       answered[replies.first?.kind ?? "nothing", default: 0] += 1
     }
@@ -74,7 +74,7 @@ import Testing
     #expect(answered["MeterInfo"] ?? 0 >= 1, "\(answered)")
     #expect(answered["Stats"] ?? 0 >= 1 && answered["ReadingList"] ?? 0 >= 1, "\(answered)")
     peer.send(Envelope(requestID: 5, message: .ping(payload: [])))
-    #expect(await peer.replies(to: 5, count: 1, timeout: .seconds(10)).count == 1)
+    #expect(await peer.replies(to: 5, count: 1).count == 1)
     #expect(peer.undecodableCount == 0)
     peer.closeOutput()
     #expect(await host.waitForExit(timeout: .seconds(20)) == .exited(code: 0))

@@ -232,7 +232,7 @@ import Testing
     host.peer.send(Envelope(requestID: 500, message: .read(ReadRequest(image: image))))
     #expect(await started.wait(), "the read never reached the plugin")
     host.peer.send(Envelope(requestID: 0, message: .cancel(requestID: 500)))
-    let replies = await host.peer.replies(to: 500, count: 1, timeout: .seconds(3))
+    let replies = await host.peer.replies(to: 500, count: 1)
     #expect(replies == [.error(ErrorReply(.cancelled, "the request was cancelled"))])
     #expect(await host.finish() == 0)
   }

@@ -25,8 +25,13 @@ public func processExists(_ pid: Int32) -> Bool {
   kill(pid, 0) == 0 || errno == EPERM
 }
 
+/// How long a test waits for an event before it calls it missing. Only a hang takes this long:
+/// a wait returns as soon as its event comes, and with the tests run in parallel on 2 cores a
+/// process start or a reply can take seconds while other tests compute.
+public let eventLimit: Duration = .seconds(60)
+
 /// Waits up to `timeout` for `condition` to hold, checking every 10 ms.
-public func eventually(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
+public func eventually(timeout: Duration = eventLimit, _ condition: () async -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {
     if await condition() {
@@ -51,7 +56,7 @@ public struct StartedFile: Sendable {
   }
 
   /// Waits until `count` requests have started; false if they did not within `timeout`.
-  public func wait(for count: Int = 1, timeout: Duration = .seconds(10)) async -> Bool {
+  public func wait(for count: Int = 1, timeout: Duration = eventLimit) async -> Bool {
     await eventually(timeout: timeout) { self.count >= count }
   }
 }

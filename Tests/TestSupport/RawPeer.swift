@@ -55,14 +55,14 @@ public final class RawPeer: Sendable {
 
   /// Waits until `count` replies to `requestID` have arrived (or `timeout` passed); returns
   /// their messages in order of arrival.
-  public func replies(to requestID: UInt64, count: Int, timeout: Duration = .seconds(10)) async -> [Message] {
+  public func replies(to requestID: UInt64, count: Int, timeout: Duration = eventLimit) async -> [Message] {
     let matching = { self.envelopes.filter { $0.requestID == requestID }.map(\.message) }
     _ = await eventually(timeout: timeout) { matching().count >= count }
     return matching()
   }
 
   /// Waits until `count` envelopes have arrived (or `timeout` passed) and returns them.
-  public func envelopes(count: Int, timeout: Duration = .seconds(10)) async -> [Envelope] {
+  public func envelopes(count: Int, timeout: Duration = eventLimit) async -> [Envelope] {
     _ = await eventually(timeout: timeout) { envelopes.count >= count }
     return envelopes
   }
