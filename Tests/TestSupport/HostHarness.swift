@@ -127,7 +127,7 @@ public func testPlugin(
   roles: [Role] = [.read, .identify],
   mode: PluginConfiguration.Mode = .vote,
   weight: Double = 1,
-  timeout: Duration = .seconds(10),
+  timeout: Duration = eventLimit,
   instances: Int = 1,
   maxQueued: Int = 64,
   options: [String: String] = [:],

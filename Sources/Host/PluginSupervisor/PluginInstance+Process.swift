@@ -119,7 +119,8 @@ extension PluginInstance {
   }
 
   private func handshake(on channel: RequestChannel) async throws -> Hello {
-    let reply = try await channel.request(.hello(hostHello), timeout: Self.handshakeTimeout)
+    let reply = try await channel.request(
+      .hello(hostHello), timeout: max(Self.handshakeTimeout, configuration.timeout))
     guard case .hello(let hello) = reply else {
       throw ErrorReply(.pluginFailed, "the plugin answered Hello with \(reply.kind)")
     }

@@ -8,7 +8,8 @@ import PhotometerProtocol
 /// The pool gives an instance one request at a time. A request that finds the process starting
 /// waits for it; one that finds it backing off or quarantined fails at once with the reason.
 public actor PluginInstance {
-  /// How long the plugin has to answer the host's `Hello`.
+  /// How long the plugin has to answer the host's `Hello`, or its configured timeout when that is
+  /// longer: a plugin given longer to answer is given as long to start.
   public static let handshakeTimeout: Duration = .seconds(10)
   /// How long a drained plugin has to exit after its input is closed, then after SIGTERM.
   public static let shutdownTimeouts = ChildProcess.ShutdownTimeouts.standard
