@@ -1,4 +1,5 @@
 import Foundation
+import PhotometerProtocol
 
 /// A JSON value whose objects keep their keys in the order they were given, so that JSON Lines
 /// output reads in the documented order (`image` first).
@@ -14,6 +15,11 @@ enum JSONValue: Equatable, ExpressibleByStringLiteral, ExpressibleByBooleanLiter
   init(booleanLiteral value: Bool) { self = .bool(value) }
 
   static func number(_ value: some BinaryInteger) -> JSONValue { .number(Double(value)) }
+
+  /// A rectangle as `[x, y, width, height]`.
+  static func rect(_ rect: Rect) -> JSONValue {
+    .array([.number(rect.x), .number(rect.y), .number(rect.width), .number(rect.height)])
+  }
 
   /// A string, or `null` when it is `nil` or empty.
   static func optional(_ value: String?) -> JSONValue {

@@ -134,13 +134,8 @@ extension ReadResult: ImageResult {
           .array(
             result.windows.map { window in
               .object([
-                (
-                  "box",
-                  .array([
-                    .number(window.box.x), .number(window.box.y), .number(window.box.width), .number(window.box.height),
-                  ])
-                ),
-                ("value", .string(window.value)), ("confidence", .number(window.confidence.rounded(toPlaces: 4))),
+                ("box", .rect(window.box)), ("value", .string(window.value)),
+                ("confidence", .number(window.confidence.rounded(toPlaces: 4))),
               ])
             })
         ))

@@ -53,7 +53,7 @@ extension Meter {
     .object([
       ("name", .string(name)), ("kind", .string(kind.rawValue)), ("unit", .string(unit)),
       ("created_at", .string(isoTime(createdAt))),
-      ("roi", roi.map { .array([.number($0.x), .number($0.y), .number($0.width), .number($0.height)]) } ?? .null),
+      ("roi", roi.map(JSONValue.rect) ?? .null),
       ("digits", .number(digits)), ("decimals", .number(decimals)), ("counts_up", .bool(countsUp)),
       ("max_rate_per_hour", maxRatePerHour.map(JSONValue.number) ?? .null),
       ("range", range.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null),
