@@ -59,26 +59,22 @@ std::vector<Character> characters(const cv::Mat &ink, int minimumHeight, int max
 
 std::vector<Row> rows(std::vector<Character> characters) {
   std::sort(characters.begin(), characters.end(), [](const Character &a, const Character &b) { return a.box.x < b.box.x; });
-  std::vector<cv::Rect> boxes;
-  for (const auto &character : characters) {
-    boxes.push_back(character.box);
-  }
-  std::vector<bool> used(boxes.size(), false);
+  std::vector<bool> used(characters.size(), false);
   std::vector<Row> found;
-  for (size_t start = 0; start < boxes.size(); ++start) {
+  for (size_t start = 0; start < characters.size(); ++start) {
     if (used[start]) {
       continue;
     }
     Row row;
-    row.members.push_back(boxes[start]);
+    row.members.push_back(characters[start].box);
     used[start] = true;
     int squares = characters[start].square ? 1 : 0;
-    cv::Rect last = boxes[start];
-    for (size_t next = start + 1; next < boxes.size(); ++next) {
+    cv::Rect last = characters[start].box;
+    for (size_t next = start + 1; next < characters.size(); ++next) {
       if (used[next]) {
         continue;
       }
-      const cv::Rect &box = boxes[next];
+      const cv::Rect &box = characters[next].box;
       const double ratio = double(std::max(box.height, last.height)) / std::min(box.height, last.height);
       const int overlap = std::min(box.y + box.height, last.y + last.height) - std::max(box.y, last.y);
       const int gap = box.x - (last.x + last.width);
