@@ -102,19 +102,19 @@ public enum ReadVote {
       }
     }
     let digits = zip(positions, skeleton).compactMap { $0.outcome(preferring: $1.text.first?.wholeNumberValue) }
-    var value = digits.map(\.text).joined()
+    let read = digits.map(\.text).joined()
+    var value = read
     if let decimals, decimals < value.count {
       value.insert(".", at: value.index(value.endIndex, offsetBy: -decimals))
     }
     // The weakest digit's confidence says nothing of a digit the engines may have dropped or
     // added; an engine's own for its whole reading does: no surer than the surest that read these
     // digits.
-    let read = digits.map(\.text).joined()
-    let own = readings.filter { $0.symbols.map(\.text).joined() == read }.map(\.confidence).max()
+    let own = readings.filter { $0.digits == read }.map(\.confidence).max()
     let confidence = min(digits.map(\.confidence).min() ?? 0, own ?? 1)
     var flags: [ReadFlag] = []
     if failed { flags.append(.engineFailed) }
-    if Set(readings.map { $0.symbols.map(\.text).joined() }).count > 1 { flags.append(.enginesDisagree) }
+    if Set(readings.map(\.digits)).count > 1 { flags.append(.enginesDisagree) }
     if confidence < lowConfidence { flags.append(.lowConfidence) }
     return Outcome(value: value, confidence: confidence, digits: digits, flags: flags)
   }
@@ -126,6 +126,9 @@ public enum ReadVote {
     var symbols: [Symbol]
     var confidence: Double
     var decimals: Int?
+
+    /// The digits read, as one text.
+    var digits: String { symbols.map(\.text).joined() }
   }
 
   /// The digits after a reading's one decimal point, or nil (no point, several, or none after).
