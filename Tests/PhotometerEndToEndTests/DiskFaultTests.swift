@@ -6,7 +6,7 @@ import Testing
 
 /// Whether this process may mount a tmpfs.
 private let tmpfsMountable: Bool = {
-  let probe = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-mount-probe").path
+  let probe = Scratch.folder.appendingPathComponent("mount-probe").path
   try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
   guard DiskFaultTests.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe]) else { return false }
   return DiskFaultTests.run("/bin/umount", [probe])
@@ -30,7 +30,8 @@ struct DiskFaultTests {
   }
 
   @Test func aFullDiskThenAReadOnlyOneRefuseWritesAndKeepWhatWasStored() async throws {
-    let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("photometer-full-\(UUID())").path
+    // In the scratch folder, which goes when the tests end: the empty mount points stayed behind.
+    let mountPoint = Scratch.folder.appendingPathComponent("full-\(UUID())").path
     try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
     try #require(Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", mountPoint]))
     defer { Self.run("/bin/umount", ["-l", mountPoint]) }
