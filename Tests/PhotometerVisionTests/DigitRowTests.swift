@@ -49,6 +49,26 @@ import Testing
     #expect(try VisionImage(pixels: buttons, width: Self.width, height: Self.height, channels: 1).digitRows().isEmpty)
   }
 
+  /// A leading digit joined to print above it (a clock's digits over a thermometer's) is too tall
+  /// to join the row, but the window to straighten reaches past the row's first digit far enough
+  /// to hold it.
+  @Test func theWindowHoldsADigitTheRowMissed() throws {
+    var pixels = [UInt8](repeating: 200, count: Self.width * Self.height)
+    for x in [60, 100, 140, 180] {
+      // A 7, 26 x 40, strokes of 5.
+      Self.fill(&pixels, x: x, y: 100, width: 26, height: 5)
+      Self.fill(&pixels, x: x + 21, y: 100, width: 5, height: 40)
+    }
+    // The first 7's stem runs up into a line of print: one component, twice the digits' height.
+    Self.fill(&pixels, x: 81, y: 60, width: 5, height: 40)
+    Self.fill(&pixels, x: 40, y: 60, width: 50, height: 5)
+    let found = try VisionImage(pixels: pixels, width: Self.width, height: Self.height, channels: 1).digitRows()
+    let row = try #require(found.first)
+    #expect(row.box.x > 70, "the tall 7 is no member of \(row.box)")
+    let left = row.corners.map(\.x).min() ?? .infinity
+    #expect(left <= 81, "the window starts at \(left), right of the missed 7's stem at 81")
+  }
+
   static let width = 320
   static let height = 240
 

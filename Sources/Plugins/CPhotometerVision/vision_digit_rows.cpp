@@ -17,6 +17,9 @@ using namespace pm;
 namespace {
 
 constexpr int workingSide = 640;
+// Margin past the row's first and last digits, in digit heights: a digit's width and a gap, so
+// that a digit the grouping missed (joined to print above it, or of another height) is read too.
+constexpr double sideMargin = 0.8;
 
 struct Character {
   cv::Rect box;
@@ -114,7 +117,8 @@ std::vector<Row> rows(std::vector<Character> characters) {
 }
 
 // The row as a rectangle turned by its slant (the line through its members' centres), a third
-// of a digit's height of margin around: 4 corners, clockwise from the top left.
+// of a digit's height of margin above and below and `sideMargin` at either end: 4 corners,
+// clockwise from the top left.
 std::vector<cv::Point2f> slanted(const Row &row) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   const double n = row.members.size();
@@ -144,7 +148,7 @@ std::vector<cv::Point2f> slanted(const Row &row) {
   // mean height across instead.
   const double middle = (top + bottom) / 2, margin = height / 3;
   top = middle - height / 2 - margin, bottom = middle + height / 2 + margin;
-  low -= margin, high += margin;
+  low -= sideMargin * height, high += sideMargin * height;
   std::vector<cv::Point2f> corners;
   for (const auto &[a, b] : {std::pair{low, top}, std::pair{high, top}, std::pair{high, bottom}, std::pair{low, bottom}}) {
     corners.emplace_back(centre + a * along + b * across);
