@@ -1,11 +1,17 @@
 import PhotometerProtocol
 
-/// The outcome of one request to one plugin.
-public struct PluginCall: Sendable {
-  public var outcome: Result<Message, ErrorReply>
+/// The outcome of one request to one plugin: its answer (a ``PluginRequest``'s response, or the
+/// raw reply inside the supervisor) or why there is none.
+public struct PluginCall<Response: Sendable>: Sendable {
+  public var outcome: Result<Response, ErrorReply>
   /// The plugin's version from its `Hello`, or empty if it never started.
   public var version: String
   public var milliseconds: Double
+
+  /// The same call with its answer made `transform`'s, or its failure.
+  func map<Other>(_ transform: (Response) -> Result<Other, ErrorReply>) -> PluginCall<Other> {
+    PluginCall<Other>(outcome: outcome.flatMap(transform), version: version, milliseconds: milliseconds)
+  }
 }
 
 extension ErrorReply {

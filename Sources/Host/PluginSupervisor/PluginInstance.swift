@@ -67,7 +67,7 @@ public actor PluginInstance {
   ///
   /// The time reported is the request's alone; starting the process, when it was not running, is
   /// not part of it.
-  func call(_ message: Message) async -> PluginCall {
+  func call(_ message: Message) async -> PluginCall<Message> {
     let clock = ContinuousClock()
     var started = clock.now
     var version = lastVersion

@@ -60,7 +60,7 @@ public actor PluginPool {
   }
 
   /// Sends `message` to the first free instance, waiting in line for one if all are busy.
-  public func call(_ message: Message) async -> PluginCall {
+  public func call<Response>(_ request: PluginRequest<Response>) async -> PluginCall<Response> {
     let index: Int
     do {
       index = try await acquire()
@@ -69,10 +69,18 @@ public actor PluginPool {
       errors += 1
       return PluginCall(outcome: .failure(reply), version: "", milliseconds: 0)
     }
-    let call = await instances[index].call(message)
+    let call = await instances[index].call(request.message)
     release(index)
     record(call)
-    return call
+    return call.map { reply in
+      guard let answer = request.answer(in: reply) else {
+        return .failure(
+          ErrorReply(
+            .pluginFailed, "the plugin answered a \(request.message.kind) with \(reply.kind)",
+            plugin: configuration.name))
+      }
+      return .success(answer)
+    }
   }
 
   /// Stops every instance once the requests in flight have been answered.
@@ -132,7 +140,7 @@ public actor PluginPool {
     }
   }
 
-  private func record(_ call: PluginCall) {
+  private func record(_ call: PluginCall<Message>) {
     requests += 1
     switch call.outcome {
     case .success:

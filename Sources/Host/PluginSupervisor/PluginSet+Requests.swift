@@ -11,17 +11,13 @@ extension PluginSet {
     _ request: ReadRequest, exampleCrops: @escaping @Sendable ([String]) async -> [Example] = { _ in [] }
   ) async throws(ErrorReply) -> [EngineAnswer] {
     let calls = await fanOut(role: .read) { pool in await Self.read(request, with: pool, exampleCrops: exampleCrops) }
-    return try answers(calls, role: .read, to: .read(request)) { reply in
-      if case .engineReading(let reading) = reply { reading } else { nil }
-    }
+    return try answers(calls, role: .read)
   }
 
   /// Every dials plugin's answer to `request`: one symbol for each of its ``ReadRequest/dials``.
   public func dialAnswers(_ request: ReadRequest) async throws(ErrorReply) -> [EngineAnswer] {
     let calls = await fanOut(role: .dials) { pool in await pool.call(.read(request)) }
-    return try answers(calls, role: .dials, to: .read(request)) { reply in
-      if case .engineReading(let reading) = reply { reading } else { nil }
-    }
+    return try answers(calls, role: .dials)
   }
 
   /// Every identify plugin's candidates for `request`, in the order of the configuration; the
@@ -30,10 +26,10 @@ extension PluginSet {
   /// References go to plugins without their images; a plugin that has not seen one lists it as
   /// missing and is asked again with those images attached.
   public func identifyAnswers(_ request: IdentifyRequest) async throws(ErrorReply) -> [PluginIdentification] {
-    let calls = await fanOut(role: .identify) { pool in await Self.identify(request, with: pool) }
-    return try answers(calls, role: .identify, to: .identify(request)) { reply in
-      if case .pluginCandidates(let answer) = reply { answer.candidates } else { nil }
+    let calls = await fanOut(role: .identify) { pool in
+      await Self.identify(request, with: pool).map { .success($0.candidates) }
     }
+    return try answers(calls, role: .identify)
   }
 
   /// How many reference images one identify call carries at most. A plugin learns each (a
@@ -44,7 +40,8 @@ extension PluginSet {
   /// One identify plugin's conversation: the request with bare references, then again with the
   /// images it asks for, ``referencesPerCall`` at a time, until it lacks none or stops making
   /// progress (a pool may route each call to another instance).
-  private static func identify(_ request: IdentifyRequest, with pool: PluginPool) async -> PluginCall {
+  private static func identify(_ request: IdentifyRequest, with pool: PluginPool) async -> PluginCall<PluginCandidates>
+  {
     var bare = request
     bare.references = request.references.map { reference in
       var reference = reference
@@ -56,7 +53,7 @@ extension PluginSet {
     var lacking = request.references.count + 1
     let rounds = request.references.count / referencesPerCall + 3
     for _ in 0..<rounds {
-      guard case .success(.pluginCandidates(let answer)) = call.outcome, !answer.missingReferences.isEmpty,
+      guard case .success(let answer) = call.outcome, !answer.missingReferences.isEmpty,
         answer.missingReferences.count < lacking
       else {
         break
@@ -78,9 +75,9 @@ extension PluginSet {
   /// crops of those it lacks.
   private static func read(
     _ request: ReadRequest, with pool: PluginPool, exampleCrops: @Sendable ([String]) async -> [Example]
-  ) async -> PluginCall {
+  ) async -> PluginCall<EngineReading> {
     var call = await pool.call(.read(request))
-    guard case .success(.engineReading(let reading)) = call.outcome, !reading.missingExamples.isEmpty else {
+    guard case .success(let reading) = call.outcome, !reading.missingExamples.isEmpty else {
       return call
     }
     let milliseconds = call.milliseconds
@@ -94,10 +91,7 @@ extension PluginSet {
   }
 
   private func answers<Value>(
-    _ calls: [(PluginConfiguration, PluginCall)],
-    role: Role,
-    to message: Message,
-    extract: (Message) -> Value?
+    _ calls: [(PluginConfiguration, PluginCall<Value>)], role: Role
   ) throws(ErrorReply) -> [PluginAnswer<Value>] {
     guard !calls.isEmpty else {
       throw ErrorReply(
@@ -108,14 +102,7 @@ extension PluginSet {
       PluginAnswer(
         plugin: configuration.name,
         version: call.version,
-        outcome: call.outcome.flatMap { reply in
-          guard let value = extract(reply) else {
-            return .failure(
-              ErrorReply(
-                .pluginFailed, "the plugin answered a \(message.kind) with \(reply.kind)", plugin: configuration.name))
-          }
-          return .success(value)
-        },
+        outcome: call.outcome,
         milliseconds: call.milliseconds,
         voted: configuration.mode == .vote
       )

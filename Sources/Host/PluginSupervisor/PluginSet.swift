@@ -111,28 +111,22 @@ public final class PluginSet: Sendable {
     return statuses
   }
 
-  /// Sends `message` to every enabled plugin with `role` at once and collects every outcome,
-  /// in configuration order.
-  public func fanOut(_ message: Message, role: Role) async -> [(PluginConfiguration, PluginCall)] {
-    await fanOut(role: role) { await $0.call(message) }
-  }
-
   /// Runs `conversation` with every enabled plugin with `role` that takes its share of this
-  /// request (see ``PluginConfiguration/share``), at once.
-  func fanOut(
-    role: Role, _ conversation: @escaping @Sendable (PluginPool) async -> PluginCall
-  ) async -> [(PluginConfiguration, PluginCall)] {
+  /// request (see ``PluginConfiguration/share``), at once; the calls in configuration order.
+  func fanOut<Response>(
+    role: Role, _ conversation: @escaping @Sendable (PluginPool) async -> PluginCall<Response>
+  ) async -> [(PluginConfiguration, PluginCall<Response>)] {
     var targets: [PluginPool] = []
     for pool in pools where pool.configuration.enabled && pool.configuration.roles.contains(role) {
       if await pool.takesShare() {
         targets.append(pool)
       }
     }
-    return await withTaskGroup(of: (Int, PluginCall).self) { group in
+    return await withTaskGroup(of: (Int, PluginCall<Response>).self) { group in
       for (index, pool) in targets.enumerated() {
         group.addTask { (index, await conversation(pool)) }
       }
-      var calls = [PluginCall?](repeating: nil, count: targets.count)
+      var calls = [PluginCall<Response>?](repeating: nil, count: targets.count)
       for await (index, call) in group {
         calls[index] = call
       }

@@ -63,7 +63,7 @@ for _ in 0..<rounds {
   floorSamples.add(try await Samples.measure(perRound) { try echo.exchange() })
   directSamples.add(try await Samples.measure(perRound) { try direct.ping() })
   directReadSamples.add(try await Samples.measure(perRound) { try direct.send(smallRead) })
-  pingSamples.add(try await Samples.measure(perRound) { _ = try await plugin.call(.ping(payload: [])).outcome.get() })
+  pingSamples.add(try await Samples.measure(perRound) { _ = try await plugin.call(.ping()).outcome.get() })
   readSamples.add(try await Samples.measure(perRound) { _ = try await plugin.call(.read(smallRead)).outcome.get() })
 }
 
