@@ -18,8 +18,7 @@ namespace {
 // query with another reading then matches on little but the brand name. So ORB finds
 // kCandidatesPerFeature times the keypoints wanted, at a lower corner threshold than its default
 // (20), and they are taken in turn from each cell of a kSpreadGrid x kSpreadGrid grid over the
-// photo, strongest first. (Varied household, 100 meters: the right meter of queries the
-// keypoints named wrongly kept 7-19 inlier cells of 16 x 16 when matched alone; spread out, 26-39.)
+// photo, strongest first (figures in docs/recognizers.md, *Keypoint matcher*).
 constexpr int kCandidatesPerFeature = 3, kFastThreshold = 10, kSpreadGrid = 8;
 
 std::vector<cv::KeyPoint> spreadOut(std::vector<cv::KeyPoint> keypoints, cv::Size size, int wanted) {
@@ -52,9 +51,8 @@ std::vector<cv::KeyPoint> spreadOut(std::vector<cv::KeyPoint> keypoints, cv::Siz
 // seen squeezed, as from 50 degrees to the left or right (its width by 1.6) and from above or
 // below (its height), as ASIFT simulates tilts; the keypoints of those views are kept in the
 // reference's own pixels, so that the homography is fitted as for the head-on ones. They are
-// matched in the verification only, not hashed into the index: there, at 1,000 look-alike
-// meters, their copies of shared print crowded the right meter off the shortlist (top-1 89% ->
-// 79%) and doubled the time.
+// matched in the verification only, not hashed into the index: there their copies of shared
+// print crowd the right meter off the shortlist among many look-alike meters.
 constexpr std::pair<float, float> kTilts[] = {{1.6f, 1.0f}, {1.0f, 1.6f}};
 
 // Appends the keypoints of `view` (`wanted` of them, spread out), its pixels stretched by

@@ -214,14 +214,9 @@ void tallyPoses(std::vector<PoseVote> &poses, int *votes) {
 
 // For each query descriptor, the nearest row of each of the `neighbours` nearest references
 // votes for that reference's pose, 12 / rank: a look-alike meter's copy of a shared glyph may be
-// nearer than the right meter's, which still gets its share. (Measured at 1,000 look-alike meters,
-// verifying 8: the nearest reference alone voting, 74% top-1; every rank alike, 79%; 12 / rank,
-// 82%; and with 8 neighbours instead of 4, 84%. Voting for poses rather than for references: the
-// right meter first in the shortlist of the varied household, 100 meters, for 181 queries of 200
-// rather than 165; shift bins of 48, 64, 80, 112 pixels: top-1 96.5, 96.5, 96.5, 95.5% there.
-// Since keypoints are spread over the photo (spreadOut), 4 neighbours name more at 1,000 meters
-// than 8, in less time: 3, 4, 5, 8 neighbours, 86, 89, 89, 87% top-1; 100 meters, 14 ms a query
-// rather than 17.)
+// nearer than the right meter's, which still gets its share. A pose, not the reference as such:
+// the right meter's matches agree on one, shared print puts each look-alike elsewhere. (How the
+// ranks, neighbours and bins were chosen: docs/recognizers.md, *Keypoint matcher*.)
 __attribute__((always_inline)) inline void shortlistVotesLoop(
   const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, int *votes) {
   constexpr int neighbours = 4;
