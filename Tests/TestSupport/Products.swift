@@ -30,10 +30,7 @@ public enum Products {
   /// an answer can take longer than the shipped 10 s. Files it names relative to the repository
   /// (a plugin's script) are named by their full path in the copy, which lives elsewhere.
   public static func shippedPlugins() -> String {
-    var text = (try? String(contentsOfFile: "\(repository)/plugins.json", encoding: .utf8)) ?? ""
-    text = text.replacingOccurrences(
-      of: #""timeout_ms": [0-9]+"#, with: "\"timeout_ms\": \(eventLimit.components.seconds * 1000)",
-      options: .regularExpression)
+    var text = patient((try? String(contentsOfFile: "\(repository)/plugins.json", encoding: .utf8)) ?? "")
     let quoted = try! NSRegularExpression(pattern: #""([^"/][^"]*/[^"]*)""#)
     let strings = quoted.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
       Range($0.range(at: 1), in: text).map { String(text[$0]) }
@@ -43,5 +40,12 @@ public enum Products {
     }
     // A test without its plugins cannot run: fail loudly.
     return try! writeTemporaryFile("plugins.json", Array(text.utf8))
+  }
+
+  /// A plugins.json's text with every plugin waiting ``eventLimit`` for an answer.
+  public static func patient(_ pluginsJSON: String) -> String {
+    pluginsJSON.replacingOccurrences(
+      of: #""timeout_ms": [0-9]+"#, with: "\"timeout_ms\": \(eventLimit.components.seconds * 1000)",
+      options: .regularExpression)
   }
 }
