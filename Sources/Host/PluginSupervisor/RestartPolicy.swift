@@ -34,10 +34,14 @@ final class CrashRecord: Sendable {
   }
 
   private let policy: RestartPolicy
+  private let now: @Sendable () -> ContinuousClock.Instant
   private let state = Mutex<(ends: [ContinuousClock.Instant], quarantine: String?)>(([], nil))
 
-  init(policy: RestartPolicy) {
+  /// - Parameter now: the time of an end; tests pass a clock of their own to check the policy
+  ///   without waiting for it.
+  init(policy: RestartPolicy, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
     self.policy = policy
+    self.now = now
   }
 
   /// Why the plugin is quarantined, or `nil`.
@@ -48,7 +52,7 @@ final class CrashRecord: Sendable {
   /// Records an end of an instance that was last restarted (started after an end) at
   /// `restarted`, if ever, and decides what follows.
   func ended(lastRestarted restarted: ContinuousClock.Instant?) -> Decision {
-    let now = ContinuousClock.now
+    let now = now()
     return state.withLock { state in
       if let reason = state.quarantine {
         return .quarantine(reason)
