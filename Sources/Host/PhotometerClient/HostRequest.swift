@@ -2,42 +2,28 @@ import PhotometerProtocol
 
 /// A request a client sends the host, with the kind of answer it gets: `client.send(.listMeters)`
 /// is a `[Meter]`. Each request is paired with its reply here, once.
-public struct HostRequest<Response>: Sendable {
-  /// The request as it goes on the wire.
-  public let message: Message
-  private let answer: @Sendable (Message) -> Response?
+public typealias HostRequest<Response> = Request<ClientConversation, Response>
 
-  init(_ message: Message, answer: @escaping @Sendable (Message) -> Response?) {
-    self.message = message
-    self.answer = answer
-  }
-
-  /// The answer the reply carries, or `nil` when the reply is of another kind.
-  public func answer(in reply: Message) -> Response? {
-    answer(reply)
-  }
-}
-
-extension HostRequest where Response == ReadResult {
+extension Request where Conversation == ClientConversation, Response == ReadResult {
   public static func read(_ request: ReadRequest) -> Self {
     Self(.read(request)) { if case .readResult(let result) = $0 { result } else { nil } }
   }
 }
 
-extension HostRequest where Response == IdentifyResult {
+extension Request where Conversation == ClientConversation, Response == IdentifyResult {
   public static func identify(_ request: IdentifyRequest) -> Self {
     Self(.identify(request)) { if case .identifyResult(let result) = $0 { result } else { nil } }
   }
 }
 
-extension HostRequest where Response == Image {
+extension Request where Conversation == ClientConversation, Response == Image {
   /// A meter's digit window and dials drawn on its reference photo, or on `photo`, as PNG.
   public static func previewMeter(name: String, photo: Image? = nil) -> Self {
     Self(.previewMeter(name: name, photo: photo)) { if case .meterPreview(let image) = $0 { image } else { nil } }
   }
 }
 
-extension HostRequest where Response == [PluginStatus] {
+extension Request where Conversation == ClientConversation, Response == [PluginStatus] {
   public static var listPlugins: Self { Self(.listPlugins, answer: pluginList) }
   /// Reads the plugin configuration again.
   public static var reloadPlugins: Self { Self(.reloadPlugins, answer: pluginList) }
@@ -47,7 +33,7 @@ extension HostRequest where Response == [PluginStatus] {
   }
 }
 
-extension HostRequest where Response == Meter {
+extension Request where Conversation == ClientConversation, Response == Meter {
   public static func addMeter(_ request: AddMeterRequest) -> Self { Self(.addMeter(request), answer: meterInfo) }
   public static func getMeter(name: String, includePhotos: Bool) -> Self {
     Self(.getMeter(name: name, includePhotos: includePhotos), answer: meterInfo)
@@ -59,13 +45,13 @@ extension HostRequest where Response == Meter {
   }
 }
 
-extension HostRequest where Response == [Meter] {
+extension Request where Conversation == ClientConversation, Response == [Meter] {
   public static var listMeters: Self {
     Self(.listMeters) { if case .meterList(let meters) = $0 { meters } else { nil } }
   }
 }
 
-extension HostRequest where Response == Int {
+extension Request where Conversation == ClientConversation, Response == Int {
   /// Removes a meter; one with readings only when `withReadings`. The answer is how many
   /// readings went with it.
   public static func removeMeter(name: String, withReadings: Bool) -> Self {
@@ -75,7 +61,7 @@ extension HostRequest where Response == Int {
   }
 }
 
-extension HostRequest where Response == StoredReading {
+extension Request where Conversation == ClientConversation, Response == StoredReading {
   public static func addReading(_ request: AddReadingRequest) -> Self {
     Self(.addReading(request), answer: readingInfo)
   }
@@ -92,26 +78,26 @@ extension HostRequest where Response == StoredReading {
   }
 }
 
-extension HostRequest where Response == [StoredReading] {
+extension Request where Conversation == ClientConversation, Response == [StoredReading] {
   public static func listReadings(_ request: ListReadingsRequest) -> Self {
     Self(.listReadings(request)) { if case .readingList(let readings) = $0 { readings } else { nil } }
   }
 }
 
-extension HostRequest where Response == Int64 {
+extension Request where Conversation == ClientConversation, Response == Int64 {
   /// The answer is the deleted reading's id.
   public static func deleteReading(id: Int64) -> Self {
     Self(.deleteReading(id: id)) { if case .readingDeleted(let id) = $0 { id } else { nil } }
   }
 }
 
-extension HostRequest where Response == Stats {
+extension Request where Conversation == ClientConversation, Response == Stats {
   public static func getStats(_ request: StatsRequest) -> Self {
     Self(.getStats(request)) { if case .stats(let stats) = $0 { stats } else { nil } }
   }
 }
 
-extension HostRequest where Response == ExportedData {
+extension Request where Conversation == ClientConversation, Response == ExportedData {
   /// Every meter and reading as one CSV text.
   public static var exportData: Self {
     Self(.exportData) {
@@ -124,7 +110,7 @@ extension HostRequest where Response == ExportedData {
   }
 }
 
-extension HostRequest where Response == ImportedData {
+extension Request where Conversation == ClientConversation, Response == ImportedData {
   /// Loads what ``exportData`` wrote.
   public static func importData(csv: String) -> Self {
     Self(.importData(csv: csv)) {
@@ -137,7 +123,7 @@ extension HostRequest where Response == ImportedData {
   }
 }
 
-extension HostRequest where Response == String {
+extension Request where Conversation == ClientConversation, Response == String {
   /// A chart of a meter's readings, or of its consumption per the request's period, as a
   /// standalone SVG document.
   public static func renderChart(_ request: StatsRequest, size: ChartSize, content: ChartContent = .automatic) -> Self {
