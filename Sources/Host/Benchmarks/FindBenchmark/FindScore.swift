@@ -13,6 +13,18 @@ struct FindTally {
   var told = 0
   var milliseconds: [Double] = []
 
+  /// Counts one photo: the window chosen (nil: none), the values read not told the kind and told
+  /// it, against the true display's box and value.
+  mutating func add(
+    window: Rect?, blind: String?, told: String?, truth box: Rect, value: String, milliseconds time: Double
+  ) {
+    photos += 1
+    if let window, window.overlap(with: box) >= 0.5 { found += 1 }
+    if blind == value { self.blind += 1 }
+    if told == value { self.told += 1 }
+    milliseconds.append(time)
+  }
+
   func row(_ name: String) -> String {
     func share(_ count: Int) -> String { String(format: "%.1f%%", 100 * Double(count) / Double(max(photos, 1))) }
     let sorted = milliseconds.sorted()
@@ -50,12 +62,11 @@ struct FindScore {
         box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
     }
     let chosen = WindowChoice.choose(candidates, kind: nil)
-    tally.milliseconds.append(Double((ContinuousClock.now - started).components.attoseconds) / 1e15)
+    let time = (ContinuousClock.now - started).milliseconds
     let withKind = WindowChoice.choose(candidates, kind: kind)
-    tally.photos += 1
-    if let chosen, candidates[chosen].box.overlap(with: box) >= 0.5 { tally.found += 1 }
-    if let chosen, candidates[chosen].value == value { tally.blind += 1 }
-    if let withKind, candidates[withKind].value == value { tally.told += 1 }
+    tally.add(
+      window: chosen.map { candidates[$0].box }, blind: chosen.map { candidates[$0].value },
+      told: withKind.map { candidates[$0].value }, truth: box, value: value, milliseconds: time)
     if showErrors, chosen.map({ candidates[$0].value }) != value {
       print(
         "  \(name): \(chosen.map { candidates[$0].value } ?? "none"), truth \(value); rows "

@@ -26,12 +26,11 @@ struct HostScore {
   ) async throws {
     let started = ContinuousClock.now
     let blindResult = try await Self.read(bytes, kind: nil, client: client)
-    tally.milliseconds.append((ContinuousClock.now - started).milliseconds)
+    let time = (ContinuousClock.now - started).milliseconds
     let toldResult = try await Self.read(bytes, kind: kind, client: client)
-    tally.photos += 1
-    if let window = blindResult.windows.first, window.box.overlap(with: box) >= 0.5 { tally.found += 1 }
-    if blindResult.value == value { tally.blind += 1 }
-    if toldResult.value == value { tally.told += 1 }
+    tally.add(
+      window: blindResult.windows.first?.box, blind: blindResult.value, told: toldResult.value, truth: box,
+      value: value, milliseconds: time)
     if showErrors, blindResult.value != value {
       print(
         "  \(name) (host): \(blindResult.value.isEmpty ? "none" : blindResult.value), truth \(value); windows "
