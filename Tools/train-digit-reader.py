@@ -220,7 +220,7 @@ def fit_peak_lead(model, dev):
     median step between a window's peaks), averaged over the development windows whose best path
     holds as many digits as the window: the cell classifier's cells are centred that much left of
     the peaks (SequenceReader.cellSpans). It is the training's own: another seed's peaks lie
-    elsewhere, and cells cut at the shipped network's lead cost it 13 points of real windows."""
+    elsewhere (docs/recognizers.md, *Seed to seed, and the peak lead*)."""
     model.eval()
     leads = []
     with torch.no_grad():

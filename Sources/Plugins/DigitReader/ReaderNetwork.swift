@@ -30,8 +30,8 @@ public final class ReaderNetwork: @unchecked Sendable {
     /// fitted on meterdigits' development set-ups.
     public var temperature: Double
     /// How far right of a digit's middle the network's surest column for it lies, in pitches,
-    /// fitted on the development windows: each training's own (one seed's lies at 0.13, another's
-    /// at 0.48). Files written before it was fitted hold none: their network's is 0.12.
+    /// fitted on the development windows: each training's own, as another seed's peaks lie
+    /// elsewhere. Files written before it was fitted hold none: their network's is 0.12.
     public var peakLead: Double
 
     enum CodingKeys: String, CodingKey {
