@@ -54,8 +54,8 @@ struct GlobalOptions: ParsableArguments {
   /// opened for reading only (no host, no plugins: a listing takes about as long as `--version`),
   /// unless the command is recorded or names another host.
   func request<Response>(_ request: HostRequest<Response>) async throws -> Response {
-    if request.message.isStoreQuery, record == nil, host == nil {
-      return try await query(request)
+    if let query = StoreQuery(request.message), record == nil, host == nil {
+      return try await answer(request, query)
     }
     let client = try await connect(readOnly: request.message.onlyReadsTheStore)
     do {
@@ -71,21 +71,21 @@ struct GlobalOptions: ParsableArguments {
   /// Answers a request that only reads the store from the database, as the host would: a
   /// database that cannot be opened ends the command with status 1 and its reason, a store
   /// failure as the host's ``ErrorReply`` would.
-  private func query<Response>(_ request: HostRequest<Response>) async throws -> Response {
+  private func answer<Response>(_ request: HostRequest<Response>, _ query: StoreQuery) async throws -> Response {
     let store: MeterStore
     do {
       store = try MeterStore(path: db ?? MeterStore.defaultPath, access: .readOnly)
     } catch {
       throw CommandFailure.badInput("\(error)")
     }
-    let reply: Message?
+    let reply: Message
     do {
-      reply = try await store.answerQuery(request.message)
+      reply = try await store.answer(query)
     } catch {
       throw ErrorReply(error)
     }
-    guard let reply, let value = request.answer(in: reply) else {
-      throw CommandFailure.internalFailure("the store does not answer \(request.message.kind)")
+    guard let value = request.answer(in: reply) else {
+      throw CommandFailure.internalFailure("the store answers \(request.message.kind) with \(reply.kind)")
     }
     return value
   }
@@ -98,14 +98,6 @@ func absolute(_ path: String) -> String {
 extension Message {
   /// Whether the host answers this from the store without changing it.
   fileprivate var onlyReadsTheStore: Bool {
-    switch self {
-    case .listMeters, .getMeter, .getReading, .listReadings, .getStats, .exportData, .renderChart: true
-    default: false
-    }
-  }
-
-  /// Whether ``MeterStore/answerQuery(_:)`` answers this (a chart is drawn by the host).
-  fileprivate var isStoreQuery: Bool {
-    if case .renderChart = self { false } else { onlyReadsTheStore }
+    if case .renderChart = self { true } else { StoreQuery(self) != nil }
   }
 }

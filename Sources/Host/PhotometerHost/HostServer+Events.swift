@@ -36,8 +36,9 @@ extension HostServer {
 
   private func handle(_ envelope: Envelope, replies: ReplyWriter) {
     let id = envelope.requestID
+    let message = ClientMessage(envelope.message)
     // A Cancel has no reply (and took no reply slot), before the handshake too.
-    if case .cancel(let target) = envelope.message {
+    if case .cancel(let target) = message {
       state.withLock { $0.inFlight[target] }?.cancel()
       return
     }
@@ -45,12 +46,12 @@ extension HostServer {
       handshake(envelope, replies: replies)
       return
     }
-    if state.withLock({ $0.shuttingDown }), envelope.message != .shutdown {
+    if state.withLock({ $0.shuttingDown }), message != .shutdown {
       reply(
         id, .error(ErrorReply(.shuttingDown, "the host is shutting down and takes no new requests")), replies: replies)
       return
     }
-    switch envelope.message {
+    switch message {
     case .ping(let payload):
       reply(id, .pong(payload: payload), replies: replies)
     case .shutdown:
@@ -58,9 +59,13 @@ extension HostServer {
       finish(status: 0, after: id, replies: replies)
     case .hello:
       reply(id, .error(ErrorReply(.invalidRequest, "the handshake is already done")), replies: replies)
-    default:
-      // Every other request is answered in a task of its own; `answer` knows which it takes.
-      start(envelope, replies: replies)
+    case .cancel:
+      break  // Taken above.
+    case .work(let work):
+      start(id, work, replies: replies)
+    case nil:
+      let error = ErrorReply(.unknownMessage, "the host does not take \(envelope.message.kind) from a client")
+      reply(id, .error(error), replies: replies)
     }
   }
 
@@ -83,8 +88,7 @@ extension HostServer {
   }
 
   /// Runs a request in a task of its own and answers it when it is done.
-  private func start(_ envelope: Envelope, replies: ReplyWriter) {
-    let id = envelope.requestID
+  private func start(_ id: UInt64, _ work: ClientMessage.Work, replies: ReplyWriter) {
     if state.withLock({ $0.inFlight[id] != nil }) {
       reply(
         id, .error(ErrorReply(.duplicateRequestID, "request \(id) is still in flight; use a new id")), replies: replies)
@@ -92,7 +96,7 @@ extension HostServer {
     }
     state.withLock { state in
       state.inFlight[id] = Task {
-        let answer = await self.answer(envelope.message)
+        let answer = await self.answer(work)
         let message = Task.isCancelled ? .error(ErrorReply(.cancelled, "the request was cancelled")) : answer
         self.reply(id, message, replies: replies)
         self.state.withLock { _ = $0.inFlight.removeValue(forKey: id) }
@@ -100,9 +104,9 @@ extension HostServer {
     }
   }
 
-  private func answer(_ message: Message) async -> Message {
+  private func answer(_ work: ClientMessage.Work) async -> Message {
     do throws(ErrorReply) {
-      switch message {
+      switch work {
       case .read(let request):
         let format = try checkImage(request.image).format
         return .readResult(
@@ -124,11 +128,13 @@ extension HostServer {
         return .pluginList(await plugins.statuses())
       case .reloadPlugins:
         return .pluginList(try await plugins.reload())
-      default:
-        guard let answer = try await answerStore(message) else {
-          throw ErrorReply(.unknownMessage, "the host does not take \(message.kind) from a client")
-        }
-        return answer
+      case .renderChart(let request, let size, let content):
+        return .chart(
+          svg: try await answered { () throws(StoreError) in try await chart(request, size: size, content: content) })
+      case .query(let query):
+        return try await answered { () throws(StoreError) in try await store.answer(query) }
+      case .change(let change):
+        return try await answer(change)
       }
     } catch {
       return .error(error)
@@ -138,6 +144,16 @@ extension HostServer {
   /// A pipeline's answer, its failure as the client's reply: the one place pipeline errors
   /// become replies.
   private func answered<Value>(_ body: () async throws(PipelineError) -> Value) async throws(ErrorReply) -> Value {
+    do {
+      return try await body()
+    } catch {
+      throw ErrorReply(error)
+    }
+  }
+
+  /// The store's answer, its failure as the client's reply: the one place store errors become
+  /// replies.
+  func answered<Value>(_ body: () async throws(StoreError) -> Value) async throws(ErrorReply) -> Value {
     do {
       return try await body()
     } catch {

@@ -5,53 +5,46 @@ import PhotometerStore
 import PhotometerVision
 
 extension HostServer {
-  /// The answer to a request of the meter store, or `nil` for any other message.
-  func answerStore(_ message: Message) async throws(ErrorReply) -> Message? {
-    switch message {
+  /// The answer to a request that changes the meter store.
+  func answer(_ change: StoreChange) async throws(ErrorReply) -> Message {
+    switch change {
     case .addMeter(let request): try checkReferencesDecode(request.references)
     case .editMeter(let request): try checkReferencesDecode(request.addReferences)
     default: break
     }
-    do throws(StoreError) {
-      if let answer = try await store.answerQuery(message) { return answer }
-      switch message {
-      case .addMeter(var request):
-        // A meter registered without a digit window gets the one found in its reference photo.
-        if request.meter.roi == nil, let reference = request.references.first {
-          request.meter.roi = await reading.proposeWindow(for: request.meter, reference: reference)
-        }
-        return .meterInfo(try await store.addMeter(request.meter, references: request.references))
-      case .editMeter(let request):
-        return .meterInfo(try await store.editMeter(request))
-      case .removeMeter(let name, let withReadings):
-        return .meterRemoved(
-          name: name, readingsRemoved: try await store.removeMeter(named: name, withReadings: withReadings))
-      case .addReading(let request):
-        return .readingInfo(try await store.addReading(request))
-      case .confirmReading(let id, let value):
-        return .readingInfo(try await store.confirmReading(id: id, value: value.isEmpty ? nil : value))
-      case .deleteReading(let id):
-        try await store.deleteReading(id: id)
-        return .readingDeleted(id: id)
-      case .importData(let csv):
-        let imported = try await store.importCSV(csv)
-        return .importedData(meters: imported.meters, readings: imported.readings)
-      case .renderChart(let request, let size, let content):
-        return .chart(svg: try await chart(request, size: size, content: content))
-      default:
-        return nil
+    return try await answered { () throws(StoreError) in try await apply(change) }
+  }
+
+  private func apply(_ change: StoreChange) async throws(StoreError) -> Message {
+    switch change {
+    case .addMeter(var request):
+      // A meter registered without a digit window gets the one found in its reference photo.
+      if request.meter.roi == nil, let reference = request.references.first {
+        request.meter.roi = await reading.proposeWindow(for: request.meter, reference: reference)
       }
-    } catch {
-      throw ErrorReply(error)
+      return .meterInfo(try await store.addMeter(request.meter, references: request.references))
+    case .editMeter(let request):
+      return .meterInfo(try await store.editMeter(request))
+    case .removeMeter(let name, let withReadings):
+      return .meterRemoved(
+        name: name, readingsRemoved: try await store.removeMeter(named: name, withReadings: withReadings))
+    case .addReading(let request):
+      return .readingInfo(try await store.addReading(request))
+    case .confirmReading(let id, let value):
+      return .readingInfo(try await store.confirmReading(id: id, value: value.isEmpty ? nil : value))
+    case .deleteReading(let id):
+      try await store.deleteReading(id: id)
+      return .readingDeleted(id: id)
+    case .importData(let csv):
+      let imported = try await store.importCSV(csv)
+      return .importedData(meters: imported.meters, readings: imported.readings)
     }
   }
 
   /// A chart of the readings the request names: a counting meter's consumption per the
   /// request's period as columns (unless the readings are asked for), any other meter's readings
   /// as a line.
-  private func chart(_ request: StatsRequest, size: ChartSize, content: ChartContent) async throws(StoreError)
-    -> String
-  {
+  func chart(_ request: StatsRequest, size: ChartSize, content: ChartContent) async throws(StoreError) -> String {
     let (meter, unit, points) = try await store.series(request.meter, unit: request.unit)
     switch (content, meter.countsUp) {
     case (.consumption, false):

@@ -10,10 +10,10 @@ extension MeterStore {
   }
 
   /// The answer to a request that only reads the store (meters, readings, statistics, the
-  /// export), or `nil` for any other message. The host answers these, and so does the CLI in its
-  /// own process, with the database opened for reading only.
-  public func answerQuery(_ message: Message) async throws(StoreError) -> Message? {
-    switch message {
+  /// export). The host answers these, and so does the CLI in its own process, with the database
+  /// opened for reading only.
+  public func answer(_ query: StoreQuery) async throws(StoreError) -> Message {
+    switch query {
     case .getMeter(let name, let includePhotos):
       return .meterInfo(try await meter(named: name, includePhotos: includePhotos))
     case .listMeters:
@@ -27,8 +27,6 @@ extension MeterStore {
     case .exportData:
       let export = try await exportCSV()
       return .exportedData(csv: export.csv, meters: export.meters, readings: export.readings)
-    default:
-      return nil
     }
   }
 }

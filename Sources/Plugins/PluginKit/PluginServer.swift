@@ -79,7 +79,7 @@ private final class Session<R: Recognizer>: @unchecked Sendable {
     guard host != nil else {
       return handshake(envelope)
     }
-    switch envelope.message {
+    switch HostMessage(envelope.message) {
     case .ping(let payload):
       reply(id, .pong(payload: payload))
     case .cancel:
@@ -93,7 +93,7 @@ private final class Session<R: Recognizer>: @unchecked Sendable {
       answer(id) { () throws(ErrorReply) in .pluginCandidates(try recognizer.identify(request)) }
     case .hello:
       reply(id, .error(ErrorReply(.invalidRequest, "the handshake is already done")))
-    default:
+    case .read, .identify, nil:
       reply(id, .error(ErrorReply(.unknownMessage, "this plugin does not take \(envelope.message.kind)")))
     }
     return false
