@@ -22,14 +22,14 @@ import argparse
 import functools
 import importlib.util
 import csv
-import io
 import os
 import random
 import re
 import subprocess
 import sys
 
-from PIL import Image
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from digitreader import strips  # noqa: E402
 
 FAMILIES = {"gasmeter": "gas", "watermeter": "water", "powermeter": "power", "lcd": "lcd"}
 
@@ -76,28 +76,6 @@ def write_set(folder, rows):
             writer.writerow([name, text, accept])
 
 
-def strip(rng, photos):
-    """5 to 8 photos of one device side by side in a frame."""
-    count = rng.randint(5, 8)
-    chosen = [rng.choice(photos) for _ in range(count)]
-    height = sorted(Image.open(path).size[1] for path, _ in chosen)[count // 2]
-    parts = [Image.open(path).convert("RGB") for path, _ in chosen]
-    parts = [part.resize((max(1, round(part.size[0] * height / part.size[1])), height)) for part in parts]
-    gap, border = rng.choice([0, 0, 1, 2, 3]), rng.randint(0, 6)
-    frame = tuple(rng.randint(0, 80) if rng.random() < 0.7 else rng.randint(150, 255) for _ in range(3))
-    width = sum(part.size[0] for part in parts) + gap * (count - 1) + 2 * border
-    image = Image.new("RGB", (width, height + 2 * border), frame)
-    x = border
-    for part in parts:
-        image.paste(part, (x, border))
-        x += part.size[0] + gap
-    text = "".join(nearest(*label) for _, label in chosen)
-    accept = "|".join(accepted(*label) for _, label in chosen)
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG")
-    return buffer.getvalue(), text, accept
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out")
@@ -129,7 +107,8 @@ def main():
         rows = []
         for index in range(100 if kind == "gas" else 300):
             folder = rng.choice(folders)
-            rows.append((f"{index:05d}.png",) + strip(rng, devices[folder]))
+            labelled = [(path, nearest(*label), accepted(*label)) for path, label in devices[folder]]
+            rows.append((f"{index:05d}.png",) + strips.strip(rng, labelled))
         write_set(os.path.join(arguments.out, f"strips-{kind}"), rows)
         print(f"{kind}: {len(folders)} folders, {len(photos)} photos", file=sys.stderr)
     make_digits = os.path.join(here, "make-digits.py")

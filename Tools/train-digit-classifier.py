@@ -5,7 +5,7 @@
 
 (The venv and fonts as for Tools/train-digit-reader.py, and the faces render.MORE_FACES names:
 apt-get install the packages in render.MORE_FACES_PACKAGES.) Trains on cells cut from windows made
-as the sequence reader's are (digitreader/cells.py): meterdigits' training set-ups composed into
+as the sequence reader's are (digitreader/cells.py): meterdigits' training meters composed into
 strips, and seven-segment and dot-matrix displays and counters of the training style (counters
 in 46 faces, not 16), all
 through the random camera; and 20,000 training photos a round read alone, as another meter's
@@ -13,8 +13,8 @@ camera might take them (`cells.photo_cell`); a wheel caught between two digits i
 each. One classifier per seed (about 40 minutes on 2 cores of a slow machine; the one shipped is
 seed 1's; with several seeds the file is their mean, `average`, and the seeds can be trained as
 separate commands and `--average`d). Keeps the round that reads the development cells
-best (cut the same way from meterdigits' development set-ups and rendered windows) together with
-the development set-ups' settled photos as taken, and writes
+best (cut the same way from meterdigits' development meters and rendered windows) together with
+the development meters' settled photos as taken, and writes
 Sources/Plugins/DigitReader/digit-cells.onnx. Seeded: the same seeds, the same cells and order.
 """
 import argparse

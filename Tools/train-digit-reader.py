@@ -7,7 +7,7 @@
     /tmp/venv/bin/python Tools/train-digit-reader.py [--rounds 7] [--seed 1]
 
 Trains only on ../shared/data/meterdigits (its training part: see digitreader/compose.py for the
-split that keeps a camera set-up on one side) composed into windows, and on displays and counters
+split that keeps a meter on one side) composed into windows, and on displays and counters
 of the training style (digitreader/render.py). Picks the epoch that reads the development part
 best, fits the softmax temperature on it (so that a digit's confidence is its chance of being
 right), and writes Sources/Plugins/DigitReader/digit-reader.onnx and digit-reader.json.
@@ -30,7 +30,7 @@ from torch import nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cv2  # noqa: E402
-from digitreader import augment, compose, data, render  # noqa: E402
+from digitreader import augment, compose, data, render, strips  # noqa: E402
 from digitreader.model import BLANK, CLASSES, HEIGHT, STRIDE, DigitReader  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -140,7 +140,7 @@ def parse_mix(text):
 
 
 def development(seed, photos, faces, count, raw=False, kinds=("real", "real", "sevenseg", "wheels")):
-    """A fixed development set: real windows of the development set-ups, and rendered ones. With
+    """A fixed development set: real windows of the development meters, and rendered ones. With
     `raw`, the images as a camera gives them (for --write-development), else as prepared."""
     rng = np.random.default_rng(seed)
     out = []
@@ -162,9 +162,11 @@ def allowed(char, value):
     return str(lower) if fraction < 0.15 else upper if fraction > 0.85 else str(lower) + upper
 
 
-def write_development(folder, dev, dev_photos):
+def write_development(folder, dev, dev_photos, meters, seed):
     """The development windows as labelled sets (file,text,accept) for photometer-benchmark-read,
-    and the development set-ups' settled photos (labels x.0) as taken, in dev-settled."""
+    the development meters' settled photos (labels x.0) as taken, in dev-settled, and 300 strips
+    of 5 to 8 photos of one meter as taken, side by side as the validation strips are
+    (`strips.strip`), in dev-strips."""
     import csv
     path = os.path.join(folder, "dev-settled")
     os.makedirs(path, exist_ok=True)
@@ -181,10 +183,24 @@ def write_development(folder, dev, dev_photos):
         with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
             writer = csv.writer(file, lineterminator="\n")
             writer.writerow(["file", "text", "accept"])
-            for index, (image, truth, _) in enumerate(item for item in dev if item[2] == kind):
+            for index, (image, truth, _, _) in enumerate(item for item in dev if item[2] == kind):
                 cv2.imwrite(os.path.join(path, f"{index:05d}.png"), image)
                 writer.writerow([f"{index:05d}.png", "".join(char for char, _ in truth),
                                  "|".join(allowed(char, value) for char, value in truth)])
+    path = os.path.join(folder, "dev-strips")
+    os.makedirs(path, exist_ok=True)
+    rng = random.Random(seed)
+    names = sorted(meters)
+    with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(["file", "text", "accept"])
+        for index in range(300):
+            photos = [(photo, str(render.round_digit(value)), allowed(str(render.round_digit(value)), value))
+                      for photo, value in meters[rng.choice(names)]]
+            data, text, accept = strips.strip(rng, photos)
+            with open(os.path.join(path, f"{index:05d}.png"), "wb") as output:
+                output.write(data)
+            writer.writerow([f"{index:05d}.png", text, accept])
 
 
 def evaluate(model, dev, temperature=1.0):
@@ -281,8 +297,8 @@ def main():
                         help="fit the temperature and peak lead of the exported network in --output again and stop")
     parser.add_argument("--write-development", metavar="DIR",
                         help="write the development windows to DIR/dev-real, dev-sevenseg, dev-wheels, "
-                             "dev-dotmatrix, the "
-                             "settled development photos to DIR/dev-settled, and stop")
+                             "dev-dotmatrix, the settled development photos to DIR/dev-settled, strips of "
+                             "one meter's photos to DIR/dev-strips, and stop")
     arguments = parser.parse_args()
 
     torch.manual_seed(arguments.seed)
@@ -301,7 +317,8 @@ def main():
         # Dot-matrix displays from a stream of their own, so the other sets stay as they were.
         windows = development(arguments.seed + 7919, dev_photos, faces, 1200, raw=True) + \
             development(arguments.seed + 7920, dev_photos, faces, 300, raw=True, kinds=("dotmatrix",))
-        write_development(arguments.write_development, windows, dev_photos)
+        meters = compose.development_meters(arguments.meterdigits)
+        write_development(arguments.write_development, windows, dev_photos, meters, arguments.seed + 7921)
         return
     dev = development(arguments.seed + 7919, dev_photos, faces, 1200)
     if arguments.refit_temperature:

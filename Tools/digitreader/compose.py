@@ -1,11 +1,14 @@
-"""Real digit windows composed from ../shared/data/meterdigits, and the split that keeps a camera
-set-up on one side.
+"""Real digit windows composed from ../shared/data/meterdigits, and the split that keeps a meter
+on one side.
 
 A meterdigits file name carries, after its label, the ROI name and the date of the camera's photo
 (`4.0_10_dig7_20220602-132530.jpg`); the set-up key is that stem with the time of day dropped and
-the date cut to the month (`10_dig7_202206`), so the photos one camera took of one meter in a month
-stay together. Names that are a bare content hash say nothing of their set-up: they all go to
-training, never to the development part.
+the date cut to the month (`10_dig7_202206`). A key names one digit position (dig7) of a meter, and
+its siblings (dig1 to dig8, with or without a leading label such as `10_`) are the same meter, its
+camera, light and face: so the split goes by meter, the key with its leading label and position
+dropped (`dig_202206`: a meter's digits of one month, 128 meters in all; where one contributor's
+meters share a month, they stay together). Names that are a bare content hash say nothing of
+their set-up: they all go to training, never to the development part.
 """
 import os
 import re
@@ -15,7 +18,11 @@ import numpy as np
 
 from .render import round_digit
 
-DEVELOPMENT_SHARE = 7  # one set-up key in seven (by FNV-1a hash) is development
+# One meter in four (by FNV-1a hash) is development, but for the few of more than LARGE photos
+# (three quarters of the named photos), which always train: with one of them the development part
+# would be a single meter. That leaves 1,068 development photos of 31 meters.
+DEVELOPMENT_SHARE = 4
+LARGE = 1000
 
 
 def fnv1a(text):
@@ -36,21 +43,56 @@ def setup_key(name):
     return re.sub(r"[0-9]+$", "", stem) or stem
 
 
-def load(root):
-    """Every photo as (label value in [0, 10), grey image, part) with part 'train' or 'dev'."""
-    photos = []
+def meter_key(name):
+    """The meter a file belongs to (its set-up key without leading label and digit position), or
+    None when the name does not tell."""
+    key = setup_key(name)
+    if key is None:
+        return None
+    return re.sub(r"(digit|dig|ziffer|ROI|nt|ht|D)[0-9]+", "dig", re.sub(r"^((NaN|[0-9.]+)_)*", "", key))
+
+
+def file_names(root):
+    """(label folder, file name) of every photo."""
     for label in sorted(os.listdir(root)):
         folder = os.path.join(root, label)
-        if not os.path.isdir(folder) or not re.fullmatch(r"[0-9]\.[0-9]", label):
-            continue
-        for name in sorted(os.listdir(folder)):
-            image = cv2.imread(os.path.join(folder, name), cv2.IMREAD_COLOR)
-            if image is None:
-                continue
-            key = setup_key(name)
-            part = "dev" if key is not None and fnv1a(key) % DEVELOPMENT_SHARE == 0 else "train"
-            photos.append((float(label), image, part))
+        if os.path.isdir(folder) and re.fullmatch(r"[0-9]\.[0-9]", label):
+            for name in sorted(os.listdir(folder)):
+                yield label, name
+
+
+def development_part(root):
+    """The meters of the development part."""
+    sizes = {}
+    for _, name in file_names(root):
+        meter = meter_key(name)
+        if meter is not None:
+            sizes[meter] = sizes.get(meter, 0) + 1
+    return {meter for meter, size in sizes.items() if size <= LARGE and fnv1a(meter) % DEVELOPMENT_SHARE == 0}
+
+
+def load(root):
+    """Every photo as (label value in [0, 10), grey image, part) with part 'train' or 'dev'."""
+    development = development_part(root)
+    photos = []
+    for label, name in file_names(root):
+        image = cv2.imread(os.path.join(root, label, name), cv2.IMREAD_COLOR)
+        if image is not None:
+            photos.append((float(label), image, "dev" if meter_key(name) in development else "train"))
     return photos
+
+
+def development_meters(root, least=20):
+    """The development part's photo files by meter, {meter: [(path, label value)]}, for meters of
+    `least` photos or more: a development strip holds photos of one meter, as a validation strip
+    holds one device's."""
+    development = development_part(root)
+    meters = {}
+    for label, name in file_names(root):
+        meter = meter_key(name)
+        if meter in development:
+            meters.setdefault(meter, []).append((os.path.join(root, label, name), float(label)))
+    return {meter: photos for meter, photos in meters.items() if len(photos) >= least}
 
 
 def real_strip(rng, photos):

@@ -1,0 +1,29 @@
+"""Strips of real digit photos of one device side by side, as a counter's window shows them: the
+validation strips (Tools/make-validation-sets.py) and the development strips of meterdigits'
+development meters (Tools/train-digit-reader.py --write-development) are made alike, so that
+development figures speak of what the validation figures measure. Needs only Pillow."""
+import io
+
+from PIL import Image
+
+
+def strip(rng, photos):
+    """5 to 8 of `photos` ((path, text, accept) of one device), chosen by `rng` (random.Random),
+    scaled to their median height, with gaps and a frame of one colour: (PNG bytes, text,
+    accept)."""
+    count = rng.randint(5, 8)
+    chosen = [rng.choice(photos) for _ in range(count)]
+    height = sorted(Image.open(path).size[1] for path, _, _ in chosen)[count // 2]
+    parts = [Image.open(path).convert("RGB") for path, _, _ in chosen]
+    parts = [part.resize((max(1, round(part.size[0] * height / part.size[1])), height)) for part in parts]
+    gap, border = rng.choice([0, 0, 1, 2, 3]), rng.randint(0, 6)
+    frame = tuple(rng.randint(0, 80) if rng.random() < 0.7 else rng.randint(150, 255) for _ in range(3))
+    width = sum(part.size[0] for part in parts) + gap * (count - 1) + 2 * border
+    image = Image.new("RGB", (width, height + 2 * border), frame)
+    x = border
+    for part in parts:
+        image.paste(part, (x, border))
+        x += part.size[0] + gap
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue(), "".join(text for _, text, _ in chosen), "|".join(accept for _, _, accept in chosen)
