@@ -11,7 +11,6 @@ let package = Package(
     .executable(name: "photometer-histogram", targets: ["HistogramPlugin"]),
     .executable(name: "photometer-keypoints", targets: ["KeypointPlugin"]),
     .executable(name: "photometer-tesseract", targets: ["TesseractPlugin"]),
-    .executable(name: "photometer-digits", targets: ["DigitsPlugin"]),
     .executable(name: "photometer-reader", targets: ["ReaderPlugin"]),
     .executable(name: "photometer-dials", targets: ["DialsPlugin"]),
     .executable(name: "photometer-benchmark-protocol", targets: ["ProtocolBenchmark"]),
@@ -144,7 +143,7 @@ let package = Package(
     .executableTarget(
       name: "ReadBenchmark",
       dependencies: [
-        "DigitReader", "DigitTemplates", "TesseractEngine", "PhotometerVision", "PhotometerVoting",
+        "DigitReader", "TesseractEngine", "PhotometerVision", "PhotometerVoting",
         "PhotometerProtocol", "PhotometerScoring", "PluginSupervisor",
       ],
       path: "Sources/Host/Benchmarks/ReadBenchmark"
@@ -215,12 +214,6 @@ let package = Package(
       path: "Sources/Plugins/TesseractPlugin"
     ),
     .target(
-      name: "DigitTemplates",
-      dependencies: ["PhotometerVision", "PhotometerProtocol"],
-      path: "Sources/Plugins/DigitTemplates",
-      resources: [.copy("digit-templates.bin"), .copy("digit-network.bin")]
-    ),
-    .target(
       name: "CDigitReader",
       path: "Sources/Plugins/CDigitReader",
       exclude: ["opencv4"],
@@ -234,11 +227,6 @@ let package = Package(
       dependencies: ["CDigitReader", "PhotometerVision", "PhotometerProtocol"],
       path: "Sources/Plugins/DigitReader",
       resources: [.copy("digit-reader.onnx"), .copy("digit-reader.json"), .copy("digit-cells.onnx")]
-    ),
-    .executableTarget(
-      name: "DigitsPlugin",
-      dependencies: ["PluginKit", "DigitTemplates", "PhotometerVision"],
-      path: "Sources/Plugins/DigitsPlugin"
     ),
     .executableTarget(
       name: "ReaderPlugin",
@@ -288,7 +276,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PhotometerVisionTests",
-      dependencies: ["PhotometerVision", "MeterMatchers", "DigitTemplates", "TesseractEngine", "TestSupport"]
+      dependencies: ["PhotometerVision", "MeterMatchers", "TesseractEngine", "TestSupport"]
     ),
     .testTarget(
       name: "DigitReaderTests",

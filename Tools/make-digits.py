@@ -43,7 +43,7 @@ WHEEL_FACES = ["DejaVuSansMono-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono
 
 
 def fnv1a(text):
-    """The split rule shared with `photometer-digits train`: 32-bit FNV-1a of the file name."""
+    """The held-out part's rule (test: hash % 5 == 0): 32-bit FNV-1a of the file name."""
     value = 0x811C9DC5
     for byte in text.encode():
         value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF

@@ -26,18 +26,18 @@ import Testing
     let plugins = try #require(configuration["plugins"] as? [[String: Any]])
     #expect(
       plugins.compactMap { $0["name"] as? String } == [
-        "digits", "reader", "dials", "tesseract", "keypoints", "histogram",
+        "reader", "dials", "tesseract", "keypoints", "histogram",
       ])
     for plugin in plugins {
       let command = try #require((plugin["command"] as? [String])?.first)
       #expect(command == "\(lib)/photometer-\(plugin["name"] as? String ?? "")")
     }
     // The shipped timeouts are for a machine at rest: beside other tests and a training on 2
-    // cores, the digits engine's first answer (its templates loaded) took over 10 s.
+    // cores, a plugin's first answer (its models loaded) took over 10 s.
     try Products.patient(String(contentsOf: installed, encoding: .utf8)).write(
       to: installed, atomically: true, encoding: .utf8)
     for file in [
-      "Photometer_DigitReader.resources/digit-reader.onnx", "Photometer_DigitTemplates.resources/digit-templates.bin",
+      "Photometer_DigitReader.resources/digit-reader.onnx", "Photometer_DigitReader.resources/digit-cells.onnx",
       "../../share/bash-completion/completions/photometer", "../../share/zsh/site-functions/_photometer-host",
     ] {
       #expect(FileManager.default.fileExists(atPath: "\(lib)/\(file)"), "\(file)")
@@ -59,10 +59,10 @@ import Testing
       try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
     }
     #expect(answers.map { $0["value"] as? String } == truth.map { $0[1] })
-    // Every installed read plugin answered (the reader's and the digits engine's resources found).
+    // Every installed read plugin answered (the reader's models found).
     for answer in answers {
       let engines = try #require(answer["engines"] as? [[String: Any]])
-      #expect(engines.compactMap { $0["engine"] as? String } == ["digits", "reader", "tesseract"])
+      #expect(engines.compactMap { $0["engine"] as? String } == ["reader", "tesseract"])
       #expect(engines.allSatisfy { $0["error"] == nil }, "\(engines)")
     }
     // The store is the user's default one, made on first use.

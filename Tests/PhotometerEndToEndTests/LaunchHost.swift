@@ -3,10 +3,13 @@ import TestSupport
 
 /// A `photometer-host` process on a fresh database, serving the single plugin `name` (a command
 /// and its role), logging only what is critical.
-func launchHost(withPlugin name: String, command: String, role: String) async throws -> HostClient {
+func launchHost(
+  withPlugin name: String, command: String, role: String, options: [String: String] = [:]
+) async throws -> HostClient {
+  let settings = options.map { "\"\($0.key)\": \"\($0.value)\"" }.sorted().joined(separator: ", ")
   let plugins = try writePluginsFile(
     """
-    {"plugins": [{"name": "\(name)", "command": ["\(command)"], "roles": ["\(role)"]}]}
+    {"plugins": [{"name": "\(name)", "command": ["\(command)"], "roles": ["\(role)"], "options": {\(settings)}}]}
     """)
   return try await HostClient.launch(
     executable: Products.executable("photometer-host"),

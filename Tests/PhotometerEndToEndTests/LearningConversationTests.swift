@@ -4,13 +4,14 @@ import PhotometerProtocol
 import TestSupport
 import Testing
 
-/// The digits plugin gets a meter's confirmed readings as examples, their crops only on demand.
+/// Read plugins get a meter's confirmed readings as examples, their crops only on demand.
 @Suite struct LearningConversationTests {
-  /// An example whose crop teaches nothing (here: it does not decode) is asked for once, not
-  /// with every read.
-  @Test func anExampleThatTeachesNothingIsAskedForOnce() async throws {
+  /// An example's crop is sent once to a plugin that asks for it (the test plugin with `learns`),
+  /// not with every read, whatever the crop holds (here: it does not decode).
+  @Test func anExampleIsAskedForOnce() async throws {
     let host = try await launchHost(
-      withPlugin: "digits", command: Products.executable("photometer-digits"), role: "read")
+      withPlugin: "learner", command: Products.executable("photometer-testplugin"), role: "read",
+      options: ["text": "123456", "learns": "yes"])
     let photo = Image(data: TestImages.png(5, width: 120, height: 40))
     _ = try await host.send(
       .addMeter(AddMeterRequest(meter: Meter(name: "Gas", kind: .gas, digits: 6), references: [photo])))

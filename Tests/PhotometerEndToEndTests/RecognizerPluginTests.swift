@@ -41,9 +41,7 @@ import Testing
     let value = try #require(result["value"] as? String)
     #expect(value.count == Int(try Rendered.rows(folder.appendingPathComponent("meters.csv"))[0][6]))
     #expect(
-      (result["engines"] as? [[String: Any]])?.compactMap { $0["engine"] as? String } == [
-        "digits", "reader", "tesseract",
-      ])
+      (result["engines"] as? [[String: Any]])?.compactMap { $0["engine"] as? String } == ["reader", "tesseract"])
     #expect(result["reading_id"] is Double)
     let history = try json(try await run(["readings", queries[0][1], "--json"]))
     #expect(history.map { $0["value"] as? String } == [value])
@@ -276,42 +274,6 @@ import Testing
     }
   }
 
-  /// A meter of real digits (one photo per digit, reused: Tools/make-digits.py --meter) that the
-  /// template engine misreads at first; once its first readings are confirmed or corrected, the
-  /// digits plugin learns its cells and reads the later photos right.
-  @Test(
-    "learns a meter's digits from its confirmed readings",
-    .enabled(if: FileManager.default.fileExists(atPath: "\(Products.repository)/../shared/data/meterdigits"))
-  )
-  func learnsAMetersDigitsFromItsConfirmedReadings() async throws {
-    let folder = try await Rendered.digits("real", count: 12, seed: 29, extra: ["--meter", "--digits", "6"])
-    let rows = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
-    let paths = rows.map { folder.appendingPathComponent($0[0]).path }
-    let added = try await run([
-      "meter", "add", "Shed", "--kind", "water", "--reference", paths[0], "--digits", "6", "--counts-up", "false",
-    ])
-    #expect(added.status == 0, "\(added.standardError)")
-    func digitsEngine(_ line: [String: Any]) -> String? {
-      (line["engines"] as? [[String: Any]])?.first { $0["engine"] as? String == "digits" }?["text"] as? String
-    }
-
-    let first = try json(try await run(["read", "--meter", "Shed", "--save", "--json"] + paths[0..<4]))
-    let firstRight = zip(first, rows).filter { digitsEngine($0) == $1[1] }.count
-    try #require(firstRight < 4, "the templates already read this meter; the test needs one they misread")
-    for (line, row) in zip(first, rows) {
-      let id = try #require(line["reading_id"] as? Double)
-      let confirmed = try await run(["reading", "confirm", "\(Int(id))", "--value", row[1]])
-      #expect(confirmed.status == 0, "\(confirmed.standardError)")
-    }
-
-    let later = try json(try await run(["read", "--meter", "Shed", "--json"] + paths[4...]))
-    let laterRight = zip(later, rows[4...]).filter { digitsEngine($0) == $1[1] }.count
-    #expect(laterRight == later.count, "\(later.map { digitsEngine($0) ?? "-" }) against \(rows[4...].map { $0[1] })")
-    // Before learning, the same photos:
-    let unlearnt = try json(try await run(["read", "--json"] + paths[4...] + ["--digits", "6"]))
-    #expect(zip(unlearnt, rows[4...]).filter { digitsEngine($0) == $1[1] }.count < laterRight)
-  }
-
   /// A blood-pressure monitor's display: three lines (systolic, diastolic, pulse), read line by
   /// line and stored as one reading "120/80/70".
   @Test func readsTheThreeFieldsOfABloodPressureMonitor() async throws {
@@ -327,8 +289,8 @@ import Testing
     let right = zip(values, rows).filter { $0 == $1[1] }.count
     #expect(right >= 4, "\(values) against \(rows.map { $0[1] })")  // 26-27 of 40 measured
     // Each engine's answer is joined the same way.
-    let digits = (lines[0]["engines"] as? [[String: Any]])?.first { $0["engine"] as? String == "digits" }
-    #expect((digits?["text"] as? String)?.split(separator: "/").count == 3)
+    let reader = (lines[0]["engines"] as? [[String: Any]])?.first { $0["engine"] as? String == "reader" }
+    #expect((reader?["text"] as? String)?.split(separator: "/").count == 3)
 
     let saved = try json(try await run(["read", "--meter", "Arm", "--save", "--json", paths[1]]))
     #expect(saved.first?["reading_id"] is Double, "\(saved)")

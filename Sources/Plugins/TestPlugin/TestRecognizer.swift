@@ -7,14 +7,18 @@ import PluginKit
 
 /// A recognizer whose answers and misbehaviour the configuration or each request chooses.
 ///
-/// Reading answers with the `text` option; identifying ranks first the references whose image
-/// bytes equal the photo's. The `behaviour` option makes it misbehave, so tests can prove how the
+/// Reading answers with the `text` option; with `learns`, it asks for the crop of each of a
+/// meter's examples once, as an engine that learns from confirmed readings does. Identifying ranks
+/// first the references whose image bytes equal the photo's. The `behaviour` option makes it misbehave, so tests can prove how the
 /// host copes. Request options override the options from the host's `Hello`.
 struct TestRecognizer: Recognizer {
   static let acceptedOptions = [
     OptionSpec(name: "roles", description: "comma-separated roles to offer", defaultValue: "identify,read"),
     OptionSpec(name: "text", description: "what reading answers"),
     OptionSpec(name: "confidence", description: "the confidence of each answer", defaultValue: "0.9"),
+    OptionSpec(
+      name: "learns", description: "yes: ask once for the crop of each example a read brings without it",
+      defaultValue: "no"),
     OptionSpec(name: "delay_ms", description: "wait this long before each answer", defaultValue: "0"),
     OptionSpec(
       name: "started_file",
@@ -34,6 +38,8 @@ struct TestRecognizer: Recognizer {
   private(set) var roles: [Role] = [.identify, .read]
   /// Reference images by SHA-256, as the host sends them on demand.
   private var seenReferences: [String: [UInt8]] = [:]
+  /// With `learns`: the examples whose crop came, by meter.
+  private var seenExamples: [String: Set<String>] = [:]
   private var options: [String: String] = [:]
   /// What behaviour=leak keeps.
   private var leaked: [[UInt8]] = []
@@ -66,7 +72,27 @@ struct TestRecognizer: Recognizer {
     let text = template.replacing("{pid}", with: "\(getpid())")
     let confidence = Double(settings["confidence"] ?? "") ?? 0.9
     let symbols = text.map { Symbol(text: String($0), confidence: confidence) }
-    return EngineReading(text: text, confidence: confidence, symbols: symbols)
+    var reading = EngineReading(text: text, confidence: confidence, symbols: symbols)
+    if settings["learns"] == "yes" {
+      reading.missingExamples = learn(from: request)
+    }
+    return reading
+  }
+
+  /// Keeps the keys of the request's examples that came with their crop; returns those that came
+  /// without and were never seen with it.
+  private mutating func learn(from request: ReadRequest) -> [String] {
+    var seen = seenExamples[request.meter] ?? []
+    var missing: [String] = []
+    for example in request.examples where !seen.contains(example.key) {
+      if example.crop.isEmpty {
+        missing.append(example.key)
+      } else {
+        seen.insert(example.key)
+      }
+    }
+    seenExamples[request.meter] = seen
+    return missing
   }
 
   private func writeToFrames(_ bytes: [UInt8]) {

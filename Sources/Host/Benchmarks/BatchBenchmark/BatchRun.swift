@@ -23,7 +23,7 @@ struct BatchRun {
     let plugins = folder.appendingPathComponent("plugins.json")
     let json = """
       {"plugins": [
-        {"name": "digits", "command": ["photometer-digits"], "roles": ["read"], "weight": 3, "instances": \(instances),
+        {"name": "reader", "command": ["photometer-reader"], "roles": ["read"], "weight": 3, "instances": \(instances),
          "max_queued": 1000},
         {"name": "tesseract", "command": ["photometer-tesseract"], "roles": ["read"], "instances": \(instances),
          "max_queued": 1000}

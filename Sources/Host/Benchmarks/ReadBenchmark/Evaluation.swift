@@ -1,5 +1,4 @@
 import DigitReader
-import DigitTemplates
 import Foundation
 import PhotometerProtocol
 import PhotometerScoring
@@ -9,14 +8,12 @@ import TesseractEngine
 
 /// Runs the engines and the vote over one labelled set. Headline rows are blind: no engine is
 /// told the digit count. With `told`, rows marked "told" give each engine the true digit count
-/// (a meter's `--digits`) beside them. `reader` is the sequence reader, `digits` the template
-/// engine; the vote is of the engines plugins.json (or `--plugins FILE`) has voting, with its
-/// weights.
+/// (a meter's `--digits`) beside them. `reader` is the sequence reader; the vote is of the
+/// engines plugins.json (or `--plugins FILE`) has voting, with its weights.
 struct Evaluation {
   /// Each engine's weight in the vote, by plugin name, as plugins.json gives them.
   let weights: [String: Double]
   let reader: SequenceReader
-  let templates: TemplateEngine
   let tesseract: TesseractEngine
   let tesseractCommandLine: Bool
   var told = false
@@ -42,7 +39,6 @@ struct Evaluation {
     let cells = try cellModel.map { try CellClassifier(model: $0) } ?? CellClassifier.bundled()
     reader = SequenceReader(
       network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate)
-    templates = try TemplateEngine.bundled()
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine
   }
@@ -59,15 +55,12 @@ struct Evaluation {
       let image = try VisionImage(decoding: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
       let (fromReader, readerTime) = try timed { try reader.read(image) }
       add("reader", accepted, fromReader, readerTime)
-      let (fromTemplates, templateTime) = try timed { try templates.read(image, expected: 0) }
-      add("digits", accepted, fromTemplates, templateTime)
       let (rawTesseract, tesseractTime) = try timed { try tesseract.read(image, calibrated: false) }
       var fromTesseract = TesseractCalibration.apply(to: rawTesseract)
       fromTesseract.text = fromTesseract.text.filter { $0.isNumber || $0 == "." }
       add("tesseract", accepted, fromTesseract, tesseractTime)
       let engines = [
-        ("reader", fromReader, readerTime), ("digits", fromTemplates, templateTime),
-        ("tesseract", fromTesseract, tesseractTime),
+        ("reader", fromReader, readerTime), ("tesseract", fromTesseract, tesseractTime),
       ].filter { weights[$0.0] != nil }
       let (vote, voteTime) = timed { ReadVote.decide(engines.map { answer($0.0, $0.1) }, weights: weights) }
       scores["vote", default: Score()].add(
@@ -76,24 +69,21 @@ struct Evaluation {
       if told {
         let (toldReader, toldTime) = try timed { try reader.read(image, digits: count) }
         add("reader told", accepted, toldReader, toldTime)
-        let (toldTemplates, time) = try timed { try templates.read(image, expected: count) }
-        add("digits told", accepted, toldTemplates, time)
-        let toldEngines = [("reader", toldReader), ("digits", toldTemplates), ("tesseract", fromTesseract)]
+        let toldEngines = [("reader", toldReader), ("tesseract", fromTesseract)]
           .filter { weights[$0.0] != nil }
         let toldVote = ReadVote.decide(
           toldEngines.map { answer($0.0, $0.1) }, weights: weights, expectedDigits: count)
         scores["vote told", default: Score()].add(accepted, toldVote.value, toldVote.confidence, 0)
       }
       if let symbols {
-        for (engine, reading) in [("digits", fromTemplates), ("tesseract", rawTesseract)] {
-          symbols.write(Data(symbolLines(set: directory, engine: engine, reading: reading, accepted: accepted).utf8))
-        }
+        symbols.write(
+          Data(symbolLines(set: directory, engine: "tesseract", reading: rawTesseract, accepted: accepted).utf8))
       }
       if showErrors
         && !(vote.value.count == accepted.count && zip(vote.value, accepted).allSatisfy({ $1.contains($0) }))
       {
         print(
-          "  \(URL(fileURLWithPath: path).lastPathComponent) truth \(truth): reader \(fromReader.text), digits \(fromTemplates.text) "
+          "  \(URL(fileURLWithPath: path).lastPathComponent) truth \(truth): reader \(fromReader.text) "
             + "(\(String(format: "%.3f", fromReader.confidence))), tesseract \(fromTesseract.text), vote \(vote.value)")
       }
       if tesseractCommandLine {
@@ -102,7 +92,7 @@ struct Evaluation {
       }
     }
     let name = URL(fileURLWithPath: directory).lastPathComponent
-    let engines = ["reader", "digits", "tesseract", "tesseract-cli", "vote", "reader told", "digits told", "vote told"]
+    let engines = ["reader", "tesseract", "tesseract-cli", "vote", "reader told", "vote told"]
     return engines.compactMap { engine in scores[engine].map { $0.line(set: name, engine: engine) } }
       + [repairs.line(set: name)]
   }

@@ -153,26 +153,6 @@ pm_status pm_digits_prepare(const pm_image *image, int height, int border, int b
 /// at most a quarter of each side. `rect` is x, y, width, height in the crop's pixels.
 pm_status pm_digits_window(const pm_image *image, int rect[4]);
 
-/// Finds digit cells in a prepared image (dark on light), left to right: connected components
-/// merged by column overlap, on one text line. With `expected` > 0, when the components are
-/// another number or one is half as wide again as the median, the window (inside the white
-/// border) is split into `expected` equal cells, unless the digits found on ink against the local
-/// background (black-hat or top-hat: uneven light and glare defeat one global threshold) leave
-/// margins around them on both sides and do not fall one per equal cell (a display with margins,
-/// which equal cells would cut out of step): then those digits, when they are `expected`.
-/// `rects` holds 4 ints per cell (x, y, width, height).
-///
-/// With `alternative` (room for 4 x `expected` ints; may be NULL) and `expected` 2 or more, also
-/// another layout, for the caller to read both and keep the one it reads with more confidence:
-/// when components were used, the window split evenly (components of real wheels can be half
-/// digits); when the window was split evenly because the digits found leave margins but are not
-/// `expected`, cells at their pitch, the last on the right-most digit. `*alternative_count` is
-/// `expected`, or 0 when there is no other layout (the equal cells agree with the digits found,
-/// or the digits run to the window's edges, as a counter's do).
-pm_status pm_digit_cells(
-  const pm_image *prepared, int expected, int *rects, int capacity, int *count, int *alternative,
-  int *alternative_count);
-
 /// Finds the `expected` lines of text in an image (e.g. a blood-pressure monitor's systolic,
 /// diastolic and pulse), top to bottom: bands of rows holding ink (the minority side of Otsu's
 /// threshold), the `expected` with most ink kept; when fewer are found, the image is split into
@@ -185,56 +165,6 @@ pm_status pm_text_lines(const pm_image *image, int expected, int *rects);
 /// `corners` 8 floats a row: the row turned by its slant, 4 corners clockwise from the top left.
 pm_status pm_digit_rows(
   const pm_image *image, int max_rows, int *rects, float *corners, float *scores, int *digits, int *count);
-
-/// The length of a cell's feature vector.
-int pm_cell_feature_size(void);
-/// Features of one cell of a grey image: HOG of the cell scaled to 16 x 24 (unsigned gradients,
-/// so light-on-dark and dark-on-light look alike) and its normalised pixels, unit length.
-pm_status pm_cell_features(const pm_image *image, int x, int y, int width, int height, float *out);
-
-/// The size of the cell images `pm_cell_pixels` makes.
-int pm_cell_width(void);
-int pm_cell_height(void);
-/// One cell of a grey image as the digit network reads it: scaled to pm_cell_width x
-/// pm_cell_height (row-major), zero mean and unit deviation, the background (top and bottom rows)
-/// positive, so that polarity does not matter.
-pm_status pm_cell_pixels(const pm_image *image, int x, int y, int width, int height, float *out);
-
-typedef struct pm_template_index pm_template_index;
-
-/// `template_count` templates of `dimensions` floats (row-major), copied and laid out for
-/// pm_template_index_nearest: in blocks of eight, dimension by dimension, so that a query meets
-/// eight templates at once.
-pm_status pm_template_index_create(
-  const float *templates, int template_count, int dimensions, pm_template_index **out);
-void pm_template_index_free(pm_template_index *index);
-/// For each of `query_count` feature vectors (of the index's dimensions), the `k` best of the
-/// index's templates by dot product (cosine similarity for unit vectors): indices and
-/// similarities, best first.
-pm_status pm_template_index_nearest(
-  const pm_template_index *index, const float *queries, int query_count, int k, int *indices, float *similarities);
-
-/// Principal components of `rows` feature vectors of `dimensions` floats: their mean
-/// (`dimensions` floats) and the first `components` unit eigenvectors (row-major).
-pm_status pm_principal_components(
-  const float *data, int rows, int dimensions, int components, float *mean, float *vectors);
-
-// MARK: Digit network
-
-typedef struct pm_network pm_network;
-
-/// A small convolutional network over cell images (pm_cell_pixels): a 3 x 3 convolution to
-/// `conv1` channels, ReLU, 2 x 2 max pooling; a 3 x 3 convolution to `conv2` channels, ReLU,
-/// pooling; a dense layer of `hidden` units, ReLU; and one score per class (`classes`). `conv1`,
-/// `conv2` and `hidden` are powers of two up to 256.
-/// `weights` holds `weight_count` floats: each layer's kernel then bias, the kernels as
-/// (inputs x outputs) matrices with a convolution's inputs ordered channel, then kernel row and
-/// column, and the dense layer's inputs ordered row, column, channel. Copied.
-pm_status pm_network_create(
-  int conv1, int conv2, int hidden, int classes, const float *weights, size_t weight_count, pm_network **out);
-void pm_network_free(pm_network *network);
-/// The class scores (logits) of `count` cell images: `count` x classes floats into `scores`.
-pm_status pm_network_classify(const pm_network *network, const float *cells, int count, float *scores);
 
 #ifdef __cplusplus
 }
