@@ -110,8 +110,8 @@ let package = Package(
     .executableTarget(
       name: "PhotometerCLI",
       dependencies: [
-        "PhotometerClient", "PhotometerScoring", "PhotometerCharts", "PhotometerStore", "ChildProcess",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "PhotometerClient", "PhotometerScoring", "PhotometerCharts", "PhotometerStore", "PhotometerImages",
+        "ChildProcess", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/CLI"

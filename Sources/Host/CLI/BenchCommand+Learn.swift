@@ -25,10 +25,15 @@ extension BenchCommand {
       before = try await Self.score(scored, meter: meter.name, told: told, client: client)
       for labelled in taught {
         let outcome = await Self.read(labelled, meter: meter.name, told: told, save: true, client: client)
-        guard let id = outcome.result?.readingID, id != 0 else {
-          throw CommandFailure.badInput("\(labelled.path) was not saved: \(outcome.failure ?? "no reading")")
+        var id = Int64(outcome.result?.readingID ?? 0)
+        if id == 0 {
+          // Nothing read to save: the user types the value, kept with the image as its crop.
+          let crop = try loadImage(labelled.path)
+          id = try await client.send(
+            .addReading(AddReadingRequest(meter: meter.name, value: labelled.text, crop: crop, force: true))
+          ).id
         }
-        _ = try await client.send(.confirmReading(id: Int64(id), value: labelled.text))
+        _ = try await client.send(.confirmReading(id: id, value: labelled.text))
       }
       after = try await Self.score(scored, meter: meter.name, told: told, client: client)
       await client.close()

@@ -3,6 +3,7 @@ import ChildProcess
 import Foundation
 import PhotometerCharts
 import PhotometerClient
+import PhotometerImages
 import PhotometerProtocol
 import PhotometerScoring
 
@@ -125,8 +126,13 @@ struct BenchCommand: AsyncParsableCommand {
     let clock = ContinuousClock()
     let start = clock.now
     do {
+      let data = try loadImage(labelled.path)
+      // A labelled image is a digit window: the whole image is the window, even where a photo as
+      // large would be searched for rows of digits.
+      let size = try? ImageInfo.inspect(data)
       let request = ReadRequest(
-        image: Image(data: try loadImage(labelled.path), name: labelled.path), meter: meter,
+        image: Image(data: data, name: labelled.path),
+        roi: size.map { Rect(x: 0, y: 0, width: Int32($0.width), height: Int32($0.height)) }, meter: meter,
         digits: told ? UInt32(labelled.text.filter(\.isNumber).count) : 0, save: save)
       let result = try await client.send(.read(request))
       return Outcome(image: labelled, result: result, milliseconds: milliseconds(clock.now - start))
