@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trains the sequence digit reader and exports it for the digits plugin.
+"""Trains the sequence digit reader and exports it for the reader plugin.
 
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install torch onnx opencv-python-headless numpy pillow
     apt-get install fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-roboto-unhinted \

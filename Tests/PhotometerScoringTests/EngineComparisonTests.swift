@@ -105,7 +105,7 @@ import Testing
 
   @Test func judgesEachEngineAndTheVoteAgainstConfirmedReadings() {
     var readings: [StoredReading] = []
-    // 12 readings the template engine gets right and Tesseract wrong; one the other way round.
+    // 12 readings the first engine gets right and Tesseract wrong; one the other way round.
     for _ in 0..<12 {
       readings.append(
         reading("0123.4", voted: "0123.4", answers: [("digits", "01234", true), ("tess", "01284", true)]))

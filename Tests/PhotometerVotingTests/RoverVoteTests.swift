@@ -31,7 +31,7 @@ import Testing
   }
 
   @Test func aSureDigitStaysSureWhenALighterEngineReadsAnother() {
-    // The digits engine (weight 3) is sure of a 7 that Tesseract (weight 1) reads as a 1.
+    // An engine of weight 3 is sure of a 7 that Tesseract (weight 1) reads as a 1.
     let outcome = ReadVote.decide(
       [answer("digits", [("7", 0.999, [("1", 0.0008)])]), answer("tesseract", [("1", 0.7, [])])],
       weights: ["digits": 3, "tesseract": 1])
@@ -43,11 +43,11 @@ import Testing
   @Test func aLighterEngineTipsADigitTheHeavierIsUnsureOf() {
     let weights = ["digits": 3.0, "tesseract": 1]
     let unsure = answer("digits", [("4", 0.45, [("9", 0.29), ("8", 0.19)])])
-    // Tesseract reads the runner-up the digits engine half believes in: that tips it.
+    // Tesseract reads the runner-up the weight-3 engine half believes in: that tips it.
     let tipped = ReadVote.decide([unsure, answer("tesseract", [("8", 0.7, [])])], weights: weights)
     #expect(tipped.value == "8")
     #expect(tipped.digits[0].alternatives.first?.text == "4")
-    // A digit the digits engine gives next to nothing is not enough.
+    // A digit the weight-3 engine gives next to nothing is not enough.
     let kept = ReadVote.decide([unsure, answer("tesseract", [("3", 0.7, [])])], weights: weights)
     #expect(kept.value == "4")
     #expect(kept.confidence < 0.5)
