@@ -40,7 +40,7 @@ import Testing
     try await onOwnThread {
       let matcher = KeypointMatcher()
       for reference in household.references {
-        try matcher.learn(reference.sha256, image: household.images[reference.sha256]!)
+        try matcher.learn(reference, image: household.images[reference.sha256]!)
       }
       for query in household.queries where !query.meter.isEmpty {
         let ranking = try matcher.rank(query.image, references: household.references)
@@ -63,7 +63,7 @@ import Testing
         settings.tiltedFeatures = tilted
         let matcher = KeypointMatcher(settings: settings)
         for reference in household.references {
-          try matcher.learn(reference.sha256, image: household.images[reference.sha256]!)
+          try matcher.learn(reference, image: household.images[reference.sha256]!)
         }
         for query in household.queries where !query.meter.isEmpty {
           let width = Float(query.image.width), height = Float(query.image.height)
@@ -87,7 +87,7 @@ import Testing
     try await onOwnThread {
       var matcher = HistogramMatcher(mode: .robust)
       let only = household.references[0]
-      try matcher.learn(only.sha256, image: household.images[only.sha256]!)
+      try matcher.learn(only, image: household.images[only.sha256]!)
       for query in household.queries where query.meter != only.meter {
         let ranking = try matcher.rank(query.image, references: [only])
         #expect(ranking.count == 1)
@@ -138,6 +138,73 @@ import Testing
     #expect(cells.count >= 60)
   }
 
+  /// A meter hangs on a wall that other meters of the home share: with its digit window, a
+  /// reference's keypoints lie on the meter around the window, none on the speckled wall, which a
+  /// photo of another meter on it would match.
+  @Test func aReferencesKeypointsStayOnTheMeterAroundItsWindow() throws {
+    let (width, height) = (640, 480)
+    var pixels = [UInt8](repeating: 0, count: width * height * 3)
+    var state: UInt32 = 777
+    func random(_ bound: Int) -> Int {
+      state = state &* 1_664_525 &+ 1_013_904_223
+      return Int(state >> 8) % bound
+    }
+    func fill(_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ bgr: (UInt8, UInt8, UInt8)) {
+      for row in max(y, 0)..<min(y + h, height) {
+        for column in max(x, 0)..<min(x + w, width) {
+          let at = 3 * (row * width + column)
+          (pixels[at], pixels[at + 1], pixels[at + 2]) = bgr
+        }
+      }
+    }
+    // Stucco: beige-grey blotches of 2 to 8 pixels.
+    fill(0, 0, width, height, (170, 185, 195))
+    for _ in 0..<12000 {
+      let level = UInt8(120 + random(100))
+      fill(random(width), random(height), 2 + random(7), 2 + random(7), (level, level &+ 10, level &+ 15))
+    }
+    // The meter: a red body with small print, and its counter window.
+    let body = (x: 200, y: 80, width: 240, height: 320)
+    fill(body.x, body.y, body.width, body.height, (40, 40, 180))
+    for _ in 0..<300 {
+      let (x, y) = (body.x + 10 + random(body.width - 30), body.y + 150 + random(150))
+      fill(x, y, 2 + random(5), 2 + random(3), (20, 20, 90))
+    }
+    let window = Rect(x: 240, y: 140, width: 160, height: 60)
+    fill(Int(window.x), Int(window.y), Int(window.width), Int(window.height), (0, 0, 0))
+    for _ in 0..<40 {
+      fill(250 + random(136), 148 + random(40), 3 + random(6), 3 + random(8), (255, 255, 255))
+    }
+    let image = try VisionImage(pixels: pixels, width: width, height: height, channels: 3)
+    // The body and the mask's margin (3% of the photo's longer side) around it.
+    let onMeter = { (point: (x: Double, y: Double)) in
+      point.x >= Double(body.x - 24) && point.x < Double(body.x + body.width + 24) && point.y >= Double(body.y - 24)
+        && point.y < Double(body.y + body.height + 24)
+    }
+    let masked = try Keypoints(of: image, maxFeatures: 1200, window: window).points
+    let whole = try Keypoints(of: image, maxFeatures: 1200).points
+    #expect(masked.count > 300)
+    #expect(masked.filter { !onMeter($0) }.isEmpty)
+    #expect(whole.filter { !onMeter($0) }.count > whole.count / 4)
+  }
+
+  /// A reference's keypoints depend on its window: a meter whose window was moved is learnt again.
+  @Test func aReferenceIsLearntAgainWhenItsWindowMoves() async throws {
+    let household = try await Self.household()
+    try await onOwnThread {
+      let matcher = KeypointMatcher()
+      var reference = household.references[0]
+      reference.roi = Rect(x: 200, y: 150, width: 200, height: 50)
+      try matcher.learn(reference, image: household.images[reference.sha256]!)
+      #expect(matcher.knows(reference))
+      var moved = reference
+      moved.roi = Rect(x: 210, y: 150, width: 200, height: 50)
+      #expect(!matcher.knows(moved))
+      moved.roi = nil
+      #expect(!matcher.knows(moved))
+    }
+  }
+
   @Test func robustHistogramsBeatTheSeedMethodUnderOtherLight() async throws {
     let household = try await Self.household()
     try await onOwnThread {
@@ -145,7 +212,7 @@ import Testing
       for mode in ColourHistogram.Mode.allCases {
         var matcher = HistogramMatcher(mode: mode)
         for reference in household.references {
-          try matcher.learn(reference.sha256, image: household.images[reference.sha256]!)
+          try matcher.learn(reference, image: household.images[reference.sha256]!)
         }
         for query in household.queries where !query.meter.isEmpty {
           let ranking = try matcher.rank(query.image, references: household.references)
@@ -161,7 +228,7 @@ import Testing
     try await onOwnThread {
       var matcher = HistogramMatcher(mode: .robust)
       let missing = try ReferenceIntake.take(household.references, knows: matcher.knows) {
-        sha256, image throws(VisionError) in try matcher.learn(sha256, image: image)
+        reference, image throws(VisionError) in try matcher.learn(reference, image: image)
       }
       #expect(missing == household.references.map(\.sha256))
     }

@@ -55,13 +55,14 @@ std::vector<cv::KeyPoint> spreadOut(std::vector<cv::KeyPoint> keypoints, cv::Siz
 // print crowd the right meter off the shortlist among many look-alike meters.
 constexpr std::pair<float, float> kTilts[] = {{1.6f, 1.0f}, {1.0f, 1.6f}};
 
-// Appends the keypoints of `view` (`wanted` of them, spread out), its pixels stretched by
-// (stretchX, stretchY) back into the reference's.
-void detectInto(pm_keypoints &result, const cv::Mat &view, int wanted, float stretchX, float stretchY) {
+// Appends the keypoints of `view` (`wanted` of them, spread out; only where `mask` is set, when
+// it is not empty), its pixels stretched by (stretchX, stretchY) back into the reference's.
+void detectInto(
+  pm_keypoints &result, const cv::Mat &view, const cv::Mat &mask, int wanted, float stretchX, float stretchY) {
   auto orb = cv::ORB::create(
     wanted * kCandidatesPerFeature, 1.2f, 8, 15, 0, 2, cv::ORB::HARRIS_SCORE, 15, kFastThreshold);
   std::vector<cv::KeyPoint> keypoints;
-  orb->detect(view, keypoints);
+  orb->detect(view, keypoints, mask);
   keypoints = spreadOut(std::move(keypoints), view.size(), wanted);
   cv::Mat descriptors;
   orb->compute(view, keypoints, descriptors);
@@ -76,15 +77,71 @@ void detectInto(pm_keypoints &result, const cv::Mat &view, int wanted, float str
   }
 }
 
+// The meter around its digit window in a reference photo, as a mask: GrabCut, on a copy at most
+// 160 pixels long, with the window surely the meter, a band along the photo's border surely not,
+// and everything else told apart by colour. A wall, tiles or a neighbouring meter behind it then
+// give the reference no keypoints: the same wall in a photo of another meter would match them,
+// and keypoints spent on it are missing on the meter. Empty (keep the whole photo) when the
+// window is not in the photo, or the region found is no larger than a few windows or fills nearly
+// the whole photo (nothing told the meter from its background).
+cv::Mat meterMask(const cv::Mat &colour, cv::Rect window) {
+  window &= cv::Rect(0, 0, colour.cols, colour.rows);
+  if (colour.channels() != 3 || window.width < 4 || window.height < 4) {
+    return {};
+  }
+  const double shrink = std::min(1.0, 160.0 / std::max(colour.cols, colour.rows));
+  cv::Mat small;
+  cv::resize(colour, small, cv::Size(), shrink, shrink, cv::INTER_AREA);
+  const cv::Rect inner = cv::Rect(int(window.x * shrink), int(window.y * shrink), std::max(1, int(window.width * shrink)),
+                                  std::max(1, int(window.height * shrink))) &
+    cv::Rect(0, 0, small.cols, small.rows);
+  const int band = std::max(2, int(0.03 * std::max(small.cols, small.rows)));
+  if (inner.empty() || std::min(small.cols, small.rows) <= 4 * band) {
+    return {};
+  }
+  cv::Mat labels(small.size(), CV_8U, cv::Scalar(cv::GC_PR_FGD));
+  labels.rowRange(0, band).setTo(cv::GC_BGD);
+  labels.rowRange(small.rows - band, small.rows).setTo(cv::GC_BGD);
+  labels.colRange(0, band).setTo(cv::GC_BGD);
+  labels.colRange(small.cols - band, small.cols).setTo(cv::GC_BGD);
+  labels(inner).setTo(cv::GC_FGD);
+  cv::Mat background, foreground;
+  cv::grabCut(small, labels, cv::Rect(), background, foreground, 2, cv::GC_INIT_WITH_MASK);
+  const cv::Mat found = (labels == cv::GC_FGD) | (labels == cv::GC_PR_FGD);
+  // Only the region that holds the window, its holes (print and glass on the meter) filled.
+  cv::Mat components;
+  cv::connectedComponents(found, components, 8, CV_32S);
+  const int label = components.at<int>(inner.y + inner.height / 2, inner.x + inner.width / 2);
+  if (label == 0) {
+    return {};
+  }
+  std::vector<std::vector<cv::Point>> outlines;
+  cv::findContours(cv::Mat(components == label), outlines, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+  cv::Mat meter = cv::Mat::zeros(small.size(), CV_8U);
+  cv::drawContours(meter, outlines, -1, cv::Scalar(255), cv::FILLED);
+  const double share = cv::countNonZero(meter) / double(meter.total());
+  if (share < 3 * double(inner.area()) / double(meter.total()) || share > 0.9) {
+    return {};
+  }
+  // A margin, so that the meter's outline against the wall keeps its corners.
+  const int margin = std::max(1, int(0.03 * std::max(small.cols, small.rows)));
+  cv::dilate(meter, meter, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * margin + 1, 2 * margin + 1)));
+  cv::Mat mask;
+  cv::resize(meter, mask, colour.size(), 0, 0, cv::INTER_NEAREST);
+  return mask;
+}
+
 }  // namespace
 
 extern "C" {
 
 pm_status pm_keypoints_detect(const pm_image *image, int max_features, pm_keypoints **out) {
-  return pm_keypoints_detect_views(image, max_features, 0, out);
+  return pm_keypoints_detect_views(image, max_features, 0, 0, 0, 0, 0, out);
 }
 
-pm_status pm_keypoints_detect_views(const pm_image *image, int max_features, int tilted_features, pm_keypoints **out) {
+pm_status pm_keypoints_detect_views(
+  const pm_image *image, int max_features, int tilted_features, int window_x, int window_y, int window_width,
+  int window_height, pm_keypoints **out) {
   return guarded([&] {
     *out = nullptr;
     auto result = std::make_unique<pm_keypoints>();
@@ -94,14 +151,19 @@ pm_status pm_keypoints_detect_views(const pm_image *image, int max_features, int
     // find no keypoint within the 15-pixel border anyway: such a photo has no features.
     if (std::min(image->mat.cols, image->mat.rows) >= kMinimumKeypointSide) {
       const cv::Mat greyImage = grey(image->mat);
-      detectInto(*result, greyImage, max_features, 1, 1);
+      const cv::Mat mask =
+        window_width > 0 ? meterMask(image->mat, cv::Rect(window_x, window_y, window_width, window_height)) : cv::Mat();
+      detectInto(*result, greyImage, mask, max_features, 1, 1);
       result->headOn = result->descriptors.rows;
       if (tilted_features > 0) {
         for (const auto &[stretchX, stretchY] : kTilts) {
-          cv::Mat view;
+          cv::Mat view, viewMask;
           cv::resize(greyImage, view, cv::Size(), 1 / stretchX, 1 / stretchY, cv::INTER_AREA);
+          if (!mask.empty()) {
+            cv::resize(mask, viewMask, view.size(), 0, 0, cv::INTER_NEAREST);
+          }
           if (std::min(view.cols, view.rows) >= kMinimumKeypointSide) {
-            detectInto(*result, view, tilted_features, stretchX, stretchY);
+            detectInto(*result, view, viewMask, tilted_features, stretchX, stretchY);
           }
         }
       }

@@ -14,14 +14,14 @@ public struct HistogramMatcher: Sendable {
     self.mode = mode
   }
 
-  /// Whether the reference photo with this SHA-256 has been learnt.
-  public func knows(_ sha256: String) -> Bool {
-    known[sha256] != nil
+  /// Whether the reference's photo has been learnt.
+  public func knows(_ reference: Reference) -> Bool {
+    known[reference.sha256] != nil
   }
 
-  /// Learns a reference photo.
-  public mutating func learn(_ sha256: String, image: VisionImage) throws(VisionError) {
-    known[sha256] = (try ColourHistogram(of: image, mode: mode), try image.dominantColour())
+  /// Learns a reference's photo, all of it.
+  public mutating func learn(_ reference: Reference, image: VisionImage) throws(VisionError) {
+    known[reference.sha256] = (try ColourHistogram(of: image, mode: mode), try image.dominantColour())
   }
 
   /// Ranks the meters of `references` (all learnt) for the photo, best first.

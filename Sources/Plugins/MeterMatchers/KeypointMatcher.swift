@@ -34,15 +34,17 @@ public final class KeypointMatcher: @unchecked Sendable {
     self.settings = settings
   }
 
-  /// Whether the reference photo with this SHA-256 has been learnt.
-  public func knows(_ sha256: String) -> Bool {
-    known[sha256] != nil
+  /// Whether the reference has been learnt, with its digit window as it is now.
+  public func knows(_ reference: Reference) -> Bool {
+    known[reference.learntKey] != nil
   }
 
-  /// Learns a reference photo, decoded with ``Settings/maxSide``.
-  public func learn(_ sha256: String, image: VisionImage) throws(VisionError) {
-    known[sha256] = (
-      try Keypoints(of: image, maxFeatures: settings.features, tiltedFeatures: settings.tiltedFeatures),
+  /// Learns a reference photo, decoded with ``Settings/maxSide``: its keypoints on the meter
+  /// around its digit window when it has one (see ``Keypoints``), else all over the photo.
+  public func learn(_ reference: Reference, image: VisionImage) throws(VisionError) {
+    known[reference.learntKey] = (
+      try Keypoints(
+        of: image, maxFeatures: settings.features, tiltedFeatures: settings.tiltedFeatures, window: reference.roi),
       Int((Double(image.width) / image.scale).rounded()), Int((Double(image.height) / image.scale).rounded()),
       try image.dominantColour()
     )
@@ -51,9 +53,9 @@ public final class KeypointMatcher: @unchecked Sendable {
   /// Ranks the meters of `references` (all learnt) for the photo (decoded with
   /// ``Settings/maxSide``), best first; only verified meters are candidates.
   public func rank(_ image: VisionImage, references: [Reference]) throws(VisionError) -> [Candidate] {
-    let usable = references.filter { known[$0.sha256] != nil }
+    let usable = references.filter(knows)
     guard !usable.isEmpty else { return [] }
-    let order = usable.map(\.sha256)
+    let order = usable.map(\.learntKey)
     if index?.order != order {
       index = (order, try KeypointIndex(order.map { known[$0]!.keypoints }))
     }
@@ -62,7 +64,7 @@ public final class KeypointMatcher: @unchecked Sendable {
     for match in try index!.index.matches(for: query, maxDistance: settings.maxDistance, verify: settings.verify)
     where match.inliers > 0 {
       let reference = usable[match.reference]
-      let entry = known[reference.sha256]!
+      let entry = known[reference.learntKey]!
       guard match.inliers > Int(best[reference.meter]?.score ?? 0) else { continue }
       let corners = [
         (0.0, 0.0), (Double(entry.width), 0), (Double(entry.width), Double(entry.height)), (0, Double(entry.height)),
@@ -98,5 +100,12 @@ public enum KeypointCalibration {
   ///   (for every other, so negative).
   public static func confidence(score: Double, lead: Double) -> Double {
     1 / (1 + exp(-(intercept + perScore * score + perLead * lead)))
+  }
+}
+
+extension Reference {
+  /// What the keypoints of a reference depend on: its photo and its digit window.
+  fileprivate var learntKey: String {
+    roi.map { "\(sha256) \($0.x),\($0.y),\($0.width),\($0.height)" } ?? sha256
   }
 }

@@ -1,12 +1,12 @@
 import PhotometerProtocol
 import PhotometerVision
 
-/// A matcher that learns reference photos once (by SHA-256) and ranks meters for a photo.
+/// A matcher that learns reference photos once and ranks meters for a photo.
 public protocol ReferenceMatcher {
-  /// Whether the reference photo with this SHA-256 has been learnt.
-  func knows(_ sha256: String) -> Bool
-  /// Learns a reference photo, decoded with ``ReferenceIntake/maxSide``.
-  mutating func learn(_ sha256: String, image: VisionImage) throws(VisionError)
+  /// Whether the reference has been learnt (its photo, and whatever else of it the matcher uses).
+  func knows(_ reference: Reference) -> Bool
+  /// Learns a reference: its photo, decoded with ``ReferenceIntake/maxSide``.
+  mutating func learn(_ reference: Reference, image: VisionImage) throws(VisionError)
   /// Ranks the meters of `references` (all learnt) for the photo, best first.
   func rank(_ image: VisionImage, references: [Reference]) throws(VisionError) -> [Candidate]
 }
@@ -23,17 +23,17 @@ public enum ReferenceIntake {
   /// - Returns: the SHA-256 of references the plugin must be sent again with their image.
   public static func take(
     _ references: [Reference],
-    knows: (String) -> Bool,
-    learn: (String, VisionImage) throws(VisionError) -> Void
+    knows: (Reference) -> Bool,
+    learn: (Reference, VisionImage) throws(VisionError) -> Void
   ) throws(ErrorReply) -> [String] {
     var missing: [String] = []
-    for reference in references where !knows(reference.sha256) {
+    for reference in references where !knows(reference) {
       guard !reference.image.data.isEmpty else {
         missing.append(reference.sha256)
         continue
       }
       do {
-        try learn(reference.sha256, try VisionImage(decoding: reference.image.data, maxSide: maxSide))
+        try learn(reference, try VisionImage(decoding: reference.image.data, maxSide: maxSide))
       } catch {
         throw ErrorReply(.badImage, "the reference photo of \(reference.meter) does not decode: \(error)")
       }
@@ -55,8 +55,8 @@ public enum ReferenceIntake {
   public static func identify(_ request: IdentifyRequest, with matcher: inout some ReferenceMatcher)
     throws(ErrorReply) -> PluginCandidates
   {
-    let missing = try take(request.references, knows: matcher.knows) { sha256, image throws(VisionError) in
-      try matcher.learn(sha256, image: image)
+    let missing = try take(request.references, knows: matcher.knows) { reference, image throws(VisionError) in
+      try matcher.learn(reference, image: image)
     }
     guard missing.isEmpty else {
       return PluginCandidates([], missingReferences: missing)

@@ -8,10 +8,20 @@ public final class Keypoints: @unchecked Sendable {
 
   /// Detects up to `maxFeatures` keypoints, and up to `tiltedFeatures` more in each view of the
   /// photo as seen from the side (for a reference, so that photos taken at an angle match it);
-  /// shrink big photos first (the homography still maps original pixels).
-  public init(of image: VisionImage, maxFeatures: Int, tiltedFeatures: Int = 0) throws(VisionError) {
+  /// shrink big photos first (the homography still maps original pixels). With the meter's digit
+  /// `window` (in the photo's original pixels), a reference's keypoints lie on the meter around
+  /// it, not on the wall behind it, where its colours tell the two apart.
+  public init(of image: VisionImage, maxFeatures: Int, tiltedFeatures: Int = 0, window: Rect? = nil)
+    throws(VisionError)
+  {
     var result: OpaquePointer?
-    try check(pm_keypoints_detect_views(image.pointer, Int32(maxFeatures), Int32(tiltedFeatures), &result))
+    let scaled = window.map { window in
+      [window.x, window.y, window.width, window.height].map { Int32((Double($0) * image.scale).rounded()) }
+    }
+    try check(
+      pm_keypoints_detect_views(
+        image.pointer, Int32(maxFeatures), Int32(tiltedFeatures), scaled?[0] ?? 0, scaled?[1] ?? 0, scaled?[2] ?? 0,
+        scaled?[3] ?? 0, &result))
     pointer = result!
   }
 

@@ -20,7 +20,10 @@ struct Household {
     directory = URL(fileURLWithPath: path)
     let meters = try csvRows(directory.appendingPathComponent("meters.csv"))
     references = meters.map { row in
-      Reference(meter: row[0], image: Image(data: [], name: row[1]), sha256: row[1])
+      // The digit window, as a registered meter's reference carries it.
+      let numbers = row[2...5].compactMap { Int32($0) }
+      let roi = numbers.count == 4 ? Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) : nil
+      return Reference(meter: row[0], image: Image(data: [], name: row[1]), sha256: row[1], roi: roi)
     }
     queries = try csvRows(directory.appendingPathComponent("queries.csv")).map { Query(file: $0[0], meter: $0[1]) }
   }
@@ -39,9 +42,9 @@ struct Household {
     for reference in references {
       let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(reference.image.name)))
       let image = try VisionImage(decoding: bytes, maxSide: settings.maxSide)
-      try seed.learn(reference.sha256, image: image)
-      try robust.learn(reference.sha256, image: image)
-      try keypoints.learn(reference.sha256, image: image)
+      try seed.learn(reference, image: image)
+      try robust.learn(reference, image: image)
+      try keypoints.learn(reference, image: image)
     }
     var tallies: [String: Tally] = [:]
     var decodeTimes: [Double] = []

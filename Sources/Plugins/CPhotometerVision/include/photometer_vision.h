@@ -116,8 +116,12 @@ typedef struct pm_keypoints pm_keypoints;
 /// ORB keypoints and descriptors of the image (grey, as given: shrink it first).
 pm_status pm_keypoints_detect(const pm_image *image, int max_features, pm_keypoints **out);
 /// As `pm_keypoints_detect`, and `tilted_features` more from each of the views of the image as
-/// seen from the side (squeezed across or down): a reference's keypoints, in its own pixels.
-pm_status pm_keypoints_detect_views(const pm_image *image, int max_features, int tilted_features, pm_keypoints **out);
+/// seen from the side (squeezed across or down): a reference's keypoints, in its own pixels. With
+/// a window (the meter's digits, in the image's pixels; `window_width` 0 for none), only on the
+/// meter around it, as far as its colours tell it from the background.
+pm_status pm_keypoints_detect_views(
+  const pm_image *image, int max_features, int tilted_features, int window_x, int window_y, int window_width,
+  int window_height, pm_keypoints **out);
 void pm_keypoints_free(pm_keypoints *keypoints);
 int pm_keypoints_count(const pm_keypoints *keypoints);
 /// Where the keypoints are, in pixels of the image they were detected in: x, y for each, into
