@@ -4,7 +4,7 @@
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install torch onnx opencv-python-headless numpy pillow
     apt-get install fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-roboto-unhinted \
         fonts-open-sans fonts-urw-base35 fonts-dseg
-    /tmp/venv/bin/python Tools/train-digit-reader.py [--rounds 7] [--seed 1]
+    /tmp/venv/bin/python Tools/train-digit-reader.py --threads 1   # the shipped network
 
 Trains only on ../shared/data/meterdigits (its training part: see digitreader/compose.py for the
 split that keeps a meter on one side) composed into windows, and on displays and counters
@@ -12,9 +12,10 @@ of the training style (digitreader/render.py). Picks the epoch that reads the de
 best, fits the softmax temperature on it (so that a digit's confidence is its chance of being
 right), and writes Sources/Plugins/DigitReader/digit-reader.onnx and digit-reader.json.
 Seeded: the same seed, the same data and the same order (PyTorch on CPU with deterministic
-kernels, 2 threads unless --threads says otherwise). The temperature and the peak lead (where the
-network's surest column for a digit lies, for the cell classifier's cells) are fitted on the
-development windows and written to digit-reader.json.
+kernels, 2 threads unless --threads says otherwise; the same seed at another thread count is
+another training). The temperature and the peak lead (where the network's surest column for a
+digit lies, for the cell classifier's cells) are fitted on the development windows and written to
+digit-reader.json with the recipe that made the network.
 """
 import argparse
 import json
@@ -279,8 +280,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--meterdigits", default=os.path.join(ROOT, "../shared/data/meterdigits"))
     parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rounds", type=int, default=7, help="rounds of fresh training windows")
+    parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=8, help="rounds of fresh training windows")
     parser.add_argument("--samples", type=int, default=40000, help="fresh training windows per round")
     parser.add_argument("--epochs-per-round", type=int, default=2)
     parser.add_argument("--batch", type=int, default=48)
@@ -361,13 +362,13 @@ def main():
                   flush=True)
             if score > best:
                 best, best_state = score, {k: v.clone() for k, v in model.state_dict().items()}
-                export(model, arguments.output, 1.0, arguments.seed, 0.0)  # a checkpoint to look at meanwhile
+                export(model, arguments.output, 1.0, arguments, 0.0)  # a checkpoint to look at meanwhile
                 model.train()
     model.load_state_dict(best_state)
     temperature = fit_temperature(model, dev)
     lead = fit_peak_lead(model, dev)
     print(f"best development score {best:.4f}; temperature {temperature}; peak lead {lead}", flush=True)
-    export(model, arguments.output, temperature, arguments.seed, lead)
+    export(model, arguments.output, temperature, arguments, lead)
 
 
 class ExportedReader(nn.Module):
@@ -398,24 +399,30 @@ def refit_settings(folder, dev):
           f"peak lead {settings['peak_lead']}", flush=True)
 
 
-def export(model, folder, temperature, seed, lead):
+def export(model, folder, temperature, arguments, lead):
     model.eval()
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "digit-reader.onnx")
     example = torch.zeros(1, 1, HEIGHT, 120)
     torch.onnx.export(model, example, path, opset_version=11, dynamo=False, input_names=["image"],
                       output_names=["scores"], dynamic_axes={"image": {0: "n", 3: "w"}, "scores": {0: "n", 3: "t"}})
-    write_settings(folder, temperature, seed, lead)
+    write_settings(folder, temperature, arguments, lead)
     print(f"wrote {path} ({os.path.getsize(path)} bytes, temperature {temperature})", flush=True)
 
 
-def write_settings(folder, temperature, seed, lead):
-    """digit-reader.json beside the ONNX file."""
+def write_settings(folder, temperature, arguments, lead):
+    """digit-reader.json beside the ONNX file, with the recipe and the libraries that made it:
+    trainings compare, and reproduce, only on the same ones."""
+    recipe = {"seed": arguments.seed, "rounds": arguments.rounds, "samples": arguments.samples,
+              "epochs_per_round": arguments.epochs_per_round, "batch": arguments.batch,
+              "mix": ",".join(f"{kind}={share:g}" for kind, share in arguments.mix),
+              "all_faces": arguments.all_faces, "add_faces": arguments.add_faces, "width": arguments.width,
+              "threads": arguments.threads}
+    trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
     with open(os.path.join(folder, "digit-reader.json"), "w") as file:
-        # The libraries it was trained with: trainings compare only on the same ones.
-        trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
         json.dump({"height": HEIGHT, "stride": STRIDE, "classes": CLASSES, "temperature": temperature,
-                   "peak_lead": lead, "seed": seed, "trained_with": trained_with}, file, indent=2)
+                   "peak_lead": lead, "seed": arguments.seed, "recipe": recipe, "trained_with": trained_with},
+                  file, indent=2)
         file.write("\n")
 
 

@@ -10,7 +10,7 @@ from .model import CLASSES, STRIDE
 
 # The kinds of window `window` makes, and the share of each in the training mix.
 KINDS = ("real", "sevenseg", "wheels", "dotmatrix")
-MIX = (("real", 0.6), ("sevenseg", 0.2), ("wheels", 0.2))
+MIX = (("real", 0.56), ("sevenseg", 0.19), ("wheels", 0.18), ("dotmatrix", 0.07))
 
 _photos = None
 _faces = None
