@@ -1,5 +1,6 @@
 import Foundation
 import PhotometerProtocol
+import PhotometerVision
 import TestSupport
 import Testing
 
@@ -127,6 +128,36 @@ import Testing
     let missing = try await run(["bench", "/nonexistent"])
     #expect(missing.status == 1)
     #expect(missing.standardError.contains("labels.csv"))
+  }
+
+  /// A labelled image is a digit window: bench reads it whole, as `read --roi` with the whole
+  /// image would, not through the row search a photo without a window gets (which cut a Metrona
+  /// strip 182 pixels high into a row and read none of them). The reader answers the height of
+  /// what it was sent.
+  @Test func benchReadsALabelledImageWholeNotARowFoundInIt() async throws {
+    let photo = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg")
+    let height = try VisionImage(decoding: [UInt8](Data(contentsOf: photo))).height
+    let folder = URL(
+      fileURLWithPath: try writeTemporaryFile("labels.csv", Array("file,text\nphoto.jpg,\(height)\n".utf8))
+    ).deletingLastPathComponent()
+    try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent("photo.jpg"))
+    let heights = try writePluginsFile(
+      """
+      {"plugins": [
+        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "{height}"}}
+      ]}
+      """)
+    let output = try await runCommand(
+      photometer, ["bench", folder.path, "--json", "--plugins", heights, "--db", database])
+    #expect(output.status == 0, "\(output.standardError)")
+    let rows = try jsonLines(output)
+    #expect(rows.first { $0["engine"] as? String == "reader" }?["exact"] as? Int == 1)
+
+    let found = try await runCommand(
+      photometer,
+      ["read", folder.appendingPathComponent("photo.jpg").path, "--json", "--plugins", heights, "--db", database])
+    let value = try #require(try jsonLines(found).first?["value"] as? String)
+    #expect(Int(value).map { $0 < height / 2 } == true, "without a window a photo is read by the rows found in it")
   }
 
   @Test func benchesTheIdentifyPluginsOnAHousehold() async throws {
