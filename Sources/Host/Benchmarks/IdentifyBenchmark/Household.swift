@@ -46,6 +46,10 @@ struct Household {
       try robust.learn(reference, image: image)
       try keypoints.learn(reference, image: image)
     }
+    guard !queries.isEmpty else {
+      print("\(directory.lastPathComponent): \(references.count) references learnt, no queries in queries.csv")
+      return
+    }
     var tallies: [String: Tally] = [:]
     var decodeTimes: [Double] = []
     for query in queries {
