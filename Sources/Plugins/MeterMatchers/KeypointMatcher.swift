@@ -27,7 +27,8 @@ public final class KeypointMatcher: @unchecked Sendable {
   }
 
   public let settings: Settings
-  private var known: [String: (keypoints: Keypoints, width: Int, height: Int, colour: String)] = [:]
+  /// By the reference photo's SHA-256, with the digit window its keypoints were learnt around.
+  private var known: [String: (keypoints: Keypoints, width: Int, height: Int, colour: String, window: Rect?)] = [:]
   private var index: (order: [String], index: KeypointIndex)?
 
   public init(settings: Settings = Settings()) {
@@ -36,18 +37,19 @@ public final class KeypointMatcher: @unchecked Sendable {
 
   /// Whether the reference has been learnt, with its digit window as it is now.
   public func knows(_ reference: Reference) -> Bool {
-    known[reference.learntKey] != nil
+    known[reference.sha256].map { $0.window == reference.roi } ?? false
   }
 
   /// Learns a reference photo, decoded with ``Settings/maxSide``: its keypoints on the meter
   /// around its digit window when it has one (see ``Keypoints``), else all over the photo.
   public func learn(_ reference: Reference, image: VisionImage) throws(VisionError) {
-    known[reference.learntKey] = (
+    known[reference.sha256] = (
       try Keypoints(
         of: image, maxFeatures: settings.features, tiltedFeatures: settings.tiltedFeatures, window: reference.roi),
       Int((Double(image.width) / image.scale).rounded()), Int((Double(image.height) / image.scale).rounded()),
-      try image.dominantColour()
+      try image.dominantColour(), reference.roi
     )
+    index = nil  // a photo learnt again around another window keeps its place in the order
   }
 
   /// Ranks the meters of `references` (all learnt) for the photo (decoded with
@@ -55,7 +57,7 @@ public final class KeypointMatcher: @unchecked Sendable {
   public func rank(_ image: VisionImage, references: [Reference]) throws(VisionError) -> [Candidate] {
     let usable = references.filter(knows)
     guard !usable.isEmpty else { return [] }
-    let order = usable.map(\.learntKey)
+    let order = usable.map(\.sha256)
     if index?.order != order {
       index = (order, try KeypointIndex(order.map { known[$0]!.keypoints }))
     }
@@ -64,7 +66,7 @@ public final class KeypointMatcher: @unchecked Sendable {
     for match in try index!.index.matches(for: query, maxDistance: settings.maxDistance, verify: settings.verify)
     where match.inliers > 0 {
       let reference = usable[match.reference]
-      let entry = known[reference.learntKey]!
+      let entry = known[reference.sha256]!
       guard match.inliers > Int(best[reference.meter]?.score ?? 0) else { continue }
       let corners = [
         (0.0, 0.0), (Double(entry.width), 0), (Double(entry.width), Double(entry.height)), (0, Double(entry.height)),
@@ -100,12 +102,5 @@ public enum KeypointCalibration {
   ///   (for every other, so negative).
   public static func confidence(score: Double, lead: Double) -> Double {
     1 / (1 + exp(-(intercept + perScore * score + perLead * lead)))
-  }
-}
-
-extension Reference {
-  /// What the keypoints of a reference depend on: its photo and its digit window.
-  fileprivate var learntKey: String {
-    roi.map { "\(sha256) \($0.x),\($0.y),\($0.width),\($0.height)" } ?? sha256
   }
 }
