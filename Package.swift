@@ -240,7 +240,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "TestPlugin",
-      dependencies: ["PluginKit"],
+      dependencies: ["PluginKit", "PhotometerImages"],
       path: "Sources/Plugins/TestPlugin"
     ),
 

@@ -1,3 +1,4 @@
+import PhotometerImages
 import PhotometerProtocol
 import PluginKit
 
@@ -8,7 +9,7 @@ import PluginKit
 /// A recognizer whose answers and misbehaviour the configuration or each request chooses.
 ///
 /// Reading answers with the `text` option (`{pid}` in it is the process's, `{height}` the height
-/// of the image it was sent, PNG or JPEG); with `learns`, it asks for the crop of each of a
+/// of the image it was sent, from its header); with `learns`, it asks for the crop of each of a
 /// meter's examples once, as an engine that learns from confirmed readings does. Identifying ranks
 /// first the references whose image bytes equal the photo's. The `behaviour` option makes it
 /// misbehave, so tests can prove how the host copes. Request options override the options from
@@ -72,7 +73,7 @@ struct TestRecognizer: Recognizer {
     }
     // "{pid}" lets a test see which process of a pool answered, "{height}" what it was sent.
     let text = template.replacing("{pid}", with: "\(getpid())")
-      .replacing("{height}", with: Self.height(of: request.image.data).map(String.init) ?? "-")
+      .replacing("{height}", with: (try? ImageInfo.inspect(request.image.data)).map { "\($0.height)" } ?? "-")
     let confidence = Double(settings["confidence"] ?? "") ?? 0.9
     let symbols = text.map { Symbol(text: String($0), confidence: confidence) }
     var reading = EngineReading(text: text, confidence: confidence, symbols: symbols)
@@ -96,28 +97,6 @@ struct TestRecognizer: Recognizer {
     }
     seenExamples[request.meter] = seen
     return missing
-  }
-
-  /// The height in a PNG's header or a JPEG's frame header, or nil.
-  static func height(of bytes: [UInt8]) -> Int? {
-    func bigEndian(_ at: Int, _ count: Int) -> Int? {
-      at + count <= bytes.count ? bytes[at..<at + count].reduce(0) { $0 << 8 | Int($1) } : nil
-    }
-    if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-      return bigEndian(20, 4)
-    }
-    guard bytes.starts(with: [0xFF, 0xD8]) else { return nil }
-    var at = 2
-    while at + 4 <= bytes.count, bytes[at] == 0xFF {
-      let marker = bytes[at + 1]
-      // Start of frame: baseline, extended, progressive, lossless (not DHT, JPG, DAC).
-      if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
-        return bigEndian(at + 5, 2)
-      }
-      guard let length = bigEndian(at + 2, 2) else { return nil }
-      at += 2 + length
-    }
-    return nil
   }
 
   private func writeToFrames(_ bytes: [UInt8]) {
