@@ -421,7 +421,7 @@ def write_settings(folder, temperature, arguments, lead):
     trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
     with open(os.path.join(folder, "digit-reader.json"), "w") as file:
         json.dump({"height": HEIGHT, "stride": STRIDE, "classes": CLASSES, "temperature": temperature,
-                   "peak_lead": lead, "seed": arguments.seed, "recipe": recipe, "trained_with": trained_with},
+                   "peak_lead": lead, "recipe": recipe, "trained_with": trained_with},
                   file, indent=2)
         file.write("\n")
 
