@@ -5,7 +5,8 @@
 // The pointer is the ray from the centre along which the map sums highest over the middle radii
 // (inside the numbers, outside the hub), straightened to the pointer's own middle line, since a
 // hand-drawn region's centre is never exact. The ticks and numbers, ten-fold symmetric, tell how far
-// the dial is turned in the photo: the phase of the ring's ten-fold harmonic.
+// the dials are turned in the photo: the phase of their rings' ten-fold harmonic, summed over the
+// meter's dials, which a photo turns alike.
 #include "vision_internal.hpp"
 
 #include <cmath>
@@ -53,12 +54,32 @@ cv::Mat faceDistance(const cv::Mat &square) {
   return distance;
 }
 
-// The dial's radius: the largest radius at which most of the circle around `centre` still has the
-// face's colour (ticks and numbers break it up, the meter's body around the dial ends it), between
-// half and all of the region's half side.
+// The dial's radius: its rim's, or else the largest radius at which most of the circle around
+// `centre` still has the face's colour (ticks and numbers break it up, the meter's body around the
+// dial ends it), between half and all of the region's half side.
 double dialRadius(const cv::Mat &map, cv::Point2d centre) {
   const double half = side / 2.0;
   double radius = half;
+  // The rim: the first circle inked nearly all round, allowing the two pixels either way by which a
+  // dial seen at a slant or a region drawn off-centre moves it. Without one, the face's colour
+  // running on into a body of the same colour would put the ring of marks on the neighbours.
+  for (double r = 0.6 * half; r <= half - 2; r += 1) {
+    int inked = 0, count = 0;
+    for (int degrees = 0; degrees < 360; degrees += 3) {
+      const double angle = degrees * pi / 180;
+      bool any = false;
+      for (double band = r - 2; band <= r + 2 && !any; band += 1) {
+        const int column = int(std::lround(centre.x + band * std::sin(angle) - 0.5));
+        const int row = int(std::lround(centre.y - band * std::cos(angle) - 0.5));
+        any = column >= 0 && row >= 0 && column < side && row < side && map.at<float>(row, column) >= 20;
+      }
+      inked += any;
+      ++count;
+    }
+    if (inked >= 0.75 * count) {
+      return r;
+    }
+  }
   for (double r = 0.5 * half; r <= half; r += 1) {
     int face = 0, count = 0;
     for (int degrees = 0; degrees < 360; degrees += 3) {
@@ -147,83 +168,107 @@ double raySum(const cv::Mat &map, cv::Point2d centre, double degrees, double inn
   return sum / samples;
 }
 
-// How far the dial is turned clockwise, in degrees within (-18, 18], from the ten-fold harmonic of
-// the ring where ticks and numbers are (the pointer's own sector left out); 0 when that ring shows
-// no ten-fold pattern. A ring of marks at 36-degree steps turned by t has that harmonic's phase at
-// -10 t.
-double turn(const cv::Mat &map, cv::Point2d centre, double radius, double pointer) {
+// The ten-fold harmonic of the ring where ticks and numbers are (the pointer's own sector left
+// out): a ring of marks at 36-degree steps turned clockwise by t has its phase at -10 t, so it
+// tells how far the dial is turned in the photo, within 18 degrees. Its size grows with the marks'
+// contrast, so a plain ring adds little to a meter's sum.
+std::complex<double> tenFold(const cv::Mat &map, cv::Point2d centre, double radius, double pointer) {
   std::complex<double> harmonic = 0;
-  double energy = 0;
   for (int degrees = 0; degrees < 360; ++degrees) {
-    const double apart = degreesApart(degrees, pointer);
-    if (apart < 20) {
-      continue;
+    if (degreesApart(degrees, pointer) >= 20) {
+      const double ring = raySum(map, centre, degrees, 0.62 * radius, 0.98 * radius);
+      harmonic += ring * std::polar(1.0, -10.0 * degrees * pi / 180);
     }
-    const double ring = raySum(map, centre, degrees, 0.62 * radius, 0.98 * radius);
-    harmonic += ring * std::polar(1.0, -10.0 * degrees * pi / 180);
-    energy += ring;
   }
-  if (energy <= 0 || std::abs(harmonic) < 0.08 * energy) {
-    return 0;
+  return harmonic;
+}
+
+// One dial measured in its region: the pointer's direction in the square (degrees clockwise from
+// up), how strongly the map shows it, the strongest rival ray and the ring's ten-fold harmonic.
+struct Measure {
+  double pointer = 0, strength = 0, rival = 0;
+  std::complex<double> harmonic = 0;
+};
+
+Measure measure(const pm_image *image, const pm_dial_region &dial) {
+  const cv::Rect area =
+    cv::Rect(dial.x, dial.y, dial.width, dial.height) & cv::Rect(0, 0, image->mat.cols, image->mat.rows);
+  cv::Mat colour = image->mat(area);
+  if (colour.channels() == 1) {
+    cv::cvtColor(colour, colour, cv::COLOR_GRAY2BGR);
   }
-  return -std::arg(harmonic) * 180 / pi / 10;
+  cv::Mat square;
+  cv::resize(colour, square, cv::Size(side, side), 0, 0, cv::INTER_AREA);
+  const cv::Mat map = faceDistance(square);
+
+  const double half = side / 2.0;
+  const cv::Point2d middle(half, half);
+  const double radius = dialRadius(map, middle), inner = 0.24 * radius, outer = 0.5 * radius;
+  Measure result;
+  double coarse = 0, best = -1;
+  for (int degrees = 0; degrees < 360; degrees += 2) {
+    const double sum = raySum(map, middle, degrees, inner, outer);
+    if (sum > best) {
+      best = sum, coarse = degrees;
+    }
+  }
+  // Quarter-degree steps around the best, then the pointer's own middle line.
+  double fine = coarse;
+  result.strength = best;
+  for (double degrees = coarse - 3; degrees <= coarse + 3; degrees += 0.25) {
+    const double sum = raySum(map, middle, degrees, inner, outer);
+    if (sum > result.strength) {
+      fine = degrees, result.strength = sum;
+    }
+  }
+  result.pointer = pointerAxis(map, middle, fine, inner, outer, radius);
+  // The strongest ray away from the pointer: a second pointer-like mark makes the reading doubtful.
+  for (int degrees = 0; degrees < 360; degrees += 2) {
+    if (degreesApart(degrees, result.pointer) > 40) {
+      result.rival = std::max(result.rival, raySum(map, middle, degrees, inner, outer));
+    }
+  }
+  result.harmonic = tenFold(map, middle, radius, result.pointer);
+  return result;
 }
 
 }  // namespace
 
 extern "C" {
 
-pm_status pm_dial_read(
-  const pm_image *image, int x, int y, int width, int height, int counter_clockwise, pm_dial_reading *out) {
+pm_status pm_dials_read(const pm_image *image, const pm_dial_region *dials, int count, pm_dial_reading *out) {
   return guarded([&] {
-    const cv::Rect area = cv::Rect(x, y, width, height) & cv::Rect(0, 0, image->mat.cols, image->mat.rows);
-    if (area.width < 8 || area.height < 8) {
-      return fail(PM_BAD_ARGUMENT, "the dial's region must lie in the image and be at least 8 pixels a side");
-    }
-    cv::Mat colour = image->mat(area);
-    if (colour.channels() == 1) {
-      cv::cvtColor(colour, colour, cv::COLOR_GRAY2BGR);
-    }
-    cv::Mat square;
-    cv::resize(colour, square, cv::Size(side, side), 0, 0, cv::INTER_AREA);
-    const cv::Mat map = faceDistance(square);
-
-    const double half = side / 2.0;
-    const cv::Point2d middle(half, half);
-    const double radius = dialRadius(map, middle), inner = 0.24 * radius, outer = 0.5 * radius;
-    double coarse = 0, best = -1;
-    for (int degrees = 0; degrees < 360; degrees += 2) {
-      const double sum = raySum(map, middle, degrees, inner, outer);
-      if (sum > best) {
-        best = sum, coarse = degrees;
+    const cv::Rect whole(0, 0, image->mat.cols, image->mat.rows);
+    for (int index = 0; index < count; ++index) {
+      const cv::Rect area = cv::Rect(dials[index].x, dials[index].y, dials[index].width, dials[index].height) & whole;
+      if (area.width < 8 || area.height < 8) {
+        const std::string message =
+          "dial " + std::to_string(index + 1) + "'s region must lie in the image and be at least 8 pixels a side";
+        return fail(PM_BAD_ARGUMENT, message.c_str());
       }
     }
-    // Quarter-degree steps around the best, then the pointer's own middle line.
-    double fine = coarse, fineSum = best;
-    for (double degrees = coarse - 3; degrees <= coarse + 3; degrees += 0.25) {
-      const double sum = raySum(map, middle, degrees, inner, outer);
-      if (sum > fineSum) {
-        fine = degrees, fineSum = sum;
+    std::vector<Measure> measures;
+    std::complex<double> harmonic = 0;
+    for (int index = 0; index < count; ++index) {
+      measures.push_back(measure(image, dials[index]));
+      harmonic += measures.back().harmonic;
+    }
+    // One meter's dials are turned alike in the photo: their harmonics summed tell it better than
+    // any one ring (a turn of 17 degrees read as -17 on one dial moves its reading by a division).
+    const double turn = std::abs(harmonic) > 0 ? -std::arg(harmonic) * 180 / pi / 10 : 0;
+    for (int index = 0; index < count; ++index) {
+      const Measure &dial = measures[size_t(index)];
+      double degrees = std::fmod(std::fmod(dial.pointer - turn, 360.0) + 360.0, 360.0);
+      double value = degrees / 36;
+      if (dials[index].counter_clockwise) {
+        value = std::fmod(10 - value, 10.0);
       }
+      out[index].value = value >= 10 ? 0 : value;
+      // Contrast: a pointer whose colour differs from the face by less than ~15 Lab units is hardly one.
+      const double contrast = std::clamp(dial.strength / 15.0, 0.0, 1.0);
+      out[index].confidence =
+        dial.strength > 0 ? std::clamp(1 - dial.rival / dial.strength, 0.0, 1.0) * contrast : 0;
     }
-    fine = pointerAxis(map, middle, fine, inner, outer, radius);
-    // The strongest ray away from the pointer: a second pointer-like mark makes the reading doubtful.
-    double rival = 0;
-    for (int degrees = 0; degrees < 360; degrees += 2) {
-      if (degreesApart(degrees, fine) > 40) {
-        rival = std::max(rival, raySum(map, middle, degrees, inner, outer));
-      }
-    }
-    double degrees = fine - turn(map, middle, radius, fine);
-    degrees = std::fmod(std::fmod(degrees, 360.0) + 360.0, 360.0);
-    double value = degrees / 36;
-    if (counter_clockwise) {
-      value = std::fmod(10 - value, 10.0);
-    }
-    out->value = value >= 10 ? 0 : value;
-    // Contrast: a pointer whose colour differs from the face by less than ~15 Lab units is hardly one.
-    const double contrast = std::clamp(fineSum / 15.0, 0.0, 1.0);
-    out->confidence = fineSum > 0 ? std::clamp(1 - rival / fineSum, 0.0, 1.0) * contrast : 0;
     return PM_OK;
   });
 }

@@ -104,10 +104,16 @@ typedef struct {
   double confidence;
 } pm_dial_reading;
 
-/// Reads the pointer dial in the region (the dial's box, as drawn around it): numbers run clockwise,
-/// or anticlockwise when `counter_clockwise`; 0 at the top of the dial.
-pm_status pm_dial_read(
-  const pm_image *image, int x, int y, int width, int height, int counter_clockwise, pm_dial_reading *out);
+/// A dial's box in the photo, as drawn around it (its ring, perhaps its numbers); its numbers run
+/// clockwise, or anticlockwise when `counter_clockwise`; 0 at the top of the dial.
+typedef struct {
+  int x, y, width, height;
+  int counter_clockwise;
+} pm_dial_region;
+
+/// Reads `count` pointer dials of one meter into `out` (as many): the dials are taken to be turned
+/// alike in the photo, as a meter's are, and the turn is measured on all of them together.
+pm_status pm_dials_read(const pm_image *image, const pm_dial_region *dials, int count, pm_dial_reading *out);
 
 // MARK: Keypoints
 
