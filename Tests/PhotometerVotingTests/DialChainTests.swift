@@ -54,6 +54,27 @@ import Testing
     #expect(chain.value == "12649.69")
   }
 
+  /// x0.1 at 7: the last wheel shows its digit over three tenths of its window and the next over
+  /// seven. Read as 5 alone it is 4.7 (5 the nearer digit); read as 5 with 6 the runner-up it is
+  /// 5.7, and with 4 the runner-up 4.7.
+  @Test func theReadersRunnerUpPlacesTheLastWheel() throws {
+    func wheels(_ alternative: Alternative?) -> [Symbol] {
+      "0012".map { Symbol(text: String($0), confidence: 0.95) }
+        + [Symbol(text: "5", confidence: 0.55, alternatives: alternative.map { [$0] } ?? [])]
+    }
+    let dials = Self.pointers(7.0, 0.1)
+    let alone = try #require(DialChain(wheels: wheels(nil), wheelConfidence: 0.55, dials: dials))
+    #expect(alone.value == "00124.70")
+    let six = try #require(
+      DialChain(wheels: wheels(Alternative(text: "6", confidence: 0.4)), wheelConfidence: 0.55, dials: dials))
+    #expect(six.value == "00125.70")
+    #expect(!six.wheelDecidedByDials)
+    let four = try #require(
+      DialChain(wheels: wheels(Alternative(text: "4", confidence: 0.4)), wheelConfidence: 0.55, dials: dials))
+    #expect(four.value == "00124.70")
+    #expect(four.wheelDecidedByDials)
+  }
+
   /// An extended counter: 1239.85 shows its tens wheel 0.85 of the way to 4 and its last wheel
   /// 0.85 of the way from 9 to 0, read as their nearest digits; a settled last wheel adds a 0.
   @Test func anExtendedCountersLastWheelRollIsOneMoreDecimal() throws {

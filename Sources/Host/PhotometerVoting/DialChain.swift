@@ -7,9 +7,11 @@ import PhotometerProtocol
 /// From the finest dial up, each coarser dial's digit is the one whose position plus the finer
 /// dial's fraction lies nearest its pointer (a pointer just short of 5 on x0.1 reads 4 when x0.01
 /// is near 9, and 5 when x0.01 is near 0). The dials together give the last wheel's fraction F;
-/// the wheels' whole number is the one that puts the last wheel nearest where it was read (its
-/// digit, plus its roll when the reader saw one): a wheel caught half-way is decided by the dials,
-/// with no threshold.
+/// the wheels' whole number is the one that puts the last wheel where what it would show agrees
+/// best with what was read: at d + F a wheel shows d over 1 - F of its window and d + 1 over F, so
+/// a wheel read as 5 (6 the runner-up) with F = 0.7 is 5.7, and read as 5 alone it is 4.7, the
+/// digit it was read as nearest. A wheel caught half-way is decided by the dials, with no
+/// threshold.
 public struct DialChain: Hashable, Sendable {
   /// One dial as read: its pointer's position in [0, 10) and the reader's confidence.
   public struct Pointer: Hashable, Sendable {
@@ -40,8 +42,13 @@ public struct DialChain: Hashable, Sendable {
 
   /// Combines the wheels read as `wheels` (digits only; `lastWheelRoll`, in [0, 1), how far the
   /// reader saw the last wheel turned past its digit) with `dials`, coarsest (x0.1) first.
-  /// Nil when `wheels` holds anything but digits.
-  public init?(wheels: String, lastWheelRoll: Double = 0, wheelConfidence: Double, dials: [Pointer]) {
+  /// `lastWheel` holds how likely the reader found each digit in the last wheel (its answer and
+  /// runners-up); without it the wheel was surely the digit read. Nil when `wheels` holds anything
+  /// but digits.
+  public init?(
+    wheels: String, lastWheelRoll: Double = 0, lastWheel: [Int: Double] = [:], wheelConfidence: Double,
+    dials: [Pointer]
+  ) {
     guard !wheels.isEmpty, wheels.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
     var digits: [Int] = []
     var confidence = wheelConfidence
@@ -63,7 +70,9 @@ public struct DialChain: Hashable, Sendable {
     let fraction = (carried ?? 0) / 10
     let read = Int(wheels)!
     let modulus = Self.power(wheels.count)
-    let whole = ((Int((Double(read) + lastWheelRoll - fraction).rounded()) % modulus) + modulus) % modulus
+    let nearest = Int((Double(read) + lastWheelRoll - fraction).rounded())
+    let placed = Self.placed(nearest, read: read, fraction: fraction, lastWheel: lastWheel)
+    let whole = ((placed % modulus) + modulus) % modulus
     let text = String(whole)
     self.wheels = String(repeating: "0", count: max(0, wheels.count - text.count)) + text
     self.dialDigits = digits.reversed()
@@ -76,8 +85,22 @@ public struct DialChain: Hashable, Sendable {
   /// the dials place the last wheel. The reader's rolls are left out: on rendered meters they
   /// placed the last wheel worse than its nearest digit does (docs/recognizers.md).
   public init?(wheels symbols: [Symbol], wheelConfidence: Double, dials: [Pointer]) {
-    guard !symbols.isEmpty else { return nil }
-    self.init(wheels: symbols.map(\.text).joined(), wheelConfidence: wheelConfidence, dials: dials)
+    guard let last = symbols.last else { return nil }
+    self.init(
+      wheels: symbols.map(\.text).joined(), lastWheel: Self.likelihood(of: last), wheelConfidence: wheelConfidence,
+      dials: dials)
+  }
+
+  /// How likely a reader found each digit in a wheel: its answer and its runners-up.
+  public static func likelihood(of symbol: Symbol) -> [Int: Double] {
+    var likelihood: [Int: Double] = [:]
+    let named = [(symbol.text, symbol.confidence)] + symbol.alternatives.map { ($0.text, $0.confidence) }
+    for (text, confidence) in named {
+      if let digit = Int(text), (0...9).contains(digit), likelihood[digit] == nil {
+        likelihood[digit] = confidence
+      }
+    }
+    return likelihood
   }
 
   /// The wheels with the last wheel's roll as one more decimal, for a counter whose last wheel
@@ -88,6 +111,20 @@ public struct DialChain: Hashable, Sendable {
     guard let last = symbols.last else { return nil }
     let tenths = Pointer(position: (last.roll?.fraction ?? 0) * 10, confidence: last.confidence)
     return DialChain(wheels: symbols, wheelConfidence: wheelConfidence, dials: [tenths])
+  }
+
+  /// The whole number, `nearest` or one either side, whose last wheel at its digit plus `fraction`
+  /// would show what the reader saw most: its digit over 1 - fraction of the window, the next over
+  /// the rest. `nearest` when the reader named no runner-up.
+  static func placed(_ nearest: Int, read: Int, fraction: Double, lastWheel: [Int: Double]) -> Int {
+    var likelihood = lastWheel
+    likelihood[read % 10] = likelihood[read % 10] ?? 1
+    guard likelihood.count > 1 else { return nearest }
+    func agreement(_ whole: Int) -> Double {
+      let digit = ((whole % 10) + 10) % 10
+      return (1 - fraction) * (likelihood[digit] ?? 0) + fraction * (likelihood[(digit + 1) % 10] ?? 0)
+    }
+    return [nearest, nearest - 1, nearest + 1].max { agreement($0) < agreement($1) }!
   }
 
   static func wrapped(_ position: Double) -> Double {
