@@ -81,9 +81,9 @@ public struct DialChain: Hashable, Sendable {
   }
 
   /// Combines wheels read as `symbols` (a reader's or the vote's, decimal point excluded), each
-  /// wheel as its nearest digit: then a higher wheel caught turning agrees with the last wheel, and
-  /// the dials place the last wheel. The reader's rolls are left out: on rendered meters they
-  /// placed the last wheel worse than its nearest digit does (docs/recognizers.md).
+  /// wheel as the digit read: then a higher wheel caught turning agrees with the last wheel, and
+  /// the dials place the last wheel, weighing its runners-up (its `alternatives`). The reader's
+  /// rolls are left out: on rendered meters they placed the last wheel worse (docs/recognizers.md).
   public init?(wheels symbols: [Symbol], wheelConfidence: Double, dials: [Pointer]) {
     guard let last = symbols.last else { return nil }
     self.init(
@@ -92,7 +92,7 @@ public struct DialChain: Hashable, Sendable {
   }
 
   /// How likely a reader found each digit in a wheel: its answer and its runners-up.
-  public static func likelihood(of symbol: Symbol) -> [Int: Double] {
+  static func likelihood(of symbol: Symbol) -> [Int: Double] {
     var likelihood: [Int: Double] = [:]
     let named = [(symbol.text, symbol.confidence)] + symbol.alternatives.map { ($0.text, $0.confidence) }
     for (text, confidence) in named {
