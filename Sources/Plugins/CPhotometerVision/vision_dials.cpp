@@ -183,16 +183,14 @@ std::complex<double> tenFold(const cv::Mat &map, cv::Point2d centre, double radi
   return harmonic;
 }
 
-// One dial measured in its region: the pointer's direction in the square (degrees clockwise from
+// One dial measured in its region (within the image): the pointer's direction in the square (degrees clockwise from
 // up), how strongly the map shows it, the strongest rival ray and the ring's ten-fold harmonic.
 struct Measure {
   double pointer = 0, strength = 0, rival = 0;
   std::complex<double> harmonic = 0;
 };
 
-Measure measure(const pm_image *image, const pm_dial_region &dial) {
-  const cv::Rect area =
-    cv::Rect(dial.x, dial.y, dial.width, dial.height) & cv::Rect(0, 0, image->mat.cols, image->mat.rows);
+Measure measure(const pm_image *image, const cv::Rect &area) {
   cv::Mat colour = image->mat(area);
   if (colour.channels() == 1) {
     cv::cvtColor(colour, colour, cv::COLOR_GRAY2BGR);
@@ -239,9 +237,10 @@ extern "C" {
 pm_status pm_dials_read(const pm_image *image, const pm_dial_region *dials, int count, pm_dial_reading *out) {
   return guarded([&] {
     const cv::Rect whole(0, 0, image->mat.cols, image->mat.rows);
+    std::vector<cv::Rect> areas;
     for (int index = 0; index < count; ++index) {
-      const cv::Rect area = cv::Rect(dials[index].x, dials[index].y, dials[index].width, dials[index].height) & whole;
-      if (area.width < 8 || area.height < 8) {
+      areas.push_back(cv::Rect(dials[index].x, dials[index].y, dials[index].width, dials[index].height) & whole);
+      if (areas.back().width < 8 || areas.back().height < 8) {
         const std::string message =
           "dial " + std::to_string(index + 1) + "'s region must lie in the image and be at least 8 pixels a side";
         return fail(PM_BAD_ARGUMENT, message.c_str());
@@ -249,8 +248,8 @@ pm_status pm_dials_read(const pm_image *image, const pm_dial_region *dials, int 
     }
     std::vector<Measure> measures;
     std::complex<double> harmonic = 0;
-    for (int index = 0; index < count; ++index) {
-      measures.push_back(measure(image, dials[index]));
+    for (const cv::Rect &area : areas) {
+      measures.push_back(measure(image, area));
       harmonic += measures.back().harmonic;
     }
     // One meter's dials are turned alike in the photo: their harmonics summed tell it better than

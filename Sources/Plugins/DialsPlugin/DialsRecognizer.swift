@@ -5,8 +5,8 @@ import PluginKit
 /// Reads a request's ``ReadRequest/dials`` in its image with ``PointerDial``, all together (one
 /// meter's dials, turned alike in the photo): one symbol a dial, in the request's order, its text
 /// the digit the pointer has passed, its roll how far past (4.7 is "4" rolled 0.7 towards 5), its
-/// box the dial's region. The reading's text is the digits
-/// in order, its confidence the weakest dial's.
+/// box the dial's region. The reading's text is the digits in order, its confidence the weakest
+/// dial's.
 struct DialsRecognizer: Recognizer {
   let roles: [Role] = [.dials]
 
