@@ -29,6 +29,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from digitreader import cells, compose, render  # noqa: E402
 from digitreader.ensemble import average  # noqa: E402
+from digitreader.features import expose_features  # noqa: E402
 from digitreader.model import CellClassifier  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -69,6 +70,7 @@ def export(model, path):
     torch.onnx.export(model, torch.zeros(1, 1, cells.CELL_HEIGHT, cells.CELL_WIDTH), path, opset_version=11,
                       input_names=["cells"], output_names=["scores"], dynamo=False,
                       dynamic_axes={"cells": {0: "n"}, "scores": {0: "n"}})
+    expose_features(path)
 
 
 def main():
@@ -84,9 +86,15 @@ def main():
     parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
     parser.add_argument("--average", nargs="+", metavar="ONNX",
                         help="write the mean of these trainings to OUTPUT/digit-cells.onnx and stop")
+    parser.add_argument("--expose-features", metavar="ONNX",
+                        help="add the `features` output (digitreader/features.py) to a classifier trained "
+                             "before it was exported with one, and stop")
     arguments = parser.parse_args()
     os.makedirs(arguments.output, exist_ok=True)
     target = os.path.join(arguments.output, "digit-cells.onnx")
+    if arguments.expose_features:
+        expose_features(arguments.expose_features)
+        return
     if arguments.average:
         average(arguments.average, target)
         return

@@ -84,16 +84,28 @@ class OnnxNetwork {
   explicit OnnxNetwork(const char *path) : net(cv::dnn::readNetFromONNX(path)) {
     net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
     net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+    outputs = net.getUnconnectedOutLayersNames();
   }
 
-  cv::Mat forward(const cv::Mat &blob) {
+  // The output `first`, and `second` too when the network has it (else `*other` is left empty).
+  // A network of one output gives it as `first`, whatever its name.
+  cv::Mat forward(const cv::Mat &blob, const std::string &first = "", const std::string &second = "",
+                  cv::Mat *other = nullptr) {
     std::lock_guard<std::mutex> hold(lock);
     net.setInput(blob);
-    return net.forward().clone();
+    if (outputs.size() < 2) return net.forward().clone();
+    std::vector<std::string> names{first};
+    bool both = other != nullptr && std::find(outputs.begin(), outputs.end(), second) != outputs.end();
+    if (both) names.push_back(second);
+    std::vector<cv::Mat> results;
+    net.forward(results, names);
+    if (both) *other = results[1].clone();
+    return results[0].clone();
   }
 
  private:
   cv::dnn::Net net;
+  std::vector<std::string> outputs;
   std::mutex lock;
 };
 
@@ -170,7 +182,9 @@ void pm_cells_free(pm_cells *cells) { delete cells; }
 
 pm_reader_status pm_cells_run(
   pm_cells *cells, const uint8_t *pixels, int width, int height, int channels, const int *lefts, const int *rights,
-  int count, float **scores, int *classes) {
+  int count, float **scores, int *classes, float **features, int *feature_count) {
+  if (features != nullptr) *features = nullptr;
+  if (feature_count != nullptr) *feature_count = 0;
   if (width < 1 || height < 1 || (channels != 1 && channels != 3) || count < 1) return PM_READER_BAD_IMAGE;
   return guarded(PM_READER_FAILED, [&] {
     cv::Mat window(height, width, channels == 3 ? CV_8UC3 : CV_8UC1, const_cast<uint8_t *>(pixels));
@@ -184,13 +198,22 @@ pm_reader_status pm_cells_run(
       cv::Mat cell = prepareCell(source, left, right, cells->height, cells->width);
       cell.copyTo(cv::Mat(cells->height, cells->width, CV_32F, blob.ptr<float>(index)));
     }
-    cv::Mat output = cells->network.forward(blob);
+    cv::Mat layer;
+    cv::Mat output = cells->network.forward(blob, "scores", "features", features != nullptr ? &layer : nullptr);
     if (output.dims != 2 || output.size[0] != count) {
       lastError = "the classifier's output is not N x C";
       return PM_READER_BAD_MODEL;
     }
     float *copy = copyScores(output, size_t(count) * output.size[1]);
     if (copy == nullptr) return PM_READER_FAILED;
+    if (!layer.empty() && layer.dims == 2 && layer.size[0] == count && feature_count != nullptr) {
+      *features = copyScores(layer, size_t(count) * layer.size[1]);
+      if (*features == nullptr) {
+        std::free(copy);
+        return PM_READER_FAILED;
+      }
+      *feature_count = layer.size[1];
+    }
     *scores = copy;
     *classes = output.size[1];
     return PM_READER_OK;

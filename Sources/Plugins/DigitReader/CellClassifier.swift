@@ -37,19 +37,43 @@ public final class CellClassifier: @unchecked Sendable {
   /// Each cell's digit probabilities (softmax of the classifier's scores); a cell is a span of
   /// the image's columns over its full height, and may run past its edges.
   public func probabilities(_ image: VisionImage, cells: [Range<Int>]) throws(ReaderError) -> [[Double]] {
+    try opinions(image, cells: cells, features: false).map(\.probabilities)
+  }
+
+  /// What the classifier makes of one cell: its digit probabilities and, when asked for and the
+  /// classifier has them (Tools/digitreader/features.py), its penultimate layer's values.
+  public struct Opinion: Sendable {
+    public var probabilities: [Double]
+    public var features: [Float]?
+  }
+
+  /// Each cell's ``Opinion``, with the features when `features` is true.
+  public func opinions(_ image: VisionImage, cells: [Range<Int>], features: Bool) throws(ReaderError) -> [Opinion] {
     guard !cells.isEmpty else { return [] }
     let lefts = cells.map { Int32(clamping: $0.lowerBound) }
     let rights = cells.map { Int32(clamping: $0.upperBound) }
     var scores: UnsafeMutablePointer<Float>?
     var classes: Int32 = 0
-    let status = pm_cells_run(
-      pointer, image.pixels, Int32(image.width), Int32(image.height), Int32(image.channels), lefts, rights,
-      Int32(cells.count), &scores, &classes)
+    var layer: UnsafeMutablePointer<Float>?
+    var layerWidth: Int32 = 0
+    let status = withUnsafeMutablePointer(to: &layer) { layerPointer in
+      withUnsafeMutablePointer(to: &layerWidth) { widthPointer in
+        pm_cells_run(
+          pointer, image.pixels, Int32(image.width), Int32(image.height), Int32(image.channels), lefts, rights,
+          Int32(cells.count), &scores, &classes, features ? layerPointer : nil, features ? widthPointer : nil)
+      }
+    }
+    defer { pm_reader_scores_free(layer) }
     guard status == PM_READER_OK, let scores else {
       throw ReaderError("the digit cell classifier failed: \(String(cString: pm_reader_last_error()))")
     }
     defer { pm_reader_scores_free(scores) }
     let width = Int(classes)
-    return cells.indices.map { row in softmax((0..<width).map { Double(scores[row * width + $0]) }) }
+    let featureWidth = Int(layerWidth)
+    return cells.indices.map { row in
+      Opinion(
+        probabilities: softmax((0..<width).map { Double(scores[row * width + $0]) }),
+        features: layer.map { layer in (0..<featureWidth).map { layer[row * featureWidth + $0] } })
+    }
   }
 }

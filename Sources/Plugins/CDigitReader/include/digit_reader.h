@@ -57,10 +57,13 @@ void pm_cells_free(pm_cells *cells);
 /// cell runs past the window; each in grey, scaled to the classifier's size (area interpolation
 /// down, linear up), zero mean and unit spread (at least 8 grey levels), as
 /// Tools/digitreader/cells.py `prepare_cell` does. `*scores` (free with `pm_reader_scores_free`)
-/// holds `count` rows of `*classes` floats. Safe to call from several threads (one at a time runs).
+/// holds `count` rows of `*classes` floats. With `features` and `feature_count` (either may be
+/// NULL) and a classifier that has a `features` output (Tools/digitreader/features.py), `*features`
+/// (free it the same way) holds `count` rows of `*feature_count` floats of that layer; else NULL
+/// and 0. Safe to call from several threads (one at a time runs).
 pm_reader_status pm_cells_run(
   pm_cells *cells, const uint8_t *pixels, int width, int height, int channels, const int *lefts, const int *rights,
-  int count, float **scores, int *classes);
+  int count, float **scores, int *classes, float **features, int *feature_count);
 
 #ifdef __cplusplus
 }
