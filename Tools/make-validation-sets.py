@@ -10,6 +10,9 @@ device family (gas, water, power, lcd):
   OUT/strips-FAMILY   300 windows (gas: 100) of 5 to 8 photos of one device folder side by side,
                       as a counter's window shows them: the device's photos scaled to one height,
                       gaps and a frame of one colour around them.
+  OUT/learn-FOLDER    for `photometer bench OUT/learn-FOLDER --learn 8`, per device folder of 54
+                      settled photos or more: 8 strips of 6 of its settled photos, none twice, to
+                      confirm, then 40 strips of its other settled photos to read before and after.
 And, by Tools/make-digits.py, the rendering style the reader never trains on (DSEG7, DejaVu and
 bitmap faces; the reader trains on Tools/digitreader/render.py's):
   OUT/sevenseg        300 seven-segment displays, half with a decimal point ("36.7");
@@ -111,6 +114,12 @@ def main():
             rows.append((f"{index:05d}.png",) + strips.strip(rng, labelled))
         write_set(os.path.join(arguments.out, f"strips-{kind}"), rows)
         print(f"{kind}: {len(folders)} folders, {len(photos)} photos", file=sys.stderr)
+    for folder in sorted(devices):
+        settled = [(path, nearest(*label), accepted(*label)) for path, label in devices[folder] if label[1] <= 1]
+        if len(settled) >= 54:
+            rows = strips.learning(random.Random(f"{arguments.seed}-{folder}"), settled)
+            write_set(os.path.join(arguments.out, f"learn-{folder}"),
+                      [(f"{index:05d}.png",) + row for index, row in enumerate(rows)])
     make_digits = os.path.join(here, "make-digits.py")
     seed = str(arguments.seed + 100)
     subprocess.run([make_digits, os.path.join(arguments.out, "sevenseg"), "--kind", "sevenseg", "--count", "300",

@@ -22,6 +22,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 import time
 
@@ -167,7 +168,8 @@ def write_development(folder, dev, dev_photos, meters, seed):
     """The development windows as labelled sets (file,text,accept) for photometer-benchmark-read,
     the development meters' settled photos (labels x.0) as taken, in dev-settled, and 300 strips
     of 5 to 8 photos of one meter as taken, side by side as the validation strips are
-    (`strips.strip`), in dev-strips."""
+    (`strips.strip`), in dev-strips; and per development meter of 54 photos or more, a set to
+    learn from (`strips.learning`) in dev-learn-METER."""
     import csv
     path = os.path.join(folder, "dev-settled")
     os.makedirs(path, exist_ok=True)
@@ -202,6 +204,22 @@ def write_development(folder, dev, dev_photos, meters, seed):
             with open(os.path.join(path, f"{index:05d}.png"), "wb") as output:
                 output.write(data)
             writer.writerow([f"{index:05d}.png", text, accept])
+    # Learning sets, from a stream of their own (the sets above stay as they were): every photo of
+    # a development meter of 54 or more, mid-roll ones too.
+    for meter in names:
+        photos = [(photo, str(render.round_digit(value)), allowed(str(render.round_digit(value)), value))
+                  for photo, value in meters[meter]]
+        if len(photos) < 54:
+            continue
+        path = os.path.join(folder, "dev-learn-" + re.sub(r"[^A-Za-z0-9_-]", "_", meter))
+        os.makedirs(path, exist_ok=True)
+        with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
+            writer = csv.writer(file, lineterminator="\n")
+            writer.writerow(["file", "text", "accept"])
+            for index, (data, text, accept) in enumerate(strips.learning(random.Random(f"{seed}-{meter}"), photos)):
+                with open(os.path.join(path, f"{index:05d}.png"), "wb") as output:
+                    output.write(data)
+                writer.writerow([f"{index:05d}.png", text, accept])
 
 
 def evaluate(model, dev, temperature=1.0):

@@ -13,11 +13,37 @@ def strip(rng, photos):
     accept)."""
     count = rng.randint(5, 8)
     chosen = [rng.choice(photos) for _ in range(count)]
+    return side_by_side(chosen, *look(rng))
+
+
+def learning(rng, photos, taught=8, scored=40, count=6):
+    """One meter's window photographed again and again, for `photometer bench DIR --learn
+    TAUGHT`: `taught` strips of `count` of `photos` ((path, text, accept) of one device), no photo
+    twice, then `scored` strips of the other photos (a photo may recur among them, never among the
+    taught ones), all in one frame, gap and border. [(PNG bytes, text, accept)]; needs at least
+    taught x count + count photos."""
+    photos = list(photos)
+    rng.shuffle(photos)
+    first, rest = photos[:taught * count], photos[taught * count:]
+    assert len(rest) >= count, f"{len(photos)} photos are too few to teach {taught} strips of {count}"
+    frame = look(rng)
+    return [side_by_side(first[index * count:(index + 1) * count], *frame) for index in range(taught)] + \
+        [side_by_side([rng.choice(rest) for _ in range(count)], *frame) for _ in range(scored)]
+
+
+def look(rng):
+    """A window's gap between wheels, border and frame colour."""
+    gap, border = rng.choice([0, 0, 1, 2, 3]), rng.randint(0, 6)
+    frame = tuple(rng.randint(0, 80) if rng.random() < 0.7 else rng.randint(150, 255) for _ in range(3))
+    return gap, border, frame
+
+
+def side_by_side(chosen, gap, border, frame):
+    """The photos of `chosen` ((path, text, accept)) scaled to their median height, side by side."""
+    count = len(chosen)
     height = sorted(Image.open(path).size[1] for path, _, _ in chosen)[count // 2]
     parts = [Image.open(path).convert("RGB") for path, _, _ in chosen]
     parts = [part.resize((max(1, round(part.size[0] * height / part.size[1])), height)) for part in parts]
-    gap, border = rng.choice([0, 0, 1, 2, 3]), rng.randint(0, 6)
-    frame = tuple(rng.randint(0, 80) if rng.random() < 0.7 else rng.randint(150, 255) for _ in range(3))
     width = sum(part.size[0] for part in parts) + gap * (count - 1) + 2 * border
     image = Image.new("RGB", (width, height + 2 * border), frame)
     x = border
