@@ -4,7 +4,8 @@ import PhotometerProtocol
 import TestSupport
 import Testing
 
-/// The reader plugin's options from plugins.json: the cell classifier's share in the pool.
+/// The reader plugin's options from plugins.json: the cell classifier's and the meter memory's
+/// shares in the pool.
 @Suite struct ReaderOptionsTests {
   func launch(options: String) async throws -> HostClient {
     let reader = Products.executable("photometer-reader")
@@ -17,18 +18,19 @@ import Testing
       arguments: ["--db", temporaryDatabasePath(), "--plugins", plugins, "--log-level", "critical"])
   }
 
-  @Test func aCellShareOutOfRangeIsRefusedByName() async throws {
+  @Test(arguments: ["cell_share", "memory_share"])
+  func aShareOutOfRangeIsRefusedByName(option: String) async throws {
     let folder = try await Rendered.digits("wheels", count: 1, seed: 7)
     let row = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
     let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
-    let refused = try await launch(options: #"{"cell_share": "2"}"#)
+    let refused = try await launch(options: #"{"\#(option)": "2"}"#)
     let failed = try await refused.send(.read(ReadRequest(image: photo)))
     await refused.close()
     guard case .failure(let error) = try #require(failed.engines.first).outcome else {
-      Issue.record("the reader started with cell_share 2: \(failed.engines)")
+      Issue.record("the reader started with \(option) 2: \(failed.engines)")
       return
     }
-    #expect(error.message.contains("cell_share"), "\(error)")
+    #expect(error.message.contains(option), "\(error)")
 
     let alone = try await launch(options: #"{"cell_share": "0"}"#)
     let read = try await alone.send(.read(ReadRequest(image: photo)))

@@ -51,26 +51,57 @@ public struct SequenceReader: Sendable {
   /// Reads the window. With `digits` > 0, the likeliest reading with that many digits (the
   /// unconstrained one when no path holds that many); without, the best path, holding at least
   /// one digit (``atLeastOneDigit(_:_:_:)``). The reading's confidence is the product
-  /// of its characters' and of the least sure gap's (``gapConfidence(_:_:)``).
-  public func read(_ image: VisionImage, digits: Int = 0) throws(ReaderError) -> EngineReading {
+  /// of its characters' and of the least sure gap's (``gapConfidence(_:_:)``). A `memory` of the
+  /// meter's confirmed readings joins the pool of each digit the classifier reads again.
+  public func read(_ image: VisionImage, digits: Int = 0, memory: DigitMemory = DigitMemory()) throws(ReaderError)
+    -> EngineReading
+  {
     let settings = network.settings
     let scores = try network.scores(image)
-    let classes = settings.classes.count
-    let probabilities = scores.probabilities(classes: classes, temperature: settings.temperature)
-    let emissions =
-      digits > 0
-      ? decoder.constrained(probabilities, digits: digits) ?? decoder.greedy(probabilities)
-      : Self.atLeastOneDigit(decoder.greedy(probabilities), probabilities, decoder)
+    let probabilities = scores.probabilities(classes: settings.classes.count, temperature: settings.temperature)
+    let emissions = decode(probabilities, digits: digits)
     let pixelsPerColumn = Double(settings.stride) * Double(image.height) / Double(settings.height)
-    let opinions = try cellOpinions(emissions, probabilities, image: image, pixelsPerColumn: pixelsPerColumn)
+    let opinions = try cellOpinions(
+      emissions, probabilities, image: image, pixelsPerColumn: pixelsPerColumn, features: !memory.isEmpty)
     let symbols = emissions.indices.map { index in
       symbol(
         emissions[index], probabilities: probabilities, scores: scores, pixelsPerColumn: pixelsPerColumn,
-        image: image, cell: opinions[index])
+        image: image, cell: opinions[index], memory: memory)
     }
     let gap = Self.gapConfidence(emissions, probabilities)
     return EngineReading(
       text: symbols.map(\.text).joined(), confidence: symbols.map(\.confidence).reduce(gap, *), symbols: symbols)
+  }
+
+  /// What a confirmed reading teaches: each digit's cell of the window (all of them, the sure
+  /// ones too) remembered as the digit `value` has there. Only when the reader, not told the
+  /// count, finds as many digits as `value` holds and reads at least half of them as it does: a
+  /// value with a digit the window does not show (a leading wheel left out of it) would teach
+  /// every cell the wrong digit. Empty then, or when the classifier has no features.
+  public func memory(of image: VisionImage, confirmed value: String) throws(ReaderError) -> DigitMemory {
+    let truth = value.compactMap(\.wholeNumberValue)
+    var memory = DigitMemory()
+    guard let cells, !truth.isEmpty else { return memory }
+    let settings = network.settings
+    let probabilities = try network.scores(image).probabilities(
+      classes: settings.classes.count, temperature: settings.temperature)
+    let emissions = decode(probabilities, digits: 0).filter { $0.character.isNumber }
+    let agreeing = zip(emissions, truth).filter { $0.0.character.wholeNumberValue == $0.1 }.count
+    guard emissions.count == truth.count, 2 * agreeing >= truth.count else { return memory }
+    let pixelsPerColumn = Double(settings.stride) * Double(image.height) / Double(settings.height)
+    let spans = Self.cellSpans(
+      peaks: emissions.map { (Double(Self.peak($0, probabilities)) + 0.5) * pixelsPerColumn }, width: image.width,
+      lead: settings.peakLead)
+    for (opinion, digit) in zip(try cells.opinions(image, cells: spans, features: true), truth) {
+      if let features = opinion.features { memory.add(features: features, digit: digit) }
+    }
+    return memory
+  }
+
+  private func decode(_ probabilities: [[Double]], digits: Int) -> [CTCDecoder.Emission] {
+    digits > 0
+      ? decoder.constrained(probabilities, digits: digits) ?? decoder.greedy(probabilities)
+      : Self.atLeastOneDigit(decoder.greedy(probabilities), probabilities, decoder)
   }
 
   /// The best path, or, when it holds no digit, the likeliest path that holds one: the host
@@ -109,13 +140,14 @@ public struct SequenceReader: Sendable {
     emission.columns.max { probabilities[$0][emission.classIndex] < probabilities[$1][emission.classIndex] }!
   }
 
-  /// The cell classifier's probabilities for each digit emission the network is less sure of
-  /// than ``cellGate`` (nil for the others, for a point, or without a classifier), its cell cut by
-  /// ``cellSpans(peaks:width:lead:)``.
+  /// The cell classifier's opinion of each digit emission the network is less sure of than
+  /// ``cellGate`` (nil for the others, for a point, or without a classifier), its cell cut by
+  /// ``cellSpans(peaks:width:lead:)``; with the cells' features when `features` is true.
   func cellOpinions(
-    _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, pixelsPerColumn: Double
-  ) throws(ReaderError) -> [[Double]?] {
-    var opinions = [[Double]?](repeating: nil, count: emissions.count)
+    _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, pixelsPerColumn: Double,
+    features: Bool = false
+  ) throws(ReaderError) -> [CellClassifier.Opinion?] {
+    var opinions = [CellClassifier.Opinion?](repeating: nil, count: emissions.count)
     guard let cells, cellShare > 0 else { return opinions }
     let digits = emissions.indices.filter { emissions[$0].character.isNumber }
     let peaks = digits.map { Self.peak(emissions[$0], probabilities) }
@@ -125,8 +157,8 @@ public struct SequenceReader: Sendable {
       probabilities[peaks[position]][emissions[digits[position]].classIndex] < cellGate
     }
     guard !unsure.isEmpty else { return opinions }
-    let found = try cells.probabilities(image, cells: unsure.map { spans[$0] })
-    for (position, probabilities) in zip(unsure, found) { opinions[digits[position]] = probabilities }
+    let found = try cells.opinions(image, cells: unsure.map { spans[$0] }, features: features)
+    for (position, opinion) in zip(unsure, found) { opinions[digits[position]] = opinion }
     return opinions
   }
 
@@ -162,7 +194,7 @@ public struct SequenceReader: Sendable {
 
   private func symbol(
     _ emission: CTCDecoder.Emission, probabilities: [[Double]], scores: ColumnScores, pixelsPerColumn: Double,
-    image: VisionImage, cell: [Double]?
+    image: VisionImage, cell: CellClassifier.Opinion?, memory: DigitMemory
   ) -> Symbol {
     let column = probabilities[Self.peak(emission, probabilities)]
     let box = Rect(
@@ -171,7 +203,7 @@ public struct SequenceReader: Sendable {
     guard emission.character.isNumber else {
       return Symbol(text: String(emission.character), confidence: column[emission.classIndex], box: box)
     }
-    let digits = digitProbabilities(column, cell: cell)
+    let digits = memory.pool(digitProbabilities(column, cell: cell?.probabilities), features: cell?.features)
     let digitProbability = { (digit: Int) in digits[digit] }
     let digit = digits.indices.max { digits[$0] < digits[$1] }!
     let alternatives = (0..<10).filter { $0 != digit }.sorted { digitProbability($0) > digitProbability($1) }

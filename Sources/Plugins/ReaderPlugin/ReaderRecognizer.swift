@@ -10,6 +10,8 @@ import PluginKit
 /// Tools/train-digit-classifier.py; `cell_share`: its weight in the pool (0: the reader alone).
 /// The request's `digits`, else the count the meter's confirmed readings agree on
 /// (``MeterPrior``), constrains the decoding; without either the reader finds the count itself.
+/// The crops of the meter's confirmed readings are asked for once each and teach its
+/// ``DigitMemory`` (``MeterMemories``).
 struct ReaderRecognizer: Recognizer {
   static let acceptedOptions = [
     OptionSpec(
@@ -20,10 +22,16 @@ struct ReaderRecognizer: Recognizer {
     OptionSpec(
       name: "cell_share", description: "the cell classifier's weight in the pool, 0 to 1 (0: the reader alone)",
       defaultValue: String(SequenceReader.defaultCellShare)),
+    OptionSpec(
+      name: "memory_share",
+      description: "the weight of what a meter's confirmed readings taught, 0 to 1 (0: learn only their digit count)",
+      defaultValue: String(DigitMemory.defaultShare)),
   ]
 
   let roles: [Role] = [.read]
   private var reader: SequenceReader?
+  private var memories = MeterMemories()
+  private var memoryShare = DigitMemory.defaultShare
 
   mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
     let path = host.options["model"] ?? ""
@@ -33,6 +41,13 @@ struct ReaderRecognizer: Recognizer {
     else {
       throw ErrorReply(.invalidRequest, "option cell_share: \"\(shareText)\" is not a number from 0 to 1")
     }
+    let memoryText = host.options["memory_share"] ?? ""
+    guard let memoryShare = memoryText.isEmpty ? DigitMemory.defaultShare : Double(memoryText),
+      (0...1).contains(memoryShare)
+    else {
+      throw ErrorReply(.invalidRequest, "option memory_share: \"\(memoryText)\" is not a number from 0 to 1")
+    }
+    self.memoryShare = memoryShare
     do {
       let network =
         try path.isEmpty
@@ -49,6 +64,7 @@ struct ReaderRecognizer: Recognizer {
           "engine": "sequence reader (CTC, OpenCV dnn) with a cell classifier",
           "model": path.isEmpty ? "bundled" : path,
           "cells": cellsPath.isEmpty ? "bundled" : cellsPath, "cell_share": String(share),
+          "memory_share": String(memoryShare),
         ])
     } catch {
       throw ErrorReply(.invalidRequest, "cannot load the digit reader: \(error)")
@@ -59,8 +75,18 @@ struct ReaderRecognizer: Recognizer {
     let crop = try DigitCrop.decode(request)
     let digits =
       request.digits > 0 ? Int(request.digits) : MeterPrior(confirmed: request.examples.map(\.value)).digits ?? 0
+    let reader = reader!
+    var (memory, missing) = memories.memory(
+      meter: request.meter, examples: memoryShare > 0 ? request.examples : []
+    ) { example in
+      guard let image = try? VisionImage(decoding: example.crop) else { return DigitMemory() }
+      return (try? reader.memory(of: image, confirmed: example.value)) ?? DigitMemory()
+    }
+    memory.share = memoryShare
     do {
-      return try reader!.read(crop, digits: digits)
+      var reading = try reader.read(crop, digits: digits, memory: memory)
+      reading.missingExamples = missing
+      return reading
     } catch {
       throw ErrorReply(.internal, "reading failed: \(error)")
     }

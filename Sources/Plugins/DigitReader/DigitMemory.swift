@@ -1,0 +1,81 @@
+import Foundation
+
+/// What a meter's confirmed readings taught the reader: for every digit read in their crops, the
+/// cell classifier's features (its penultimate layer) and the digit the user confirmed there.
+///
+/// A digit of a later photo that goes to the classifier is compared with them: cosine similarity,
+/// a softmax at ``temperature`` over the exemplars, summed per digit. That opinion is pooled
+/// geometrically (``share`` its weight, ``defaultShare`` unless set) with the reader's and classifier's, over the digits the
+/// memory holds exemplars of and within their share of the probability: a digit the meter never
+/// showed keeps its own. A meter whose 6s the networks take for 0s reads them as the 6s it has
+/// been told they are. Temperature and share were fixed on meterdigits' development meters and
+/// rendered faces no network trains on (docs/recognizers.md, *Learning from confirmed readings*).
+public struct DigitMemory: Sendable {
+  public static let temperature = 0.1
+  public static let defaultShare = 0.3
+  /// The memory's weight in the pool, 0 to 1 (0: it changes nothing).
+  public var share = defaultShare
+
+  struct Exemplar: Sendable {
+    /// Of unit length.
+    var features: [Float]
+    var digit: Int
+  }
+
+  private(set) var exemplars: [Exemplar] = []
+
+  public init() {}
+
+  public var isEmpty: Bool { exemplars.isEmpty }
+  public var count: Int { exemplars.count }
+
+  /// Remembers that a cell with `features` showed `digit` (0-9); a cell without features (a
+  /// classifier that has none) teaches nothing.
+  public mutating func add(features: [Float], digit: Int) {
+    guard (0...9).contains(digit), let unit = Self.unit(features) else { return }
+    exemplars.append(Exemplar(features: unit, digit: digit))
+  }
+
+  public mutating func add(_ other: DigitMemory) {
+    exemplars += other.exemplars
+  }
+
+  /// The memory's probability for each digit it holds exemplars of, nil for the others.
+  func opinion(_ features: [Float]) -> [Double?] {
+    guard let query = Self.unit(features), !exemplars.isEmpty else { return Array(repeating: nil, count: 10) }
+    var weights = [Double?](repeating: nil, count: 10)
+    for exemplar in exemplars where exemplar.features.count == query.count {
+      var similarity: Float = 0
+      for index in query.indices { similarity += query[index] * exemplar.features[index] }
+      weights[exemplar.digit] = (weights[exemplar.digit] ?? 0) + exp((Double(similarity) - 1) / Self.temperature)
+    }
+    let total = weights.compactMap { $0 }.reduce(0, +)
+    guard total > 0 else { return Array(repeating: nil, count: 10) }
+    return weights.map { $0.map { $0 / total } }
+  }
+
+  /// `probabilities` (one per digit, summing to the share of "a digit here") pooled with the
+  /// memory's opinion of `features`: over the digits the memory holds, `(1 - share)` of the log of
+  /// their renormalised probability and `share` of the memory's, scaled back to their total.
+  public func pool(_ probabilities: [Double], features: [Float]?) -> [Double] {
+    guard let features, probabilities.count == 10 else { return probabilities }
+    let opinion = opinion(features)
+    let held = (0..<10).filter { opinion[$0] != nil }
+    let mass = held.map { probabilities[$0] }.reduce(0, +)
+    guard !held.isEmpty, mass > 0, share > 0 else { return probabilities }
+    var pooled = probabilities
+    let logs = held.map { digit in
+      (1 - share) * log(max(probabilities[digit] / mass, 1e-12)) + share * log(max(opinion[digit]!, 1e-12))
+    }
+    let top = logs.max()!
+    let total = logs.map { exp($0 - top) }.reduce(0, +)
+    for (digit, value) in zip(held, logs) { pooled[digit] = exp(value - top) / total * mass }
+    return pooled
+  }
+
+  private static func unit(_ features: [Float]) -> [Float]? {
+    let norm = features.map { $0 * $0 }.reduce(0, +).squareRoot()
+    guard norm > 1e-6 else { return nil }
+    return features.map { $0 / norm }
+  }
+}
