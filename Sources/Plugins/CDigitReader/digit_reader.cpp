@@ -170,6 +170,8 @@ pm_reader_status pm_reader_run(
 
 void pm_reader_scores_free(float *scores) { std::free(scores); }
 
+void pm_reader_set_threads(int threads) { cv::setNumThreads(threads <= 1 ? 0 : threads); }
+
 pm_reader_status pm_cells_load(const char *path, int height, int width, pm_cells **out) {
   if (height < 1 || width < 1) return PM_READER_BAD_MODEL;
   return guarded(PM_READER_BAD_MODEL, [&] {

@@ -12,7 +12,8 @@ using namespace pm;
 namespace {
 // Each Photometer process works on one small image at a time, and the host runs several plugin
 // processes (pools) for parallel work: OpenCV's own worker threads only add wake-ups and
-// contention for the same cores, so it runs on the calling thread.
+// contention for the same cores, so it runs on the calling thread. (The reader plugin, whose
+// network is most of a read's time, gives it two: DigitReader's ReaderNetwork.useThreads.)
 const bool openCVSingleThreaded = [] {
   cv::setNumThreads(0);
   return true;

@@ -70,6 +70,18 @@ public final class ReaderNetwork: @unchecked Sendable {
     pm_reader_free(pointer)
   }
 
+  /// The threads the reader's process gives OpenCV (its dnn module, and every other OpenCV
+  /// function in the process; 1: all on the calling thread). The reader plugin's option `threads`
+  /// sets it, ``defaultThreads`` unless set.
+  public static func useThreads(_ threads: Int) {
+    pm_reader_set_threads(Int32(clamping: threads))
+  }
+
+  /// Two: on 2 cores a strip takes about two thirds of the time, and a batch through the host
+  /// reads as many a second with pools of one or two plugin processes (docs/recognizers.md,
+  /// *Where a strip's time goes*).
+  public static let defaultThreads = 2
+
   /// The network and settings that ship with the plugin.
   public static func bundled() throws(ReaderError) -> ReaderNetwork {
     guard let model = Bundle.module.url(forResource: "digit-reader", withExtension: "onnx"),

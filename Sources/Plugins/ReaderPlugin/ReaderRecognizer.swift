@@ -7,7 +7,8 @@ import PluginKit
 /// The sequence digit reader as a read plugin. Option `model`: an ONNX reader from
 /// Tools/train-digit-reader.py, its `.json` settings beside it, to use instead of the bundled one
 /// (an A/B test of two trainings); `cells`: another cell classifier from
-/// Tools/train-digit-classifier.py; `cell_share`: its weight in the pool (0: the reader alone).
+/// Tools/train-digit-classifier.py; `cell_share`: its weight in the pool (0: the reader alone);
+/// `memory_share`: the weight of what the meter's confirmed readings taught; `threads`: OpenCV's.
 /// The request's `digits`, else the count the meter's confirmed readings agree on
 /// (``MeterPrior``), constrains the decoding; without either the reader finds the count itself.
 /// The crops of the meter's confirmed readings are asked for once each and teach its
@@ -22,6 +23,9 @@ struct ReaderRecognizer: Recognizer {
     OptionSpec(
       name: "cell_share", description: "the cell classifier's weight in the pool, 0 to 1 (0: the reader alone)",
       defaultValue: String(SequenceReader.defaultCellShare)),
+    OptionSpec(
+      name: "threads", description: "the threads OpenCV may use in this plugin process (1: one)",
+      defaultValue: String(ReaderNetwork.defaultThreads)),
     OptionSpec(
       name: "memory_share",
       description: "the weight of what a meter's confirmed readings taught, 0 to 1 (0: learn only their digit count)",
@@ -48,6 +52,13 @@ struct ReaderRecognizer: Recognizer {
       throw ErrorReply(.invalidRequest, "option memory_share: \"\(memoryText)\" is not a number from 0 to 1")
     }
     self.memoryShare = memoryShare
+    let threadsText = host.options["threads"] ?? ""
+    guard let threads = threadsText.isEmpty ? ReaderNetwork.defaultThreads : Int(threadsText),
+      (1...64).contains(threads)
+    else {
+      throw ErrorReply(.invalidRequest, "option threads: \"\(threadsText)\" is not a whole number from 1 to 64")
+    }
+    ReaderNetwork.useThreads(threads)
     do {
       let network =
         try path.isEmpty
@@ -64,7 +75,7 @@ struct ReaderRecognizer: Recognizer {
           "engine": "sequence reader (CTC, OpenCV dnn) with a cell classifier",
           "model": path.isEmpty ? "bundled" : path,
           "cells": cellsPath.isEmpty ? "bundled" : cellsPath, "cell_share": String(share),
-          "memory_share": String(memoryShare),
+          "memory_share": String(memoryShare), "threads": String(threads),
         ])
     } catch {
       throw ErrorReply(.invalidRequest, "cannot load the digit reader: \(error)")

@@ -12,7 +12,8 @@
 // another training of the sequence reader (its settings in FILE.json), `--cell-model FILE.onnx`
 // another cell classifier, `--cell-share X` its weight in the pool (0: the network alone),
 // `--pool-temperature T` the pool's softmax temperature, `--cell-gate P` the reader's
-// sureness above which a digit is not read again (1.01: all are), for comparing trainings.
+// sureness above which a digit is not read again (1.01: all are), for comparing trainings;
+// `--threads N` the threads OpenCV may use, as the reader plugin's option (default 2).
 import DigitReader
 import Foundation
 import PluginSupervisor
@@ -22,6 +23,7 @@ TesseractEngine.runSingleThreaded()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let valued = [
   "--plugins", "--symbols", "--reader-model", "--cell-model", "--cell-share", "--pool-temperature", "--cell-gate",
+  "--threads",
 ]
 let sets = arguments.indices.filter {
   !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
@@ -31,7 +33,8 @@ guard !sets.isEmpty else {
   FileHandle.standardError.write(
     Data(
       ("usage: photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors] [--plugins FILE]"
-        + " [--symbols FILE.jsonl] [--reader-model FILE.onnx] [--cell-model FILE.onnx] [--cell-share X] [--pool-temperature T] [--cell-gate P]\n")
+        + " [--symbols FILE.jsonl] [--reader-model FILE.onnx] [--cell-model FILE.onnx] [--cell-share X] [--pool-temperature T] [--cell-gate P]"
+        + " [--threads N]\n")
         .utf8))
   exit(2)
 }
@@ -42,6 +45,8 @@ do {
   func value(_ flag: String) -> String? {
     arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
   }
+  let threads = value("--threads").flatMap(Int.init) ?? ReaderNetwork.defaultThreads
+  ReaderNetwork.useThreads(threads)
   var evaluation = try Evaluation(
     weights: weights, withTesseractCommandLine: arguments.contains("--tesseract-cli"),
     readerModel: value("--reader-model").map { URL(fileURLWithPath: $0) },
@@ -56,7 +61,7 @@ do {
     evaluation.symbols = FileHandle(forWritingAtPath: arguments[flag + 1])
   }
   print(
-    "Read evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores; weights \(weights.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+    "Read evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores, the reader's OpenCV on \(threads) threads; weights \(weights.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
   )
   print(Score.header)
   for directory in sets {

@@ -45,6 +45,10 @@ pm_reader_status pm_reader_run(
   int *columns);
 void pm_reader_scores_free(float *scores);
 
+/// How many threads OpenCV's dnn module (and every other OpenCV function in the process) may use:
+/// 1 or less runs everything on the calling thread.
+void pm_reader_set_threads(int threads);
+
 typedef struct pm_cells pm_cells;
 
 /// Loads an ONNX cell classifier that takes N x 1 x `height` x `width` grey cells and gives
