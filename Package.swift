@@ -150,7 +150,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "DialBenchmark",
-      dependencies: ["DigitReader", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol"],
+      dependencies: [
+        "ChildProcess", "DigitReader", "PhotometerClient", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
+      ],
       path: "Sources/Host/Benchmarks/DialBenchmark"
     ),
     .executableTarget(

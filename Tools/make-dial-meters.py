@@ -19,7 +19,8 @@ OUT/labels.csv holds one row per photo: file, value (the reading to the finest d
 "00123.4567"), wheels (x y w h of the wheels' window), dials (per dial "x y w h:factor:cw|ccw",
 ';'-separated: the box around the dial as a user would draw it), positions (per dial the pointer's
 true position in [0, 10), '|'-separated), wheel_roll (how far the last wheel has turned past its
-digit, 0 to 1). Needs python3-pil, python3-numpy, fonts-dejavu-core.
+digit, 0 to 1); with --references, reference_wheels and reference_dials, the same in
+reference-NNNN.jpg. Needs python3-pil, python3-numpy, fonts-dejavu-core.
 """
 import argparse
 import csv
@@ -132,10 +133,15 @@ def draw_dial(image, rng, centre, radius, position, clockwise, style, label):
     draw.ellipse([cx - hub_radius, cy - hub_radius, cx + hub_radius, cy + hub_radius], fill=hub)
 
 
-def meter(rng, style, dials):
+def meter(rng, style, dials, shown=None, straight=False):
+    """One meter's photo. With `shown`, that value instead of the drawn one (the same draws, so
+    the same meter from the same state of `rng`); with `straight`, no perspective and the light
+    of the design style: the reference photo a user takes square on."""
     value = rng.uniform(0, 10 ** WHEELS)
     if rng.random() < 0.25:  # the last wheel (and maybe more) mid-roll from 9 to 0
         value = math.floor(value / 10) * 10 + rng.uniform(9.0, 9.999)
+    if shown is not None:
+        value = shown
     scale = rng.uniform(0.8, 1.25)
     radius = int(rng.randint(30, 44) * scale)
     spacing = int(radius * (3.0 if style == "field" else 2.7))
@@ -165,8 +171,12 @@ def meter(rng, style, dials):
         margin = 1.32 if style == "field" else 1.08
         boxes.append((cx - radius * margin, cy - radius * margin, cx + radius * margin, cy + radius * margin))
         entries.append((factor, clockwise, position))
-    image, boxes = perspective(image, rng, 0.02 if style == "ours" else 0.07, boxes)
-    image = spoil(image, rng, style)
+    if straight:
+        boxes = [(int(x0), int(y0), int(math.ceil(x1 - x0)), int(math.ceil(y1 - y0))) for x0, y0, x1, y1 in boxes]
+        image = spoil(image, rng, "ours")
+    else:
+        image, boxes = perspective(image, rng, 0.02 if style == "ours" else 0.07, boxes)
+        image = spoil(image, rng, style)
     whole = math.floor(value)
     fraction = "".join(str(int(position) % 10) for _, _, position in entries)
     text = f"{whole:0{WHEELS}d}" + ("." + fraction if fraction else "")
@@ -180,20 +190,39 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--style", choices=["ours", "field"], default="ours")
     parser.add_argument("--dials", type=int, default=4)
+    parser.add_argument("--references", action="store_true",
+                        help="also write each meter square on at another reading, reference-NNNN.jpg, and its "
+                             "wheels and dials there (columns reference_wheels, reference_dials): a meter as a "
+                             "user sets it up, for reading the photos through the host")
     arguments = parser.parse_args()
     rng = random.Random(f"{arguments.style}-{arguments.seed}")
     os.makedirs(arguments.output, exist_ok=True)
+
+    def regions(dials):
+        return ";".join(f"{x} {y} {w} {h}:{factor:g}:{'cw' if clockwise else 'ccw'}"
+                        for (x, y, w, h), (factor, clockwise, _) in dials)
+
     with open(os.path.join(arguments.output, "labels.csv"), "w", newline="") as file:
         writer = csv.writer(file, lineterminator="\n")
-        writer.writerow(["file", "value", "wheels", "dials", "positions", "wheel_roll"])
+        writer.writerow(["file", "value", "wheels", "dials", "positions", "wheel_roll"]
+                        + (["reference_wheels", "reference_dials"] if arguments.references else []))
         for index in range(arguments.count):
+            state = rng.getstate()
             image, text, wheels, dials, roll = meter(rng, arguments.style, arguments.dials)
             name = f"meter-{index:04d}.jpg"
             image.save(os.path.join(arguments.output, name), quality=95)
-            regions = ";".join(f"{x} {y} {w} {h}:{factor:g}:{'cw' if clockwise else 'ccw'}"
-                               for (x, y, w, h), (factor, clockwise, _) in dials)
             positions = "|".join(f"{position:.4f}" for _, (_, _, position) in dials)
-            writer.writerow([name, text, " ".join(map(str, wheels)), regions, positions, f"{roll:.4f}"])
+            row = [name, text, " ".join(map(str, wheels)), regions(dials), positions, f"{roll:.4f}"]
+            if arguments.references:
+                # The same meter (the same draws) at another reading, from a copy of the stream.
+                again = random.Random()
+                again.setstate(state)
+                shown = random.Random(f"reference-{arguments.style}-{arguments.seed}-{index}").uniform(0, 10 ** WHEELS)
+                reference, _, reference_wheels, reference_dials, _ = meter(
+                    again, arguments.style, arguments.dials, shown=shown, straight=True)
+                reference.save(os.path.join(arguments.output, f"reference-{index:04d}.jpg"), quality=95)
+                row += [" ".join(map(str, reference_wheels)), regions(reference_dials)]
+            writer.writerow(row)
 
 
 if __name__ == "__main__":

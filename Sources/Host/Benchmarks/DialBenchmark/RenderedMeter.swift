@@ -2,7 +2,8 @@ import Foundation
 import PhotometerProtocol
 
 /// One photo of Tools/make-dial-meters.py's labels.csv: file, value, wheels (x y w h), dials
-/// (`x y w h:factor:cw|ccw`, ';'-separated), positions ('|'-separated), wheel_roll.
+/// (`x y w h:factor:cw|ccw`, ';'-separated), positions ('|'-separated), wheel_roll; with
+/// `--references`, reference_wheels and reference_dials, the same in reference-NNNN.jpg.
 struct RenderedMeter {
   struct Dial {
     var region: Rect
@@ -17,6 +18,9 @@ struct RenderedMeter {
   var wheels: Rect
   var dials: [Dial]
   var wheelRoll: Double
+  /// The meter square on at another reading, as a user sets it up: the photo's file, and its
+  /// wheels and dials there (their truths are the photo's).
+  var reference: (file: String, wheels: Rect, dials: [Dial])?
 
   /// Every meter of the set in `folder`.
   static func load(_ folder: URL) throws -> [RenderedMeter] {
@@ -24,12 +28,22 @@ struct RenderedMeter {
     return text.split(separator: "\n").dropFirst().map { line in
       let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
       let truths = fields[4].split(separator: "|").compactMap { Double($0) }
-      let dials = zip(fields[3].split(separator: ";"), truths).map { setting, truth in
-        let parts = setting.split(separator: ":").map(String.init)
-        return Dial(region: rect(parts[0]), factor: parts[1], counterClockwise: parts[2] == "ccw", truth: truth)
+      var meter = RenderedMeter(
+        file: fields[0], value: fields[1], wheels: rect(fields[2]), dials: dials(fields[3], truths),
+        wheelRoll: Double(fields[5]) ?? 0)
+      if fields.count >= 8 {
+        meter.reference = (
+          fields[0].replacingOccurrences(of: "meter-", with: "reference-"), rect(fields[6]), dials(fields[7], truths)
+        )
       }
-      return RenderedMeter(
-        file: fields[0], value: fields[1], wheels: rect(fields[2]), dials: dials, wheelRoll: Double(fields[5]) ?? 0)
+      return meter
+    }
+  }
+
+  private static func dials(_ text: String, _ truths: [Double]) -> [Dial] {
+    zip(text.split(separator: ";"), truths).map { setting, truth in
+      let parts = setting.split(separator: ":").map(String.init)
+      return Dial(region: rect(parts[0]), factor: parts[1], counterClockwise: parts[2] == "ccw", truth: truth)
     }
   }
 

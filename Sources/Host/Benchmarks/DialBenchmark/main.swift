@@ -3,23 +3,31 @@
 // truth (and within 0.5), the mean error, and the time per dial (p50, p95; a meter's dials are read
 // together and the time shared out) in this process; then whole meters, wheels and four dials as
 // one value (DialChain), exact to the finest dial's digit, with the meters whose last wheel was
-// caught mid-roll apart, beside the wheels alone.
+// caught mid-roll apart, beside the wheels alone. With `--host PLUGINS.json` (sets written with
+// `--references`), whole meters also read through photometer-host as a registered meter is: set
+// up from its reference photo, the photo found and straightened through the identify homography
+// (HostScore).
 //
-//   swift build -c release --product photometer-benchmark-dials
-//   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors]
+//   swift build -c release
+//   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors] [--host PLUGINS.json]
 import DigitReader
 import Foundation
 import PhotometerVision
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let sets = arguments.filter { !$0.hasPrefix("--") }
+let hostFlag = arguments.firstIndex(of: "--host")
+let plugins = hostFlag.flatMap { $0 + 1 < arguments.count ? URL(fileURLWithPath: arguments[$0 + 1]) : nil }
+let sets = arguments.indices.filter { !arguments[$0].hasPrefix("--") && $0 != hostFlag.map { $0 + 1 } }
+  .map { arguments[$0] }
 guard !sets.isEmpty else {
-  FileHandle.standardError.write(Data("usage: photometer-benchmark-dials SET-DIR... [--show-errors]\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: photometer-benchmark-dials SET-DIR... [--show-errors] [--host PLUGINS.json]\n".utf8))
   exit(2)
 }
 print("Dial evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 let showErrors = arguments.contains("--show-errors")
 var scores: [(name: String, dials: DialScore, meters: CombinedScore)] = []
+var hostScores: [(name: String, score: HostScore)] = []
 do {
   let reader = try SequenceReader.bundled()
   for set in sets {
@@ -39,6 +47,18 @@ do {
       try meters.add(meter, image: image, dials: readings, reader: reader, showErrors: showErrors)
     }
     scores.append((folder.lastPathComponent, dials, meters))
+    if let plugins {
+      let store = FileManager.default.temporaryDirectory.appendingPathComponent("dials-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: store) }
+      let client = try await HostScore.launch(plugins: plugins, folder: store)
+      var score = HostScore()
+      for meter in try RenderedMeter.load(folder) {
+        try await score.add(meter, folder: folder, client: client, showErrors: showErrors)
+      }
+      await client.close()
+      hostScores.append((folder.lastPathComponent, score))
+    }
   }
 } catch {
   FileHandle.standardError.write(Data("\(error)\n".utf8))
@@ -48,3 +68,4 @@ print("set | dials | within 0.2 | within 0.5 | mean error | p50 ms | p95 ms")
 scores.forEach { print($0.dials.row($0.name)) }
 print("set | meters | value exact | last wheel mid-roll | wheels alone exact")
 scores.forEach { print($0.meters.row($0.name)) }
+hostScores.forEach { print($0.score.row($0.name)) }

@@ -1,0 +1,66 @@
+import ChildProcess
+import Foundation
+import PhotometerClient
+import PhotometerProtocol
+
+/// Whole meters read through the host as an app reads a registered meter: each set up from its
+/// reference photo (five wheels, the wheels' window and the dials drawn there), then its photo read
+/// with the meter named. The host finds the meter in the photo (the identify homography),
+/// straightens the window and the dials into the reference's frame and reads them, the wheels by
+/// the read plugins and the dials by the dials plugin, one value by `DialChain`.
+struct HostScore {
+  var meters = 0
+  var exact = 0
+  /// Meters the host found in their photo (no `meter-not-located` flag).
+  var located = 0
+  var midRoll = 0
+  var midRollExact = 0
+  var milliseconds: [Double] = []
+
+  /// A host on `plugins`, its store in `folder`.
+  static func launch(plugins: URL, folder: URL) async throws -> HostClient {
+    try await HostClient.launch(
+      executable: "\(ChildProcess.executableFolder)/photometer-host",
+      arguments: [
+        "--plugins", plugins.path, "--db", folder.appendingPathComponent("dials.sqlite").path, "--log-level", "error",
+      ])
+  }
+
+  /// Sets up `meter` from its reference and reads its photo; a meter of a set written without
+  /// `--references` is left out.
+  mutating func add(_ meter: RenderedMeter, folder: URL, client: HostClient, showErrors: Bool) async throws {
+    guard let reference = meter.reference else { return }
+    let dials = reference.dials.map { dial in
+      Dial(region: dial.region, factor: Double(dial.factor) ?? 0, counterClockwise: dial.counterClockwise)
+    }
+    let setUp = Meter(name: meter.file, kind: .water, roi: reference.wheels, digits: 5, dials: dials)
+    let referencePhoto = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(reference.file))))
+    _ = try await client.send(.addMeter(AddMeterRequest(meter: setUp, references: [referencePhoto])))
+    let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(meter.file))))
+    let started = ContinuousClock.now
+    let result = try await client.send(.read(ReadRequest(image: photo, meter: meter.file)))
+    milliseconds.append(Double((ContinuousClock.now - started).components.attoseconds) / 1e15)
+    let right = result.value == meter.value
+    meters += 1
+    exact += right ? 1 : 0
+    located += result.flags.contains(.meterNotLocated) ? 0 : 1
+    if meter.wheelRoll > 0.2 && meter.wheelRoll < 0.8 {
+      midRoll += 1
+      midRollExact += right ? 1 : 0
+    }
+    if showErrors && !right {
+      let value = result.value.isEmpty ? "none" : result.value
+      print("  \(meter.file) (host): \(value), truth \(meter.value) \(result.flags)")
+    }
+  }
+
+  func row(_ name: String) -> String {
+    func share(_ count: Int, _ total: Int) -> String {
+      String(format: "%.1f%%", 100 * Double(count) / Double(max(total, 1)))
+    }
+    let sorted = milliseconds.sorted()
+    let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    return "\(name) (host) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "
+      + "located \(share(located, meters)), \(String(format: "%.1f", p50)) ms p50"
+  }
+}
