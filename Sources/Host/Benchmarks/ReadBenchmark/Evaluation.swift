@@ -22,6 +22,10 @@ struct Evaluation {
   /// readings, one JSON line: set, engine, its confidence (Tesseract's raw, before
   /// TesseractCalibration) and whether it is right (what Tools/calibrate-read.py fits on).
   var symbols: FileHandle?
+  /// Where to append, per image and engine (the vote too), one JSON line: set, engine, the
+  /// reading's confidence, its digit count and whether it is exact (what a calibration of whole
+  /// readings fits on).
+  var readings: FileHandle?
 
   /// With `readerModel` (an ONNX file with its settings beside it, `NAME.json`), the reader runs
   /// that training instead of the bundled one; with `cellModel`, that cell classifier, pooled with
@@ -46,8 +50,18 @@ struct Evaluation {
   func run(_ directory: String) throws -> [String] {
     var scores: [String: Score] = [:]
     var repairs = RepairTally()
+    let name = URL(fileURLWithPath: directory).lastPathComponent
     func add(_ engine: String, _ accepted: [String], _ reading: EngineReading, _ time: Double) {
       scores[engine, default: Score()].add(accepted, reading.text, reading.confidence, time)
+      record(engine, accepted, reading.text, reading.confidence)
+    }
+    func record(_ engine: String, _ accepted: [String], _ text: String, _ confidence: Double) {
+      guard let readings else { return }
+      let exact = text.count == accepted.count && zip(text, accepted).allSatisfy { $1.contains($0) }
+      readings.write(
+        Data(
+          (#"{"set":"\#(name)","engine":"\#(engine)","confidence":\#(confidence),"#
+            + #""digits":\#(accepted.count),"exact":\#(exact)}"# + "\n").utf8))
     }
     for labelled in try LabelledSet.load(directory) {
       let (path, truth, accepted) = (labelled.path, labelled.text, labelled.accepted)
@@ -65,6 +79,7 @@ struct Evaluation {
       let (vote, voteTime) = timed { ReadVote.decide(engines.map { answer($0.0, $0.1) }, weights: weights) }
       scores["vote", default: Score()].add(
         accepted, vote.value, vote.confidence, (engines.map(\.2).max() ?? 0) + voteTime)
+      record("vote", accepted, vote.value, vote.confidence)
       repairs.add(vote, truth: truth, accepted: accepted, index: scores["vote"]!.count)
       if told {
         let (toldReader, toldTime) = try timed { try reader.read(image, digits: count) }
@@ -91,7 +106,6 @@ struct Evaluation {
         scores["tesseract-cli", default: Score()].add(accepted, text, 1, time)
       }
     }
-    let name = URL(fileURLWithPath: directory).lastPathComponent
     let engines = ["reader", "tesseract", "tesseract-cli", "vote", "reader told", "vote told"]
     return engines.compactMap { engine in scores[engine].map { $0.line(set: name, engine: engine) } }
       + [repairs.line(set: name)]

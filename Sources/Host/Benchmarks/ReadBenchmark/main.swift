@@ -13,7 +13,8 @@
 // another cell classifier, `--cell-share X` its weight in the pool (0: the network alone),
 // `--pool-temperature T` the pool's softmax temperature, `--cell-gate P` the reader's
 // sureness above which a digit is not read again (1.01: all are), for comparing trainings;
-// `--threads N` the threads OpenCV may use, as the reader plugin's option (default 2).
+// `--threads N` the threads OpenCV may use, as the reader plugin's option (default 2);
+// `--readings FILE.jsonl` writes each image's reading confidence and exactness per engine.
 import DigitReader
 import Foundation
 import PluginSupervisor
@@ -23,7 +24,7 @@ TesseractEngine.runSingleThreaded()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let valued = [
   "--plugins", "--symbols", "--reader-model", "--cell-model", "--cell-share", "--pool-temperature", "--cell-gate",
-  "--threads",
+  "--threads", "--readings",
 ]
 let sets = arguments.indices.filter {
   !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
@@ -34,7 +35,7 @@ guard !sets.isEmpty else {
     Data(
       ("usage: photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors] [--plugins FILE]"
         + " [--symbols FILE.jsonl] [--reader-model FILE.onnx] [--cell-model FILE.onnx] [--cell-share X] [--pool-temperature T] [--cell-gate P]"
-        + " [--threads N]\n")
+        + " [--threads N] [--readings FILE.jsonl]\n")
         .utf8))
   exit(2)
 }
@@ -59,6 +60,10 @@ do {
   if let flag = arguments.firstIndex(of: "--symbols"), flag + 1 < arguments.count {
     _ = FileManager.default.createFile(atPath: arguments[flag + 1], contents: nil)
     evaluation.symbols = FileHandle(forWritingAtPath: arguments[flag + 1])
+  }
+  if let path = value("--readings") {
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    evaluation.readings = FileHandle(forWritingAtPath: path)
   }
   print(
     "Read evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores, the reader's OpenCV on \(threads) threads; weights \(weights.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
