@@ -21,9 +21,14 @@ public enum Rendered {
   }
 
   /// Water meters with wheels and pointer dials (Tools/make-dial-meters.py) with `labels.csv`
-  /// (file, value, wheels, dials, positions, wheel_roll).
-  public static func dialMeters(count: Int, seed: Int, style: String = "ours") async throws -> URL {
-    try await generate("make-dial-meters.py", ["--count", "\(count)", "--seed", "\(seed)", "--style", style])
+  /// (file, value, wheels, dials, positions, wheel_roll; with `references`, each meter square on at
+  /// another reading too, reference-NNNN.jpg, and reference_wheels, reference_dials).
+  public static func dialMeters(count: Int, seed: Int, style: String = "ours", references: Bool = false)
+    async throws -> URL
+  {
+    try await generate(
+      "make-dial-meters.py",
+      ["--count", "\(count)", "--seed", "\(seed)", "--style", style] + (references ? ["--references"] : []))
   }
 
   /// Whole photos of glucose meters and thermometers (Tools/make-device-photos.py) with

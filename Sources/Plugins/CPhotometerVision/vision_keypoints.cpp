@@ -356,18 +356,16 @@ cv::Rect2f inlierBounds(const std::vector<cv::Point2f> &points, const cv::Mat &m
   return left <= right ? cv::Rect2f(left, top, right - left, bottom - top) : cv::Rect2f();
 }
 
-// The homography from `from` (reference, shrunk) to `to` (query, shrunk), in original pixels of
-// both; 0 inliers when there is none or it is implausible (folds or collapses the meter, or
-// draws what no camera could see of it: `plausibleOutline`).
-int verifiedHomography(
+// One estimate of the homography from `from` to `to` (shrunk pixels of both) by `method`: its
+// score, the cells of a 16 x 16 grid over the reference that hold an inlier (inliers bunched in
+// one spot, a word two meters share, prove little), in original pixels; 0 when there is none or
+// it is implausible (folds or collapses the meter, or draws what no camera could see of it:
+// `plausibleOutline`).
+int estimateHomography(
   const std::vector<cv::Point2f> &from, const std::vector<cv::Point2f> &to, cv::Size referenceSize,
-  cv::Size querySize, double referenceScale, double queryScale, double homography[9]) {
-  std::fill(homography, homography + 9, 0.0);
-  if (from.size() < 8) {
-    return 0;
-  }
+  cv::Size querySize, double referenceScale, double queryScale, int method, int iterations, double homography[9]) {
   cv::Mat mask;
-  cv::Mat found = cv::findHomography(from, to, cv::USAC_FAST, 4.0, mask, 1000, 0.995);
+  cv::Mat found = cv::findHomography(from, to, method, 4.0, mask, iterations, 0.995);
   if (found.empty()) {
     return 0;
   }
@@ -384,8 +382,6 @@ int verifiedHomography(
   for (int index = 0; index < 9; ++index) {
     homography[index] = original.at<double>(index / 3, index % 3);
   }
-  // Inliers bunched in one spot (a word two meters share) prove little: the score is the number
-  // of cells of a 16 x 16 grid over the reference that hold at least one inlier.
   constexpr int grid = 16;
   bool cells[grid][grid] = {};
   int occupied = 0;
@@ -401,6 +397,32 @@ int verifiedHomography(
     }
   }
   return occupied >= 4 ? occupied : 0;
+}
+
+// The verified homography and its score (`estimateHomography`): a fast RANSAC first, and when
+// that is not beyond chance, MAGSAC with more iterations, the better kept. Among repeated print
+// (a water meter's alike dials) the fast search often settles on a shifted fit; the slower one
+// costs time only where the first left doubt.
+int verifiedHomography(
+  const std::vector<cv::Point2f> &from, const std::vector<cv::Point2f> &to, cv::Size referenceSize,
+  cv::Size querySize, double referenceScale, double queryScale, double homography[9]) {
+  std::fill(homography, homography + 9, 0.0);
+  if (from.size() < 8) {
+    return 0;
+  }
+  int score = estimateHomography(
+    from, to, referenceSize, querySize, referenceScale, queryScale, cv::USAC_FAST, 1000, homography);
+  if (score >= kBeyondChance) {
+    return score;
+  }
+  double second[9];
+  const int again = estimateHomography(
+    from, to, referenceSize, querySize, referenceScale, queryScale, cv::USAC_MAGSAC, 5000, second);
+  if (again > score) {
+    std::copy(second, second + 9, homography);
+    score = again;
+  }
+  return score;
 }
 
 }  // namespace
