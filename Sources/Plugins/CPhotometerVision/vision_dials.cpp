@@ -16,7 +16,9 @@ using namespace pm;
 
 namespace {
 
-constexpr int side = 96;
+// The square a dial's box is resized to. (At 96 pixels a division's tip moved about 2 pixels, and
+// the finest dial's digit flipped wherever its pointer stood near a division.)
+constexpr int side = 160;
 constexpr double pi = 3.14159265358979323846;
 
 // The colour distance map of a square BGR image from its face colour (the median of the disc).
