@@ -58,15 +58,6 @@ def accuracy(model, items):
     return float(right.float().mean()), {kind: round(good / total, 4) for kind, (total, good) in kinds.items()}
 
 
-def parse_faces(text):
-    """--add-faces: font files, comma-separated, each present."""
-    faces = [face for face in text.split(",") if face]
-    missing = [face for face in faces if not os.path.exists(face)]
-    if missing:
-        raise argparse.ArgumentTypeError(f"no such font file: {', '.join(missing)}")
-    return faces
-
-
 def settled_photos(photos):
     """Development photos of settled digits (labels x.0) as the camera took them, read whole."""
     import cv2
@@ -95,7 +86,7 @@ def main():
     parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
     parser.add_argument("--average", nargs="+", metavar="ONNX",
                         help="write the mean of these trainings to OUTPUT/digit-cells.onnx and stop")
-    parser.add_argument("--add-faces", type=parse_faces, default=[], metavar="FONT,...",
+    parser.add_argument("--add-faces", type=render.parse_faces, default=[], metavar="FONT,...",
                         help="more font files for the training counters (the development cells keep the "
                              "faces of render.MORE_FACES, so that trainings stay comparable)")
     parser.add_argument("--expose-features", metavar="ONNX",

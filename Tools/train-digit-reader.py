@@ -285,15 +285,6 @@ def fit_temperature(model, dev):
     return best[1]
 
 
-def parse_faces(text):
-    """--add-faces: font files, comma-separated, each present."""
-    faces = [face for face in text.split(",") if face]
-    missing = [face for face in faces if not os.path.exists(face)]
-    if missing:
-        raise argparse.ArgumentTypeError(f"no such font file: {', '.join(missing)}")
-    return faces
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--meterdigits", default=os.path.join(ROOT, "../shared/data/meterdigits"))
@@ -308,7 +299,7 @@ def main():
                              f"(kinds: {', '.join(data.KINDS)}; default: the shipped network's)")
     parser.add_argument("--all-faces", action="store_true",
                         help="counters in render.MORE_FACES too (apt-get install its MORE_FACES_PACKAGES)")
-    parser.add_argument("--add-faces", type=parse_faces, default=[], metavar="FONT,...",
+    parser.add_argument("--add-faces", type=render.parse_faces, default=[], metavar="FONT,...",
                         help="more font files for the training counters (never the development ones), e.g. "
                              "/usr/share/fonts/truetype/opendin/OSP-DIN.ttf from fonts-opendin")
     parser.add_argument("--width", type=float, default=1.0, help="channel width multiplier")

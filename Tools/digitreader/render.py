@@ -6,8 +6,10 @@ and wheel counters in faces other than the ones Tools/make-digits.py renders wit
 Each function returns (image as H x W x 3 uint8, [(text, x0, x1, value)]) where each entry is one
 character with its horizontal extent and, for digits, the wheel position (a float in [0, 10)).
 """
+import argparse
 import glob
 import math
+import os
 
 import cv2
 import numpy as np
@@ -85,6 +87,16 @@ MORE_FACES_PACKAGES = ("fonts-b612 fonts-cabin fonts-cantarell fonts-dosis fonts
                        "fonts-adf-universalis fonts-agave fonts-beteckna fonts-clear-sans fonts-comfortaa "
                        "fonts-crosextra-carlito fonts-eurofurence fonts-firacode fonts-inconsolata "
                        "fonts-jetbrains-mono fonts-lato fonts-noto-mono")
+
+
+def parse_faces(text):
+    """A training script's --add-faces: font files, comma-separated, each present (else an
+    argparse error that names the missing ones)."""
+    faces = [face for face in text.split(",") if face]
+    missing = [face for face in faces if not os.path.exists(face)]
+    if missing:
+        raise argparse.ArgumentTypeError(f"no such font file: {', '.join(missing)}")
+    return faces
 
 
 def available_faces(more=False):
