@@ -37,27 +37,28 @@ struct ReaderRecognizer: Recognizer {
   private var memories = MeterMemories()
   private var memoryShare = DigitMemory.defaultShare
 
+  /// The option `name` as a number in `range`, `fallback` when unset; else an error that names the
+  /// option and what it takes (`expected`).
+  private static func number<Value: LosslessStringConvertible & Comparable>(
+    _ host: Hello, _ name: String, in range: ClosedRange<Value>, fallback: Value, expected: String
+  ) throws(ErrorReply) -> Value {
+    let text = host.options[name] ?? ""
+    guard let value = text.isEmpty ? fallback : Value(text), range.contains(value) else {
+      throw ErrorReply(.invalidRequest, "option \(name): \"\(text)\" is not \(expected)")
+    }
+    return value
+  }
+
   mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
     let path = host.options["model"] ?? ""
     let cellsPath = host.options["cells"] ?? ""
-    let shareText = host.options["cell_share"] ?? ""
-    guard let share = shareText.isEmpty ? SequenceReader.defaultCellShare : Double(shareText), (0...1).contains(share)
-    else {
-      throw ErrorReply(.invalidRequest, "option cell_share: \"\(shareText)\" is not a number from 0 to 1")
-    }
-    let memoryText = host.options["memory_share"] ?? ""
-    guard let memoryShare = memoryText.isEmpty ? DigitMemory.defaultShare : Double(memoryText),
-      (0...1).contains(memoryShare)
-    else {
-      throw ErrorReply(.invalidRequest, "option memory_share: \"\(memoryText)\" is not a number from 0 to 1")
-    }
-    self.memoryShare = memoryShare
-    let threadsText = host.options["threads"] ?? ""
-    guard let threads = threadsText.isEmpty ? ReaderNetwork.defaultThreads : Int(threadsText),
-      (1...64).contains(threads)
-    else {
-      throw ErrorReply(.invalidRequest, "option threads: \"\(threadsText)\" is not a whole number from 1 to 64")
-    }
+    let fraction = "a number from 0 to 1"
+    let share = try Self.number(
+      host, "cell_share", in: 0...1, fallback: SequenceReader.defaultCellShare, expected: fraction)
+    memoryShare = try Self.number(
+      host, "memory_share", in: 0...1, fallback: DigitMemory.defaultShare, expected: fraction)
+    let threads = try Self.number(
+      host, "threads", in: 1...64, fallback: ReaderNetwork.defaultThreads, expected: "a whole number from 1 to 64")
     ReaderNetwork.useThreads(threads)
     do {
       let network =
