@@ -56,13 +56,14 @@ public final class CellClassifier: @unchecked Sendable {
     var classes: Int32 = 0
     var layer: UnsafeMutablePointer<Float>?
     var layerWidth: Int32 = 0
-    let status = withUnsafeMutablePointer(to: &layer) { layerPointer in
-      withUnsafeMutablePointer(to: &layerWidth) { widthPointer in
-        pm_cells_run(
-          pointer, image.pixels, Int32(image.width), Int32(image.height), Int32(image.channels), lefts, rights,
-          Int32(cells.count), &scores, &classes, features ? layerPointer : nil, features ? widthPointer : nil)
-      }
+    func run(
+      _ layerOut: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>?, _ widthOut: UnsafeMutablePointer<Int32>?
+    ) -> pm_reader_status {
+      pm_cells_run(
+        pointer, image.pixels, Int32(image.width), Int32(image.height), Int32(image.channels), lefts, rights,
+        Int32(cells.count), &scores, &classes, layerOut, widthOut)
     }
+    let status = features ? run(&layer, &layerWidth) : run(nil, nil)
     defer { pm_reader_scores_free(layer) }
     guard status == PM_READER_OK, let scores else {
       throw ReaderError("the digit cell classifier failed: \(String(cString: pm_reader_last_error()))")

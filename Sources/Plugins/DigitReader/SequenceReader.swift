@@ -56,17 +56,14 @@ public struct SequenceReader: Sendable {
   public func read(_ image: VisionImage, digits: Int = 0, memory: DigitMemory = DigitMemory()) throws(ReaderError)
     -> EngineReading
   {
-    let settings = network.settings
-    let scores = try network.scores(image)
-    let probabilities = scores.probabilities(classes: settings.classes.count, temperature: settings.temperature)
+    let (scores, probabilities) = try columns(image)
     let emissions = decode(probabilities, digits: digits)
-    let pixelsPerColumn = Double(settings.stride) * Double(image.height) / Double(settings.height)
-    let opinions = try cellOpinions(
-      emissions, probabilities, image: image, pixelsPerColumn: pixelsPerColumn, features: !memory.isEmpty)
+    let opinions = try cellOpinions(emissions, probabilities, image: image, features: !memory.isEmpty)
+    let perColumn = pixelsPerColumn(image)
     let symbols = emissions.indices.map { index in
       symbol(
-        emissions[index], probabilities: probabilities, scores: scores, pixelsPerColumn: pixelsPerColumn,
-        image: image, cell: opinions[index], memory: memory)
+        emissions[index], probabilities: probabilities, scores: scores, pixelsPerColumn: perColumn, image: image,
+        cell: opinions[index], memory: memory)
     }
     let gap = Self.gapConfidence(emissions, probabilities)
     return EngineReading(
@@ -82,20 +79,42 @@ public struct SequenceReader: Sendable {
     let truth = value.compactMap(\.wholeNumberValue)
     var memory = DigitMemory()
     guard let cells, !truth.isEmpty else { return memory }
-    let settings = network.settings
-    let probabilities = try network.scores(image).probabilities(
-      classes: settings.classes.count, temperature: settings.temperature)
-    let emissions = decode(probabilities, digits: 0).filter { $0.character.isNumber }
-    let agreeing = zip(emissions, truth).filter { $0.0.character.wholeNumberValue == $0.1 }.count
-    guard emissions.count == truth.count, 2 * agreeing >= truth.count else { return memory }
-    let pixelsPerColumn = Double(settings.stride) * Double(image.height) / Double(settings.height)
-    let spans = Self.cellSpans(
-      peaks: emissions.map { (Double(Self.peak($0, probabilities)) + 0.5) * pixelsPerColumn }, width: image.width,
-      lead: settings.peakLead)
-    for (opinion, digit) in zip(try cells.opinions(image, cells: spans, features: true), truth) {
+    let probabilities = try columns(image).probabilities
+    let emissions = decode(probabilities, digits: 0)
+    let digits = digitCells(emissions, probabilities, image: image)
+    let read = digits.map { emissions[$0.index].character.wholeNumberValue }
+    let agreeing = zip(read, truth).filter { $0 == $1 }.count
+    guard digits.count == truth.count, 2 * agreeing >= truth.count else { return memory }
+    for (opinion, digit) in zip(try cells.opinions(image, cells: digits.map(\.span), features: true), truth) {
       if let features = opinion.features { memory.add(features: features, digit: digit) }
     }
     return memory
+  }
+
+  /// The network's raw scores for the window, and its column probabilities at the trained
+  /// temperature.
+  private func columns(_ image: VisionImage) throws(ReaderError) -> (scores: ColumnScores, probabilities: [[Double]]) {
+    let settings = network.settings
+    let scores = try network.scores(image)
+    return (scores, scores.probabilities(classes: settings.classes.count, temperature: settings.temperature))
+  }
+
+  /// The window's pixels per output column.
+  private func pixelsPerColumn(_ image: VisionImage) -> Double {
+    Double(network.settings.stride) * Double(image.height) / Double(network.settings.height)
+  }
+
+  /// Each digit emission (points left out): its index among `emissions`, the column where the
+  /// network is surest of it, and its cell (``cellSpans(peaks:width:lead:)``).
+  private func digitCells(
+    _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage
+  ) -> [(index: Int, peak: Int, span: Range<Int>)] {
+    let digits = emissions.indices.filter { emissions[$0].character.isNumber }
+    let peaks = digits.map { Self.peak(emissions[$0], probabilities) }
+    let perColumn = pixelsPerColumn(image)
+    let spans = Self.cellSpans(
+      peaks: peaks.map { (Double($0) + 0.5) * perColumn }, width: image.width, lead: network.settings.peakLead)
+    return digits.indices.map { (digits[$0], peaks[$0], spans[$0]) }
   }
 
   private func decode(_ probabilities: [[Double]], digits: Int) -> [CTCDecoder.Emission] {
@@ -144,21 +163,16 @@ public struct SequenceReader: Sendable {
   /// ``cellGate`` (nil for the others, for a point, or without a classifier), its cell cut by
   /// ``cellSpans(peaks:width:lead:)``; with the cells' features when `features` is true.
   func cellOpinions(
-    _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, pixelsPerColumn: Double,
-    features: Bool = false
+    _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, features: Bool = false
   ) throws(ReaderError) -> [CellClassifier.Opinion?] {
     var opinions = [CellClassifier.Opinion?](repeating: nil, count: emissions.count)
     guard let cells, cellShare > 0 else { return opinions }
-    let digits = emissions.indices.filter { emissions[$0].character.isNumber }
-    let peaks = digits.map { Self.peak(emissions[$0], probabilities) }
-    let spans = Self.cellSpans(
-      peaks: peaks.map { (Double($0) + 0.5) * pixelsPerColumn }, width: image.width, lead: network.settings.peakLead)
-    let unsure = digits.indices.filter { position in
-      probabilities[peaks[position]][emissions[digits[position]].classIndex] < cellGate
+    let unsure = digitCells(emissions, probabilities, image: image).filter { digit in
+      probabilities[digit.peak][emissions[digit.index].classIndex] < cellGate
     }
     guard !unsure.isEmpty else { return opinions }
-    let found = try cells.opinions(image, cells: unsure.map { spans[$0] }, features: features)
-    for (position, opinion) in zip(unsure, found) { opinions[digits[position]] = opinion }
+    let found = try cells.opinions(image, cells: unsure.map(\.span), features: features)
+    for (digit, opinion) in zip(unsure, found) { opinions[digit.index] = opinion }
     return opinions
   }
 
