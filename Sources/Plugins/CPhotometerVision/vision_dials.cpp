@@ -185,8 +185,9 @@ std::complex<double> tenFold(const cv::Mat &map, cv::Point2d centre, double radi
   return harmonic;
 }
 
-// One dial measured in its region (within the image): the pointer's direction in the square (degrees clockwise from
-// up), how strongly the map shows it, the strongest rival ray and the ring's ten-fold harmonic.
+// One dial measured in its region (within the image): the pointer's direction in the square
+// (degrees clockwise from up), how strongly the map shows it, the strongest rival ray and the
+// ring's ten-fold harmonic.
 struct Measure {
   double pointer = 0, strength = 0, rival = 0;
   std::complex<double> harmonic = 0;

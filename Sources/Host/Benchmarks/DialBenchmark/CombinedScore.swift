@@ -41,10 +41,12 @@ struct CombinedScore {
   }
 
   func row(_ name: String) -> String {
-    func share(_ count: Int, _ total: Int) -> String {
-      String(format: "%.1f%%", 100 * Double(count) / Double(max(total, 1)))
-    }
-    return "\(name) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "
+    "\(name) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "
       + share(wheelsExact, meters)
   }
+}
+
+/// `count` of `total` as a percentage with one decimal (0% of none).
+func share(_ count: Int, _ total: Int) -> String {
+  String(format: "%.1f%%", 100 * Double(count) / Double(max(total, 1)))
 }

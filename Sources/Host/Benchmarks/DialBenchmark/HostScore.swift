@@ -39,7 +39,7 @@ struct HostScore {
     let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(meter.file))))
     let started = ContinuousClock.now
     let result = try await client.send(.read(ReadRequest(image: photo, meter: meter.file)))
-    milliseconds.append(Double((ContinuousClock.now - started).components.attoseconds) / 1e15)
+    milliseconds.append((ContinuousClock.now - started).milliseconds)
     let right = result.value == meter.value
     meters += 1
     exact += right ? 1 : 0
@@ -55,9 +55,6 @@ struct HostScore {
   }
 
   func row(_ name: String) -> String {
-    func share(_ count: Int, _ total: Int) -> String {
-      String(format: "%.1f%%", 100 * Double(count) / Double(max(total, 1)))
-    }
     let sorted = milliseconds.sorted()
     let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     return "\(name) (host) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "

@@ -12,6 +12,7 @@
 //   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors] [--host PLUGINS.json]
 import DigitReader
 import Foundation
+import PhotometerProtocol
 import PhotometerVision
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -40,7 +41,7 @@ do {
       let started = ContinuousClock.now
       let readings = try PointerDial.read(
         meter.dials.map { PointerDial.Placement(region: $0.region, counterClockwise: $0.counterClockwise) }, in: image)
-      let ms = Double((ContinuousClock.now - started).components.attoseconds) / 1e15 / Double(max(1, readings.count))
+      let ms = (ContinuousClock.now - started).milliseconds / Double(max(1, readings.count))
       for (dial, reading) in zip(meter.dials, readings) {
         dials.add(reading, of: dial, in: meter, ms: ms, showErrors: showErrors)
       }
