@@ -24,7 +24,6 @@ OUT, never into the repository.
 import argparse
 import functools
 import importlib.util
-import csv
 import os
 import random
 import re
@@ -68,17 +67,6 @@ def nearest(digit, tenth):
     return str((digit + 1) % 10 if tenth >= 5 else digit)
 
 
-def write_set(folder, rows):
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, "labels.csv"), "w", newline="") as file:
-        writer = csv.writer(file, lineterminator="\n")
-        writer.writerow(["file", "text", "accept"])
-        for name, data, text, accept in rows:
-            with open(os.path.join(folder, name), "wb") as output:
-                output.write(data)
-            writer.writerow([name, text, accept])
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out")
@@ -106,19 +94,19 @@ def main():
                     continue
                 with open(path, "rb") as file:
                     rows.append((f"{index:05d}.jpg", file.read(), nearest(digit, tenth), accepted(digit, tenth)))
-            write_set(os.path.join(arguments.out, f"{name}-{kind}"), rows)
+            strips.write_set(os.path.join(arguments.out, f"{name}-{kind}"), rows)
         rows = []
         for index in range(100 if kind == "gas" else 300):
             folder = rng.choice(folders)
             labelled = [(path, nearest(*label), accepted(*label)) for path, label in devices[folder]]
             rows.append((f"{index:05d}.png",) + strips.strip(rng, labelled))
-        write_set(os.path.join(arguments.out, f"strips-{kind}"), rows)
+        strips.write_set(os.path.join(arguments.out, f"strips-{kind}"), rows)
         print(f"{kind}: {len(folders)} folders, {len(photos)} photos", file=sys.stderr)
     for folder in sorted(devices):
         settled = [(path, nearest(*label), accepted(*label)) for path, label in devices[folder] if label[1] <= 1]
         if len(settled) >= 54:
             rows = strips.learning(random.Random(f"{arguments.seed}-{folder}"), settled)
-            write_set(os.path.join(arguments.out, f"learn-{folder}"),
+            strips.write_set(os.path.join(arguments.out, f"learn-{folder}"),
                       [(f"{index:05d}.png",) + row for index, row in enumerate(rows)])
     make_digits = os.path.join(here, "make-digits.py")
     seed = str(arguments.seed + 100)

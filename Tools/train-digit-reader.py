@@ -190,36 +190,24 @@ def write_development(folder, dev, dev_photos, meters, seed):
                 cv2.imwrite(os.path.join(path, f"{index:05d}.png"), image)
                 writer.writerow([f"{index:05d}.png", "".join(char for char, _ in truth),
                                  "|".join(allowed(char, value) for char, value in truth)])
-    path = os.path.join(folder, "dev-strips")
-    os.makedirs(path, exist_ok=True)
     rng = random.Random(seed)
     names = sorted(meters)
-    with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
-        writer = csv.writer(file, lineterminator="\n")
-        writer.writerow(["file", "text", "accept"])
-        for index in range(300):
-            photos = [(photo, str(render.round_digit(value)), allowed(str(render.round_digit(value)), value))
-                      for photo, value in meters[rng.choice(names)]]
-            data, text, accept = strips.strip(rng, photos)
-            with open(os.path.join(path, f"{index:05d}.png"), "wb") as output:
-                output.write(data)
-            writer.writerow([f"{index:05d}.png", text, accept])
+
+    def labelled(meter):
+        return [(photo, str(render.round_digit(value)), allowed(str(render.round_digit(value)), value))
+                for photo, value in meters[meter]]
+
+    def numbered(rows):
+        return [(f"{index:05d}.png",) + row for index, row in enumerate(rows)]
+
+    strips.write_set(os.path.join(folder, "dev-strips"),
+                     numbered([strips.strip(rng, labelled(rng.choice(names))) for _ in range(300)]))
     # Learning sets, from a stream of their own (the sets above stay as they were): every photo of
     # a development meter of 54 or more, mid-roll ones too.
     for meter in names:
-        photos = [(photo, str(render.round_digit(value)), allowed(str(render.round_digit(value)), value))
-                  for photo, value in meters[meter]]
-        if len(photos) < 54:
-            continue
-        path = os.path.join(folder, "dev-learn-" + re.sub(r"[^A-Za-z0-9_-]", "_", meter))
-        os.makedirs(path, exist_ok=True)
-        with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
-            writer = csv.writer(file, lineterminator="\n")
-            writer.writerow(["file", "text", "accept"])
-            for index, (data, text, accept) in enumerate(strips.learning(random.Random(f"{seed}-{meter}"), photos)):
-                with open(os.path.join(path, f"{index:05d}.png"), "wb") as output:
-                    output.write(data)
-                writer.writerow([f"{index:05d}.png", text, accept])
+        if len(meters[meter]) >= 54:
+            strips.write_set(os.path.join(folder, "dev-learn-" + re.sub(r"[^A-Za-z0-9_-]", "_", meter)),
+                             numbered(strips.learning(random.Random(f"{seed}-{meter}"), labelled(meter))))
 
 
 def evaluate(model, dev, temperature=1.0):

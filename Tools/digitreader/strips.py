@@ -2,7 +2,9 @@
 validation strips (Tools/make-validation-sets.py) and the development strips of meterdigits'
 development meters (Tools/train-digit-reader.py --write-development) are made alike, so that
 development figures speak of what the validation figures measure. Needs only Pillow."""
+import csv
 import io
+import os
 
 from PIL import Image
 
@@ -53,3 +55,17 @@ def side_by_side(chosen, gap, border, frame):
     buffer = io.BytesIO()
     image.save(buffer, "PNG")
     return buffer.getvalue(), "".join(text for _, text, _ in chosen), "|".join(accept for _, _, accept in chosen)
+
+
+def write_set(folder, rows):
+    """A labelled set as photometer-benchmark-read and `photometer bench` read it: each row's
+    image (name, encoded bytes, text, accept) written to `folder`, and folder/labels.csv with
+    file,text,accept."""
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "labels.csv"), "w", newline="") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(["file", "text", "accept"])
+        for name, data, text, accept in rows:
+            with open(os.path.join(folder, name), "wb") as output:
+                output.write(data)
+            writer.writerow([name, text, accept])
