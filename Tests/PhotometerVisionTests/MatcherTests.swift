@@ -51,6 +51,30 @@ import Testing
     }
   }
 
+  /// A query's matching and verification are shared among threads; what is verified, and so the
+  /// ranking and each homography, must not depend on how many there are or which finished first.
+  @Test func keypointsRankTheSameOnOneThreadAndOnSeveral() async throws {
+    let household = try await Self.household()
+    try await onOwnThread {
+      var rankings: [Int: [[Candidate]]] = [:]
+      for threads in [1, 2, 3] {
+        var settings = KeypointMatcher.Settings()
+        settings.threads = threads
+        let matcher = KeypointMatcher(settings: settings)
+        for reference in household.references {
+          try matcher.learn(reference, image: household.images[reference.sha256]!)
+        }
+        rankings[threads] = try household.queries.map { try matcher.rank($0.image, references: household.references) }
+      }
+      let named = rankings.mapValues { $0.map { $0.map { "\($0.meter) \(Int($0.score))" } } }
+      #expect(rankings[1]!.contains { !$0.isEmpty })
+      for threads in [2, 3] {
+        #expect(named[threads] == named[1], "on \(threads) threads")
+        #expect(rankings[threads]!.elementsEqual(rankings[1]!), "on \(threads) threads: homographies, outlines")
+      }
+    }
+  }
+
   /// A photo taken from the side foreshortens the meter more than ORB copes with; the reference's
   /// views as seen from the side (`tiltedFeatures`) match it. The later photo is seen as from
   /// about 55 degrees to the left: its width squeezed to 0.55, its far edge shrunk in perspective.

@@ -9,6 +9,7 @@ struct KeypointRecognizer: Recognizer {
   static let acceptedOptions = [
     OptionSpec(name: "features", description: "ORB keypoints per photo", defaultValue: "1200"),
     OptionSpec(name: "verify", description: "references checked with a homography per query", defaultValue: "8"),
+    OptionSpec(name: "threads", description: "threads a query's matching shares", defaultValue: "2"),
   ]
 
   let roles: [Role] = [.identify]
@@ -18,6 +19,7 @@ struct KeypointRecognizer: Recognizer {
     var settings = KeypointMatcher.Settings()
     settings.features = try Self.number(host.options, "features", default: settings.features, in: 50...10_000)
     settings.verify = try Self.number(host.options, "verify", default: settings.verify, in: 1...100)
+    settings.threads = try Self.number(host.options, "threads", default: settings.threads, in: 1...16)
     matcher = KeypointMatcher(settings: settings)
     return Hello(
       name: "photometer-keypoints", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,

@@ -22,6 +22,8 @@ public final class KeypointMatcher: @unchecked Sendable {
     public var maxDistance = 64
     /// Photos are shrunk to this longer side before detection.
     public var maxSide = 640
+    /// Threads a query's matching and verification share (the answer is the same for any number).
+    public var threads = 2
 
     public init() {}
   }
@@ -63,7 +65,8 @@ public final class KeypointMatcher: @unchecked Sendable {
     }
     let query = try Keypoints(of: image, maxFeatures: settings.features)
     var best: [String: Candidate] = [:]
-    for match in try index!.index.matches(for: query, maxDistance: settings.maxDistance, verify: settings.verify)
+    for match in try index!.index.matches(
+      for: query, maxDistance: settings.maxDistance, verify: settings.verify, threads: settings.threads)
     where match.inliers > 0 {
       let reference = usable[match.reference]
       let entry = known[reference.sha256]!

@@ -72,15 +72,19 @@ public final class KeypointIndex: @unchecked Sendable {
     public var homography: [Double]
   }
 
-  /// The `verify` references with most votes for the query, each checked with a homography.
-  public func matches(for query: Keypoints, maxDistance: Int, verify: Int) throws(VisionError) -> [Match] {
+  /// The `verify` references with most votes for the query, each checked with a homography, on
+  /// `threads` threads (the same answer for any number).
+  public func matches(
+    for query: Keypoints, maxDistance: Int, verify: Int, threads: Int = 1
+  ) throws(VisionError) -> [Match] {
     var votes = [Int32](repeating: 0, count: count)
     var verified = [Int32](repeating: -1, count: verify)
     var inliers = [Int32](repeating: 0, count: verify)
     var homographies = [Double](repeating: 0, count: 9 * verify)
     try check(
       pm_keypoint_index_query(
-        pointer, query.pointer, Int32(maxDistance), Int32(verify), &votes, &verified, &inliers, &homographies))
+        pointer, query.pointer, Int32(maxDistance), Int32(verify), Int32(threads), &votes, &verified, &inliers,
+        &homographies))
     return (0..<verify).compactMap { rank in
       let reference = Int(verified[rank])
       guard reference >= 0 else { return nil }

@@ -15,7 +15,7 @@ import PhotometerVoting
 import PluginSupervisor
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let valued: Set<String> = ["--features", "--plugins", "--tilted-features"]
+let valued: Set<String> = ["--features", "--plugins", "--tilted-features", "--threads"]
 let sets = arguments.indices.filter {
   !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
 }
@@ -24,7 +24,7 @@ guard !sets.isEmpty else {
   FileHandle.standardError.write(
     Data(
       ("usage: photometer-benchmark-identify HOUSEHOLD-DIR... [--verbose] [--features FILE.jsonl] [--plugins FILE]"
-        + " [--tilted-features N]\n").utf8))
+        + " [--tilted-features N] [--threads N]\n").utf8))
   exit(2)
 }
 let verbose = CommandLine.arguments.contains("--verbose")
@@ -43,6 +43,13 @@ if let flag = arguments.firstIndex(of: "--tilted-features") {
   }
   settings.tiltedFeatures = count
 }
+if let flag = arguments.firstIndex(of: "--threads") {
+  guard flag + 1 < arguments.count, let count = Int(arguments[flag + 1]), (1...16).contains(count) else {
+    print("error: --threads takes a number of threads from 1 to 16 (the keypoint matcher's query)")
+    exit(2)
+  }
+  settings.threads = count
+}
 
 let weights: [String: Double]
 do {
@@ -55,7 +62,7 @@ do {
 }
 
 print(
-  "Identify benchmark, \(ProcessInfo.processInfo.activeProcessorCount) cores; weights \(weights.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+  "Identify benchmark, \(ProcessInfo.processInfo.activeProcessorCount) cores, keypoint queries on \(settings.threads) threads; weights \(weights.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
 )
 print(
   "set                 meters  known unknown | matcher          top-1   rejected  ms/query (p50 p95)  decode ms")

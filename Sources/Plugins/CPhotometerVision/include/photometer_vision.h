@@ -146,10 +146,11 @@ void pm_keypoint_index_free(pm_keypoint_index *index);
 /// ratio-test matches with each alone, scored by how widely its inliers spread: `verified` holds
 /// their indices (-1 past the end), `inliers` their spread inlier scores (0 without a plausible
 /// homography), `homographies` 9 doubles each, mapping original reference pixels to original query
-/// pixels.
+/// pixels. The work is shared among `threads` threads (the calling one and more); the answer is
+/// the same for any number.
 pm_status pm_keypoint_index_query(
-  const pm_keypoint_index *index, const pm_keypoints *query, int max_distance, int verify, int *votes, int *verified,
-  int *inliers, double *homographies);
+  const pm_keypoint_index *index, const pm_keypoints *query, int max_distance, int verify, int threads, int *votes,
+  int *verified, int *inliers, double *homographies);
 
 // MARK: Digits
 
