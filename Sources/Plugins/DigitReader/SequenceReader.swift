@@ -25,9 +25,10 @@ public struct SequenceReader: Sendable {
   public static let defaultCellShare = 0.7
   /// The pool's temperature, fitted on meterdigits' development set-ups.
   public static let defaultPoolTemperature = 0.5
-  /// The gate, chosen on meterdigits' development set-ups: the same readings as reading every
-  /// digit again, in half the time.
-  public static let defaultCellGate = 0.99
+  /// The gate, chosen on meterdigits' development set-ups (docs/recognizers.md, *The gate
+  /// again*): the network is sure past it of nearly every digit it reads right, so the
+  /// classifier is asked about the doubtful ones only.
+  public static let defaultCellGate = 0.999
   /// A wheel whose position is more than this fraction past a digit and less than this short of
   /// the next is caught mid-roll (meterdigits labels x.2 to x.8 so; x.1 reads x, x.9 reads x + 1).
   public static let settledMargin = 0.15
