@@ -41,9 +41,7 @@ import Testing
     #expect(DigitMemory().pool(probabilities, features: axis(1)) == probabilities)
     var silent = DigitMemory()
     silent.add(features: axis(1), digit: 9)
-    silent.share = 0
-    #expect(silent.pool(probabilities, features: axis(1)) == probabilities)
-    silent.share = DigitMemory.defaultShare
+    #expect(silent.pool(probabilities, features: axis(1), share: 0) == probabilities)
     #expect(silent.pool(probabilities, features: nil) == probabilities)
     // Features of nothing (all zeros) teach nothing.
     var blank = DigitMemory()

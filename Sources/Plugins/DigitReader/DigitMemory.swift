@@ -5,16 +5,16 @@ import Foundation
 ///
 /// A digit of a later photo that goes to the classifier is compared with them: cosine similarity,
 /// a softmax at ``temperature`` over the exemplars, summed per digit. That opinion is pooled
-/// geometrically (``share`` its weight, ``defaultShare`` unless set) with the reader's and classifier's, over the digits the
-/// memory holds exemplars of and within their share of the probability: a digit the meter never
+/// geometrically (the reader's `memoryShare` its weight, ``defaultShare`` unless set) with the reader's and
+/// classifier's, over the digits the memory holds exemplars of and within their share of the
+/// probability: a digit the meter never
 /// showed keeps its own. A meter whose 6s the networks take for 0s reads them as the 6s it has
 /// been told they are. Temperature and share were fixed on meterdigits' development meters and
 /// rendered faces no network trains on (docs/recognizers.md, *Learning from confirmed readings*).
 public struct DigitMemory: Sendable {
   public static let temperature = 0.1
+  /// The memory's weight in the pool (0 to 1; 0: it changes nothing) unless the reader is given another.
   public static let defaultShare = 0.3
-  /// The memory's weight in the pool, 0 to 1 (0: it changes nothing).
-  public var share = defaultShare
 
   struct Exemplar: Sendable {
     /// Of unit length.
@@ -57,7 +57,7 @@ public struct DigitMemory: Sendable {
   /// `probabilities` (one per digit, summing to the share of "a digit here") pooled with the
   /// memory's opinion of `features`: over the digits the memory holds, `(1 - share)` of the log of
   /// their renormalised probability and `share` of the memory's, scaled back to their total.
-  public func pool(_ probabilities: [Double], features: [Float]?) -> [Double] {
+  public func pool(_ probabilities: [Double], features: [Float]?, share: Double = defaultShare) -> [Double] {
     guard let features, probabilities.count == 10 else { return probabilities }
     let opinion = opinion(features)
     let held = (0..<10).filter { opinion[$0] != nil }

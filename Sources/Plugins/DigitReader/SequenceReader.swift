@@ -17,6 +17,8 @@ public struct SequenceReader: Sendable {
   /// its members, though two opinions that agree are surer evidence than either; this makes the
   /// pooled probability the digit's chance of being right.
   public let poolTemperature: Double
+  /// The weight of a meter's ``DigitMemory`` in a digit's pool (0: memories change nothing).
+  public let memoryShare: Double
   /// A digit the network is at least this sure of is not read again (1.01: every digit is).
   public let cellGate: Double
   let decoder: CTCDecoder
@@ -34,12 +36,14 @@ public struct SequenceReader: Sendable {
   public static let settledMargin = 0.15
   public init(
     network: ReaderNetwork, cells: CellClassifier? = nil, cellShare: Double = defaultCellShare,
-    poolTemperature: Double = defaultPoolTemperature, cellGate: Double = defaultCellGate
+    poolTemperature: Double = defaultPoolTemperature, cellGate: Double = defaultCellGate,
+    memoryShare: Double = DigitMemory.defaultShare
   ) {
     self.network = network
     self.cells = cells
     self.cellShare = cellShare
     self.poolTemperature = poolTemperature
+    self.memoryShare = memoryShare
     self.cellGate = cellGate
     decoder = CTCDecoder(alphabet: Array(network.settings.classes))
   }
@@ -218,7 +222,8 @@ public struct SequenceReader: Sendable {
     guard emission.character.isNumber else {
       return Symbol(text: String(emission.character), confidence: column[emission.classIndex], box: box)
     }
-    let digits = memory.pool(digitProbabilities(column, cell: cell?.probabilities), features: cell?.features)
+    let digits = memory.pool(
+      digitProbabilities(column, cell: cell?.probabilities), features: cell?.features, share: memoryShare)
     let digitProbability = { (digit: Int) in digits[digit] }
     let digit = digits.indices.max { digits[$0] < digits[$1] }!
     let alternatives = (0..<10).filter { $0 != digit }.sorted { digitProbability($0) > digitProbability($1) }

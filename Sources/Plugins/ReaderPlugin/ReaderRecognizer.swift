@@ -35,7 +35,6 @@ struct ReaderRecognizer: Recognizer {
   let roles: [Role] = [.read]
   private var reader: SequenceReader?
   private var memories = MeterMemories()
-  private var memoryShare = DigitMemory.defaultShare
 
   /// The option `name` as a number in `range`, `fallback` when unset; else an error that names the
   /// option and what it takes (`expected`).
@@ -55,7 +54,7 @@ struct ReaderRecognizer: Recognizer {
     let fraction = "a number from 0 to 1"
     let share = try Self.number(
       host, "cell_share", in: 0...1, fallback: SequenceReader.defaultCellShare, expected: fraction)
-    memoryShare = try Self.number(
+    let memoryShare = try Self.number(
       host, "memory_share", in: 0...1, fallback: DigitMemory.defaultShare, expected: fraction)
     let threads = try Self.number(
       host, "threads", in: 1...64, fallback: ReaderNetwork.defaultThreads, expected: "a whole number from 1 to 64")
@@ -69,7 +68,7 @@ struct ReaderRecognizer: Recognizer {
           settings: URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("json"))
       let cells =
         try cellsPath.isEmpty ? CellClassifier.bundled() : CellClassifier(model: URL(fileURLWithPath: cellsPath))
-      reader = SequenceReader(network: network, cells: cells, cellShare: share)
+      reader = SequenceReader(network: network, cells: cells, cellShare: share, memoryShare: memoryShare)
       return Hello(
         name: "photometer-reader", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
         details: [
@@ -88,13 +87,12 @@ struct ReaderRecognizer: Recognizer {
     let digits =
       request.digits > 0 ? Int(request.digits) : MeterPrior(confirmed: request.examples.map(\.value)).digits ?? 0
     let reader = reader!
-    var (memory, missing) = memories.memory(
-      meter: request.meter, examples: memoryShare > 0 ? request.examples : []
+    let (memory, missing) = memories.memory(
+      meter: request.meter, examples: reader.memoryShare > 0 ? request.examples : []
     ) { example in
       guard let image = try? VisionImage(decoding: example.crop) else { return DigitMemory() }
       return (try? reader.memory(of: image, confirmed: example.value)) ?? DigitMemory()
     }
-    memory.share = memoryShare
     do {
       var reading = try reader.read(crop, digits: digits, memory: memory)
       reading.missingExamples = missing
