@@ -151,14 +151,14 @@ let package = Package(
     .executableTarget(
       name: "DialBenchmark",
       dependencies: [
-        "ChildProcess", "DigitReader", "PhotometerClient", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
+        "DigitReader", "PhotometerClient", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
       ],
       path: "Sources/Host/Benchmarks/DialBenchmark"
     ),
     .executableTarget(
       name: "FindBenchmark",
       dependencies: [
-        "ChildProcess", "DigitReader", "PhotometerClient", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
+        "DigitReader", "PhotometerClient", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
       ],
       path: "Sources/Host/Benchmarks/FindBenchmark"
     ),

@@ -30,11 +30,8 @@ struct BatchRun {
       ]}
       """
     try Data(json.utf8).write(to: plugins)
-    let client = try await HostClient.launch(
-      executable: "\(ChildProcess.executableFolder)/photometer-host",
-      arguments: [
-        "--plugins", plugins.path, "--db", folder.appendingPathComponent("db.sqlite").path, "--log-level", "error",
-      ])
+    let client = try await HostClient.launchSibling(
+      plugins: plugins.path, database: folder.appendingPathComponent("db.sqlite").path)
     // The plugins' pids, once all have started; and one read each, so that lazy loading is over.
     guard case .pluginList(let statuses) = try await client.request(.listPlugins) else {
       throw CocoaError(.featureUnsupported)

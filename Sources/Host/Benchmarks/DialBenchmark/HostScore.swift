@@ -1,4 +1,3 @@
-import ChildProcess
 import Foundation
 import PhotometerClient
 import PhotometerProtocol
@@ -19,11 +18,8 @@ struct HostScore {
 
   /// A host on `plugins`, its store in `folder`.
   static func launch(plugins: URL, folder: URL) async throws -> HostClient {
-    try await HostClient.launch(
-      executable: "\(ChildProcess.executableFolder)/photometer-host",
-      arguments: [
-        "--plugins", plugins.path, "--db", folder.appendingPathComponent("dials.sqlite").path, "--log-level", "error",
-      ])
+    try await HostClient.launchSibling(
+      plugins: plugins.path, database: folder.appendingPathComponent("dials.sqlite").path)
   }
 
   /// Sets up `meter` from its reference and reads its photo; a meter of a set written without

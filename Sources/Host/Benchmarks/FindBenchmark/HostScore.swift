@@ -1,4 +1,3 @@
-import ChildProcess
 import Foundation
 import PhotometerClient
 import PhotometerProtocol
@@ -12,11 +11,8 @@ struct HostScore {
   /// A host on `plugins`, its store in a folder of its own, warmed by one read of `warmUp` so
   /// that the plugins have loaded their models.
   static func launch(plugins: URL, folder: URL, warmUp: [UInt8]) async throws -> HostClient {
-    let client = try await HostClient.launch(
-      executable: "\(ChildProcess.executableFolder)/photometer-host",
-      arguments: [
-        "--plugins", plugins.path, "--db", folder.appendingPathComponent("find.sqlite").path, "--log-level", "error",
-      ])
+    let client = try await HostClient.launchSibling(
+      plugins: plugins.path, database: folder.appendingPathComponent("find.sqlite").path)
     _ = try await client.send(.read(ReadRequest(image: Image(data: warmUp))))
     return client
   }

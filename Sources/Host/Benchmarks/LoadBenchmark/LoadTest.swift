@@ -35,11 +35,8 @@ struct LoadTest {
   }
 
   func launch() async throws -> HostClient {
-    try await HostClient.launch(
-      executable: "\(ChildProcess.executableFolder)/photometer-host",
-      arguments: [
-        "--db", database, "--plugins", URL(fileURLWithPath: settings.plugins).standardized.path, "--log-level", "error",
-      ])
+    try await HostClient.launchSibling(
+      plugins: URL(fileURLWithPath: settings.plugins).standardized.path, database: database)
   }
 
   /// Runs everything and prints the figures; returns whether every check passed.
