@@ -15,7 +15,7 @@ import PhotometerVoting
 import PluginSupervisor
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let valued: Set<String> = ["--features", "--plugins", "--tilted-features", "--threads"]
+let valued: Set<String> = ["--features", "--plugins", "--tilted-features", "--threads", "--verify"]
 let sets = arguments.indices.filter {
   !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
 }
@@ -24,7 +24,7 @@ guard !sets.isEmpty else {
   FileHandle.standardError.write(
     Data(
       ("usage: photometer-benchmark-identify HOUSEHOLD-DIR... [--verbose] [--features FILE.jsonl] [--plugins FILE]"
-        + " [--tilted-features N] [--threads N]\n").utf8))
+        + " [--tilted-features N] [--threads N] [--verify N]\n").utf8))
   exit(2)
 }
 let verbose = CommandLine.arguments.contains("--verbose")
@@ -50,6 +50,13 @@ if let flag = arguments.firstIndex(of: "--threads") {
   }
   settings.threads = count
 }
+if let flag = arguments.firstIndex(of: "--verify") {
+  guard flag + 1 < arguments.count, let count = Int(arguments[flag + 1]), (1...100).contains(count) else {
+    print("error: --verify takes how many shortlisted references a query verifies, 1 to 100")
+    exit(2)
+  }
+  settings.verify = count
+}
 
 let weights: [String: Double]
 do {
@@ -62,7 +69,7 @@ do {
 }
 
 print(
-  "Identify benchmark, \(ProcessInfo.processInfo.activeProcessorCount) cores, keypoint queries on \(settings.threads) threads; weights \(weights.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+  "Identify benchmark, \(ProcessInfo.processInfo.activeProcessorCount) cores, keypoint queries on \(settings.threads) threads verifying \(settings.verify); weights \(weights.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
 )
 print(
   "set                 meters  known unknown | matcher          top-1   rejected  ms/query (p50 p95)  decode ms")
