@@ -11,7 +11,10 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <numeric>
+#include <system_error>
 #include <thread>
 
 using namespace pm;
@@ -346,15 +349,42 @@ void shortlistPosesPortable(
   shortlistPosesLoop(index, query, maxDistance, first, last, poses);
 }
 
-// Runs `work(worker)` for each of `threads` workers, the first on the calling thread.
+// Runs `work(worker)` for each of `threads` workers, the first on the calling thread (and any
+// the system would not start a thread for). Every worker is joined before an exception one of
+// them threw (OpenCV's, or out of memory) is rethrown on the calling thread, where `guarded`
+// turns it into a status.
 template <typename Work> void onThreads(int threads, Work work) {
+  std::mutex lock;
+  std::exception_ptr failure;
+  const auto run = [&](int worker) {
+    try {
+      work(worker);
+    } catch (...) {
+      const std::lock_guard<std::mutex> guard(lock);
+      if (!failure) {
+        failure = std::current_exception();
+      }
+    }
+  };
   std::vector<std::thread> helpers;
+  helpers.reserve(size_t(threads));  // so that adding a started thread cannot throw
+  std::vector<int> here = {0};
+  here.reserve(size_t(threads));
   for (int worker = 1; worker < threads; ++worker) {
-    helpers.emplace_back(work, worker);
+    try {
+      helpers.emplace_back(run, worker);
+    } catch (const std::system_error &) {
+      here.push_back(worker);
+    }
   }
-  work(0);
+  for (int worker : here) {
+    run(worker);
+  }
   for (auto &helper : helpers) {
     helper.join();
+  }
+  if (failure) {
+    std::rethrow_exception(failure);
   }
 }
 
