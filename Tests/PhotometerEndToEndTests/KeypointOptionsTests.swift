@@ -7,15 +7,10 @@ import Testing
 /// The keypoint plugin's options from plugins.json: a query's threads (the answer is the same
 /// for any number, MatcherTests proves that in process) are checked when the host starts it.
 @Suite struct KeypointOptionsTests {
-  func launch(options: String) async throws -> HostClient {
-    let keypoints = Products.executable("photometer-keypoints")
-    let plugins = try writePluginsFile(
-      """
-      {"plugins": [{"name": "keypoints", "command": ["\(keypoints)"], "roles": ["identify"], "options": \(options)}]}
-      """)
-    return try await HostClient.launch(
-      executable: Products.executable("photometer-host"),
-      arguments: ["--db", temporaryDatabasePath(), "--plugins", plugins, "--log-level", "critical"])
+  func launch(options: [String: String]) async throws -> HostClient {
+    try await launchHost(
+      withPlugin: "keypoints", command: Products.executable("photometer-keypoints"), role: "identify",
+      options: options)
   }
 
   @Test func threadsOutOfRangeAreRefusedByNameAndOneThreadIdentifies() async throws {
@@ -28,7 +23,7 @@ import Testing
     let query = try #require(try Rendered.rows(folder.appendingPathComponent("queries.csv")).first)
     let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(query[0]))))
 
-    let refused = try await launch(options: #"{"threads": "0"}"#)
+    let refused = try await launch(options: ["threads": "0"])
     let failed = try await refused.send(.identify(IdentifyRequest(image: photo, references: references)))
     await refused.close()
     #expect(failed.meter.isEmpty)
@@ -38,7 +33,7 @@ import Testing
     }
     #expect(error.message.contains("threads"), "\(error)")
 
-    let single = try await launch(options: #"{"threads": "1"}"#)
+    let single = try await launch(options: ["threads": "1"])
     let named = try await single.send(.identify(IdentifyRequest(image: photo, references: references)))
     await single.close()
     #expect(named.meter == query[1], "\(named.plugins)")
