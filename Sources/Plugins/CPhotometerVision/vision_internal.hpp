@@ -130,6 +130,23 @@ inline std::pair<int, int> percentiles(const cv::Mat &greyImage, double low, dou
   return {lowLevel, highLevel};
 }
 
+// Keypoint verification (vision_keypoint_verification.cpp), used by the index's query.
+
+// Verification stops once a reference scored this much: at 1,000 look-alike meters no wrong or
+// unknown meter scored over 20.
+constexpr int kBeyondChance = 26;
+
+// Each query descriptor with its nearest row of `train` when that is within `maxDistance` and
+// clearly nearer than the second nearest (Lowe's ratio test): (query row, train row) pairs.
+std::vector<std::pair<int, int>> ratioMatches(const cv::Mat &query, const cv::Mat &train, int maxDistance, float ratio);
+
+// The homography from a reference's points `from` to the query's `to` (shrunk pixels of both),
+// into `homography` in original pixels, and its score: the cells of a 16 x 16 grid over the
+// reference holding an inlier, 0 when no plausible homography was found.
+int verifiedHomography(
+  const std::vector<cv::Point2f> &from, const std::vector<cv::Point2f> &to, cv::Size referenceSize,
+  cv::Size querySize, double referenceScale, double queryScale, double homography[9]);
+
 }  // namespace pm
 
 #endif
