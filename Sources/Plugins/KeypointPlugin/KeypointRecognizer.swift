@@ -17,24 +17,16 @@ struct KeypointRecognizer: Recognizer {
 
   mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
     var settings = KeypointMatcher.Settings()
-    settings.features = try Self.number(host.options, "features", default: settings.features, in: 50...10_000)
-    settings.verify = try Self.number(host.options, "verify", default: settings.verify, in: 1...100)
-    settings.threads = try Self.number(host.options, "threads", default: settings.threads, in: 1...16)
+    settings.features = try host.number(
+      "features", in: 50...10_000, fallback: settings.features, expected: "a whole number from 50 to 10000")
+    settings.verify = try host.number(
+      "verify", in: 1...100, fallback: settings.verify, expected: "a whole number from 1 to 100")
+    settings.threads = try host.number(
+      "threads", in: 1...16, fallback: settings.threads, expected: "a whole number from 1 to 16")
     matcher = KeypointMatcher(settings: settings)
     return Hello(
       name: "photometer-keypoints", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
       details: ["engine": "opencv-orb", "features": "\(settings.features)"])
-  }
-
-  private static func number(
-    _ options: [String: String], _ name: String, default value: Int, in range: ClosedRange<Int>
-  ) throws(ErrorReply) -> Int {
-    guard let text = options[name] else { return value }
-    guard let number = Int(text), range.contains(number) else {
-      throw ErrorReply(
-        .invalidRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-    }
-    return number
   }
 
   mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> PluginCandidates {

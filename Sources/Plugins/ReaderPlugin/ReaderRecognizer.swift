@@ -36,28 +36,16 @@ struct ReaderRecognizer: Recognizer {
   private var reader: SequenceReader?
   private var memories = MeterMemories()
 
-  /// The option `name` as a number in `range`, `fallback` when unset; else an error that names the
-  /// option and what it takes (`expected`).
-  private static func number<Value: LosslessStringConvertible & Comparable>(
-    _ host: Hello, _ name: String, in range: ClosedRange<Value>, fallback: Value, expected: String
-  ) throws(ErrorReply) -> Value {
-    let text = host.options[name] ?? ""
-    guard let value = text.isEmpty ? fallback : Value(text), range.contains(value) else {
-      throw ErrorReply(.invalidRequest, "option \(name): \"\(text)\" is not \(expected)")
-    }
-    return value
-  }
-
   mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
     let path = host.options["model"] ?? ""
     let cellsPath = host.options["cells"] ?? ""
     let fraction = "a number from 0 to 1"
-    let share = try Self.number(
-      host, "cell_share", in: 0...1, fallback: SequenceReader.defaultCellShare, expected: fraction)
-    let memoryShare = try Self.number(
-      host, "memory_share", in: 0...1, fallback: DigitMemory.defaultShare, expected: fraction)
-    let threads = try Self.number(
-      host, "threads", in: 1...64, fallback: ReaderNetwork.defaultThreads, expected: "a whole number from 1 to 64")
+    let share = try host.number(
+      "cell_share", in: 0...1, fallback: SequenceReader.defaultCellShare, expected: fraction)
+    let memoryShare = try host.number(
+      "memory_share", in: 0...1, fallback: DigitMemory.defaultShare, expected: fraction)
+    let threads = try host.number(
+      "threads", in: 1...64, fallback: ReaderNetwork.defaultThreads, expected: "a whole number from 1 to 64")
     ReaderNetwork.useThreads(threads)
     do {
       let network =
