@@ -15,7 +15,10 @@ seed 1's; with several seeds the file is their mean, `average`, and the seeds ca
 separate commands and `--average`d). Keeps the round that reads the development cells
 best (cut the same way from meterdigits' development meters and rendered windows) together with
 the development meters' settled photos as taken, and writes
-Sources/Plugins/DigitReader/digit-cells.onnx. Seeded: the same seeds, the same cells and order.
+Sources/Plugins/DigitReader/digit-cells.onnx. With `--all-meters` (the shipped classifier) it
+trains on every meter, the development ones too, and keeps the last round: every meter-split
+training so far kept its last round, and 31 meters more are worth more to a meter never seen
+than a development figure (the development figures it prints are then not held out). Seeded: the same seeds, the same cells and order.
 """
 import argparse
 import os
@@ -81,6 +84,9 @@ def main():
     parser.add_argument("--single", type=int, default=20000,
                         help="meterdigits photos a round read alone, as a camera of another meter takes them")
     parser.add_argument("--width", type=float, default=1.0, help="channel width multiplier")
+    parser.add_argument("--all-meters", action="store_true",
+                        help="train on every meter of meterdigits, the development meters too, and keep "
+                             "the last round (the development figures printed are then not held out)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1],
                         help="train one classifier per seed; more than one: ship their mean")
     parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
@@ -122,8 +128,8 @@ def train(arguments, seed, photos, faces, path):
     exported to `path`."""
     torch.manual_seed(seed)
     rng = random.Random(seed)
-    train_photos = [photo for photo in photos if photo[2] == "train"]
     dev_photos = [photo for photo in photos if photo[2] == "dev"]
+    train_photos = photos if arguments.all_meters else [photo for photo in photos if photo[2] == "train"]
     dev = cells.generate(seed + 7919, 1500, dev_photos, faces)
     faces = faces + arguments.add_faces
     dev_settled = settled_photos(dev_photos)
@@ -162,6 +168,8 @@ def train(arguments, seed, photos, faces, path):
         print(f"round {round_index}: {len(items)} cells ({generated:.0f} s), loss {total / steps_per_round:.4f}, "
               f"dev cells {cells_right:.4f} {kinds}, settled photos {photos_right:.4f} "
               f"({time.time() - started:.0f} s)", flush=True)
+        if arguments.all_meters and round_index < arguments.rounds - 1:
+            continue
         if score > best:
             best = score
             export(model, path)
