@@ -88,7 +88,7 @@ let package = Package(
       name: "PhotometerHost",
       dependencies: [
         "PhotometerProtocol", "ChildProcess", "PluginSupervisor", "PhotometerDigest", "PhotometerVoting",
-        "PhotometerImages", "PhotometerStore", "PhotometerCharts", "PhotometerVision",
+        "PhotometerImages", "PhotometerStore", "PhotometerCharts", "PhotometerVision", "DigitReader",
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/Host/PhotometerHost"
@@ -228,7 +228,9 @@ let package = Package(
       name: "DigitReader",
       dependencies: ["CDigitReader", "PhotometerVision", "PhotometerProtocol"],
       path: "Sources/Plugins/DigitReader",
-      resources: [.copy("digit-reader.onnx"), .copy("digit-reader.json"), .copy("digit-cells.onnx")]
+      resources: [
+        .copy("digit-reader.onnx"), .copy("digit-reader.json"), .copy("digit-cells.onnx"), .copy("row-finder.onnx"),
+      ]
     ),
     .executableTarget(
       name: "ReaderPlugin",

@@ -1,3 +1,4 @@
+import DigitReader
 import PhotometerProtocol
 import PhotometerVision
 import PhotometerVoting
@@ -5,6 +6,20 @@ import PhotometerVoting
 extension ReadPipeline {
   /// How many of the rows found in a photo are read.
   static let rowsRead = 3
+
+  /// The row finders whole photos are searched with (docs/recognizers.md, *Finding the digits
+  /// in a whole photo*).
+  static let finders = RowFinder.Finders.both
+
+  /// The row finder's network, loaded at the first whole photo (nil when it cannot be: the
+  /// connected-component finder then works alone).
+  static let rowFinder: RowFinder? = try? RowFinder.bundled()
+
+  /// The rows of `photo`, at most `limit`, from ``finders``.
+  static func digitRows(in photo: VisionImage, limit: Int) -> [VisionImage.DigitRow] {
+    guard let rowFinder else { return (try? photo.digitRows(limit: limit)) ?? [] }
+    return (try? rowFinder.rows(in: photo, limit: limit, finders: finders)) ?? []
+  }
 
   /// The rows of digits found in a whole photo (`VisionImage.digitRows`), each read by every
   /// engine at once, and the reading of the one ``WindowChoice`` takes for `kind`, with every
@@ -16,7 +31,7 @@ extension ReadPipeline {
   {
     // A small photo is a window already: no rows are looked for.
     guard min(photo.width, photo.height) >= WindowChoice.smallestScene else { return nil }
-    let rows = (try? photo.digitRows(limit: Self.rowsRead)) ?? []
+    let rows = Self.digitRows(in: photo, limit: Self.rowsRead)
     guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box)) else {
       return nil
     }

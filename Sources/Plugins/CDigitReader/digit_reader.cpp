@@ -8,11 +8,13 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -131,6 +133,87 @@ struct pm_cells {
   int width;
 };
 
+struct pm_rows {
+  OnnxNetwork network;
+  int longSide;
+  int stride;
+};
+
+namespace {
+
+// The core the row finder marks, as Tools/train-row-finder.py draws it: the middle half of a
+// row's height, less a tenth of its height at either end.
+constexpr double coreShare = 0.5;
+constexpr double coreInset = 0.1;
+// How much thicker and longer, in cells, a region of cells over the threshold is than the core
+// it marks (Tools/train-row-finder.py THICKNESS_EXCESS and LENGTH_EXCESS, measured on its
+// development scenes).
+constexpr double thicknessExcess = 0.86;
+constexpr double lengthExcess = 0.2;
+
+struct FoundRow {
+  std::array<cv::Point2f, 4> corners;
+  float score;
+};
+
+// The rows in a map of core chances (H x W logits at `stride`), in the photo's pixels (scaled
+// by `sx`, `sy` from it).
+std::vector<FoundRow> rowsInMap(const cv::Mat &logits, float threshold, int stride, double sx, double sy) {
+  cv::Mat chances;
+  cv::exp(-logits, chances);
+  chances = 1 / (1 + chances);
+  cv::Mat mask = chances > threshold;
+  cv::Mat labels;
+  const int count = cv::connectedComponents(mask, labels, 8, CV_32S);
+  std::vector<std::vector<cv::Point2f>> members(std::max(count, 1));
+  std::vector<double> sums(std::max(count, 1), 0);
+  for (int y = 0; y < labels.rows; ++y) {
+    for (int x = 0; x < labels.cols; ++x) {
+      const int label = labels.at<int>(y, x);
+      if (label == 0) continue;
+      members[label].emplace_back(float(x + 0.5), float(y + 0.5));
+      sums[label] += chances.at<float>(y, x);
+    }
+  }
+  std::vector<FoundRow> found;
+  for (int label = 1; label < count; ++label) {
+    if (members[label].size() < 2) continue;
+    const cv::RotatedRect rect = cv::minAreaRect(members[label]);
+    cv::Point2f points[4];
+    rect.points(points);
+    // The side nearer level runs along the row, read left to right (a side of no length, of a
+    // region one cell thick, is level neither way: the other side is the row's).
+    cv::Point2f along = points[1] - points[0], across = points[2] - points[1];
+    const double alongLength = cv::norm(along), acrossLength = cv::norm(across);
+    if (alongLength == 0 || (acrossLength > 0 && std::abs(along.x) * acrossLength < std::abs(across.x) * alongLength)) {
+      std::swap(along, across);
+    }
+    // A region standing more than 45 degrees from level is a stroke or an edge, not a row.
+    if (std::abs(along.x) < std::abs(along.y)) continue;
+    if (along.x < 0) along = -along;
+    const double length = std::max(cv::norm(along) - lengthExcess, 0.5);
+    const double thickness = std::max(cv::norm(across) - thicknessExcess, 0.5);
+    const cv::Point2f unit = along / float(cv::norm(along) + 1e-9);
+    const cv::Point2f down(-unit.y, unit.x);
+    const double rowHeight = thickness / coreShare;
+    const double rowWidth = length + 2 * coreInset * rowHeight;
+    const cv::Point2f halfAlong = unit * float(rowWidth / 2), halfDown = down * float(rowHeight / 2);
+    FoundRow row;
+    row.corners = {rect.center - halfAlong - halfDown, rect.center + halfAlong - halfDown,
+                   rect.center + halfAlong + halfDown, rect.center - halfAlong + halfDown};
+    for (auto &corner : row.corners) corner = cv::Point2f(float(corner.x * stride / sx), float(corner.y * stride / sy));
+    row.score = float(sums[label] / members[label].size());
+    found.push_back(row);
+  }
+  // Surest first, and of rows as sure the larger.
+  std::sort(found.begin(), found.end(), [](const FoundRow &a, const FoundRow &b) {
+    return a.score * cv::norm(a.corners[3] - a.corners[0]) > b.score * cv::norm(b.corners[3] - b.corners[0]);
+  });
+  return found;
+}
+
+}  // namespace
+
 extern "C" {
 
 const char *pm_reader_last_error(void) { return lastError.c_str(); }
@@ -218,6 +301,59 @@ pm_reader_status pm_cells_run(
     }
     *scores = copy;
     *classes = output.size[1];
+    return PM_READER_OK;
+  });
+}
+
+pm_reader_status pm_rows_load(const char *path, int long_side, int stride, pm_rows **out) {
+  if (long_side < 16 || stride < 1) return PM_READER_BAD_MODEL;
+  return guarded(PM_READER_BAD_MODEL, [&] {
+    *out = new pm_rows{OnnxNetwork(path), long_side, stride};
+    return PM_READER_OK;
+  });
+}
+
+void pm_rows_free(pm_rows *rows) { delete rows; }
+
+pm_reader_status pm_rows_find(
+  pm_rows *rows, const uint8_t *pixels, int width, int height, int channels, float threshold, int max_rows,
+  float *corners, float *scores, int *count) {
+  *count = 0;
+  if (width < 1 || height < 1 || (channels != 1 && channels != 3)) return PM_READER_BAD_IMAGE;
+  if (max_rows <= 0) return PM_READER_OK;
+  return guarded(PM_READER_FAILED, [&] {
+    cv::Mat photo(height, width, channels == 3 ? CV_8UC3 : CV_8UC1, const_cast<uint8_t *>(pixels));
+    cv::Mat colour;
+    if (channels == 1) {
+      cv::cvtColor(photo, colour, cv::COLOR_GRAY2BGR);
+    } else {
+      colour = photo;
+    }
+    // As Tools/train-row-finder.py `input_size`: the longer side at `longSide`, both sides whole
+    // multiples of 16 (the network halves its input twice and pads its dilations).
+    const double scale = double(rows->longSide) / std::max(width, height);
+    const int inputWidth = std::max(16, int(std::lround(width * scale / 16)) * 16);
+    const int inputHeight = std::max(16, int(std::lround(height * scale / 16)) * 16);
+    cv::Mat small;
+    cv::resize(colour, small, cv::Size(inputWidth, inputHeight), 0, 0, cv::INTER_AREA);
+    cv::Mat blob = cv::dnn::blobFromImage(small, 1.0 / 255);
+    cv::Mat output = rows->network.forward(blob);
+    if (output.dims != 4 || output.size[0] != 1 || output.size[1] != 1) {
+      lastError = "the row finder's output is not 1 x 1 x H x W";
+      return PM_READER_BAD_MODEL;
+    }
+    cv::Mat logits(output.size[2], output.size[3], CV_32F, output.ptr<float>());
+    const auto found = rowsInMap(
+      logits, threshold, rows->stride, double(inputWidth) / width, double(inputHeight) / height);
+    for (const auto &row : found) {
+      if (*count == max_rows) break;
+      for (int corner = 0; corner < 4; ++corner) {
+        corners[8 * *count + 2 * corner] = row.corners[corner].x;
+        corners[8 * *count + 2 * corner + 1] = row.corners[corner].y;
+      }
+      scores[*count] = row.score;
+      ++*count;
+    }
     return PM_READER_OK;
   });
 }

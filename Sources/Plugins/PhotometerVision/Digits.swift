@@ -39,6 +39,54 @@ extension VisionImage {
     public var score: Double
     /// How many digits the row seems to hold.
     public var digits: Int
+
+    public init(box: Rect, corners: [(x: Float, y: Float)], score: Double, digits: Int) {
+      self.box = box
+      self.corners = corners
+      self.score = score
+      self.digits = digits
+    }
+
+    /// The row around digits whose 4 corners (clockwise from the top left in reading order) are
+    /// `digits`, with the margins `pm_digit_rows` gives its rows: a third of the digits' height
+    /// above and below, `sideMargin` digit heights at either end; as many digits as fit its width
+    /// at 0.65 of their height apiece, as `pm_digit_rows` counts a wide member.
+    public init(digitCorners digits: [(x: Float, y: Float)], score: Double) {
+      precondition(digits.count == 4, "a row has 4 corners")
+      func length(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Float {
+        ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+      }
+      let height = max(length(digits[0], digits[3]), 1)
+      let width = length(digits[0], digits[1])
+      let along = (x: (digits[1].x - digits[0].x) / max(width, 1), y: (digits[1].y - digits[0].y) / max(width, 1))
+      let down = (x: -along.y, y: along.x)
+      let side = Float(Self.sideMargin) * height, above = height / 3
+      func moved(_ point: (x: Float, y: Float), _ a: Float, _ d: Float) -> (x: Float, y: Float) {
+        (point.x + a * along.x + d * down.x, point.y + a * along.y + d * down.y)
+      }
+      let corners = [
+        moved(digits[0], -side, -above), moved(digits[1], side, -above), moved(digits[2], side, above),
+        moved(digits[3], -side, above),
+      ]
+      let xs = digits.map(\.x), ys = digits.map(\.y)
+      let (left, top) = (xs.min()! - above, ys.min()! - above)
+      let (right, bottom) = (xs.max()! + above, ys.max()! + above)
+      self.init(
+        box: Rect(
+          x: Int32(max(0, left)), y: Int32(max(0, top)), width: Int32(max(1, right - max(0, left))),
+          height: Int32(max(1, bottom - max(0, top)))),
+        corners: corners, score: score, digits: max(1, Int((width / (0.65 * height)).rounded())))
+    }
+
+    /// The digits' height: the row's, less its margins above and below.
+    public var digitHeight: Double {
+      let (a, b) = (corners[0], corners[3])
+      return Double(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()) * 3 / 5
+    }
+
+    /// Margin past a row's first and last digits, in digit heights (`sideMargin` in
+    /// vision_digit_rows.cpp): a digit's width and a gap.
+    public static let sideMargin = 0.8
   }
 
   /// Candidate rows of digits in a whole photo, best first, at most `limit` (see `pm_digit_rows`).
@@ -75,13 +123,21 @@ extension VisionImage {
 }
 
 extension Rect {
+  /// Width times height, in pixels.
+  public var area: Double { Double(width) * Double(height) }
+
+  /// The area this box shares with `other`, in pixels.
+  public func overlapArea(with other: Rect) -> Double {
+    let width = max(0, min(x + self.width, other.x + other.width) - max(x, other.x))
+    let height = max(0, min(y + self.height, other.y + other.height) - max(y, other.y))
+    return Double(width) * Double(height)
+  }
+
   /// Intersection over union with `other`: 1 for the same box, 0 for boxes apart; how well a row
   /// found matches the true one.
   public func overlap(with other: Rect) -> Double {
-    let width = max(0, min(x + self.width, other.x + other.width) - max(x, other.x))
-    let height = max(0, min(y + self.height, other.y + other.height) - max(y, other.y))
-    let shared = Double(width) * Double(height)
-    let union = Double(self.width) * Double(self.height) + Double(other.width) * Double(other.height) - shared
+    let shared = overlapArea(with: other)
+    let union = area + other.area - shared
     return union > 0 ? shared / union : 0
   }
 }

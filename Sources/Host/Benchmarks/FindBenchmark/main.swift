@@ -5,10 +5,13 @@
 //
 //   swift build -c release
 //   .build/release/photometer-benchmark-find SET-DIR... [--show-errors] [--crops DIR] [--host PLUGINS.json]
+//       [--finders components|network|both]
 //
 // `--crops DIR` writes every candidate row as read, NAME-INDEX.png, best first. `--host` adds a
 // row per set read through photometer-host and the plugins of PLUGINS.json (every read plugin, the
 // shadows too), as a client sends the photos, one at a time; its time is the client's.
+// `--finders` picks where the in-process rows come from (RowFinder.Finders; the host's choice
+// by default).
 import DigitReader
 import Foundation
 import PhotometerProtocol
@@ -21,7 +24,12 @@ func value(_ option: String) -> String? {
 }
 let crops = value("--crops")
 let plugins = value("--host")
-let sets = arguments.filter { !$0.hasPrefix("--") && $0 != crops && $0 != plugins }
+let findersName = value("--finders")
+let sets = arguments.filter { !$0.hasPrefix("--") && $0 != crops && $0 != plugins && $0 != findersName }
+guard let finders = findersName.map({ RowFinder.Finders(rawValue: $0) }) ?? .some(FindScore.finders) else {
+  FileHandle.standardError.write(Data("--finders takes components, network or both, not \(findersName ?? "")\n".utf8))
+  exit(2)
+}
 guard !sets.isEmpty else {
   FileHandle.standardError.write(
     Data("usage: photometer-benchmark-find SET-DIR... [--show-errors] [--crops DIR] [--host PLUGINS.json]\n".utf8))
@@ -31,6 +39,7 @@ print("Find evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 print("set | photos | window found | right, not told the kind | right, told the kind | p50 ms | p95 ms")
 do {
   let reader = try SequenceReader.bundled()
+  let finder = try RowFinder.bundled()
   for set in sets {
     let folder = URL(fileURLWithPath: set)
     var score = FindScore()
@@ -39,7 +48,7 @@ do {
       try score.add(
         photo.bytes, kind: photo.kind, value: photo.value, box: photo.box, reader: reader,
         showErrors: arguments.contains("--show-errors"), name: photo.name,
-        crops: crops.map { URL(fileURLWithPath: $0) })
+        crops: crops.map { URL(fileURLWithPath: $0) }, finder: finder, finders: finders)
     }
     print(score.tally.row(folder.lastPathComponent))
     if let plugins, let first = photos.first {

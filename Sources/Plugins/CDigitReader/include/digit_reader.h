@@ -69,6 +69,26 @@ pm_reader_status pm_cells_run(
   pm_cells *cells, const uint8_t *pixels, int width, int height, int channels, const int *lefts, const int *rights,
   int count, float **scores, int *classes, float **features, int *feature_count);
 
+typedef struct pm_rows pm_rows;
+
+/// Loads an ONNX row finder (Tools/train-row-finder.py) that takes 1 x 3 x H x W BGR photos
+/// (0-1, the longer side `long_side`, both sides multiples of 16) and gives 1 x 1 x H / `stride`
+/// x W / `stride` scores: the chance (as a logit) that a cell lies in a row of digits' core, its
+/// middle half in height less a tenth of its height at either end.
+pm_reader_status pm_rows_load(const char *path, int long_side, int stride, pm_rows **out);
+void pm_rows_free(pm_rows *rows);
+
+/// Rows of digits in a whole photo of 8-bit pixels (as for `pm_reader_run`), surest first, at
+/// most `max_rows`: each connected region of cells whose chance is over `threshold`, its turned
+/// rectangle grown from core to row. `corners` gets 8 floats a row, the row's digits (no margin)
+/// as 4 corners clockwise from the top left in reading order (a row runs along the side of its
+/// rectangle nearer level, read left to right; a region whose rectangle stands more than 45
+/// degrees from level is none), in the photo's pixels; `scores` the region's mean
+/// chance; `count` how many were found. Rows come by mean chance times height. Safe to call from several threads (one at a time runs).
+pm_reader_status pm_rows_find(
+  pm_rows *rows, const uint8_t *pixels, int width, int height, int channels, float threshold, int max_rows,
+  float *corners, float *scores, int *count);
+
 #ifdef __cplusplus
 }
 #endif

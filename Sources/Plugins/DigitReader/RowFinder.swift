@@ -1,0 +1,112 @@
+import CDigitReader
+import Foundation
+import PhotometerVision
+
+/// The row finder (an ONNX file run by OpenCV's dnn module, trained by Tools/train-row-finder.py):
+/// rows of digits in a whole photo, found by a network that marks each row's core, for reading a
+/// device without a window. It finds rows the connected-component finder
+/// (``PhotometerVision/VisionImage/digitRows(limit:)``) misses: light digits on dark bodies,
+/// digits joined to a frame or to print, rows turned further.
+public final class RowFinder: @unchecked Sendable {
+  // Safe to share: pm_rows_find serialises the forward passes.
+  private let pointer: OpaquePointer
+  /// The photo's longer side as the network takes it, and the network's output stride.
+  public static let longSide = 256
+  public static let stride = 4
+  /// The least score (sigmoid of the network's output) of a cell for it to belong to a row's
+  /// core. Training weighs a core cell 4 times, which turns a chance p into 4p / (3p + 1): 0.8
+  /// is an even chance. (At 0.5 the cores come out half as thick again, and so the rows.)
+  public static let threshold: Float = 0.8
+
+  /// Loads `model` (ONNX).
+  public init(model: URL) throws(ReaderError) {
+    var result: OpaquePointer?
+    guard pm_rows_load(model.path, Int32(Self.longSide), Int32(Self.stride), &result) == PM_READER_OK, let result
+    else {
+      throw ReaderError("cannot load the row finder \(model.path): \(String(cString: pm_reader_last_error()))")
+    }
+    pointer = result
+  }
+
+  deinit {
+    pm_rows_free(pointer)
+  }
+
+  /// The row finder that ships with the reader.
+  public static func bundled() throws(ReaderError) -> RowFinder {
+    guard let model = Bundle.module.url(forResource: "row-finder", withExtension: "onnx") else {
+      throw ReaderError("the row finder is not beside the reader (row-finder.onnx)")
+    }
+    return try RowFinder(model: model)
+  }
+
+  /// The rows of digits in `photo`, surest first, at most `limit`, with the margins of the
+  /// connected-component finder's rows.
+  public func rows(in photo: VisionImage, limit: Int) throws(ReaderError) -> [VisionImage.DigitRow] {
+    let size = max(limit, 0)
+    var corners = [Float](repeating: 0, count: 8 * size)
+    var scores = [Float](repeating: 0, count: size)
+    var count: Int32 = 0
+    let status = pm_rows_find(
+      pointer, photo.pixels, Int32(photo.width), Int32(photo.height), Int32(photo.channels), Self.threshold,
+      Int32(size), &corners, &scores, &count)
+    guard status == PM_READER_OK else {
+      throw ReaderError("the row finder failed: \(String(cString: pm_reader_last_error()))")
+    }
+    return (0..<Int(count)).map { index in
+      // Scored as the connected-component finder scores its rows (digits, up to 8, times their
+      // height), times how sure the network is of the row, so that the two finders' rows compare.
+      var row = VisionImage.DigitRow(
+        digitCorners: (0..<4).map { (corners[8 * index + 2 * $0], corners[8 * index + 2 * $0 + 1]) }, score: 0)
+      row.score = Double(min(row.digits, 8)) * row.digitHeight * Double(scores[index])
+      return row
+    }
+  }
+}
+
+extension RowFinder {
+  /// Which finders a whole photo's rows come from.
+  public enum Finders: String, Sendable, CaseIterable {
+    /// Connected components only (``PhotometerVision/VisionImage/digitRows(limit:)``).
+    case components
+    /// The network only.
+    case network
+    /// Both, their rows in one list (``merged(_:_:limit:)``).
+    case both
+  }
+
+  /// The rows of both finders in one list, best score first, at most `limit`. A row of
+  /// `measured` and one of `found` whose boxes share more than half of the smaller are the same
+  /// row (as `pm_digit_rows` counts a row found in both polarities once): it keeps the measured
+  /// row's geometry and digits, taken from the ink pixel by pixel where the network's come from a
+  /// map at a quarter of its input, with the better of the two scores.
+  public static func merged(
+    _ measured: [VisionImage.DigitRow], _ found: [VisionImage.DigitRow], limit: Int
+  ) -> [VisionImage.DigitRow] {
+    func same(_ a: VisionImage.DigitRow, _ b: VisionImage.DigitRow) -> Bool {
+      a.box.overlapArea(with: b.box) > 0.5 * min(a.box.area, b.box.area)
+    }
+    var rows = measured
+    for row in found {
+      if let index = rows.firstIndex(where: { same($0, row) }) {
+        rows[index].score = max(rows[index].score, row.score)
+      } else {
+        rows.append(row)
+      }
+    }
+    var kept: [VisionImage.DigitRow] = []
+    for row in rows.sorted(by: { $0.score > $1.score }) where kept.count < limit {
+      if !kept.contains(where: { same($0, row) }) { kept.append(row) }
+    }
+    return kept
+  }
+
+  /// The rows `finders` find in `photo`, at most `limit`.
+  public func rows(in photo: VisionImage, limit: Int, finders: Finders) throws -> [VisionImage.DigitRow] {
+    switch finders {
+    case .components: try photo.digitRows(limit: limit)
+    case .network: try rows(in: photo, limit: limit)
+    case .both: Self.merged(try photo.digitRows(limit: limit), try rows(in: photo, limit: limit), limit: limit)
+    }
+  }
+}

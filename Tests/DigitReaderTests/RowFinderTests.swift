@@ -1,0 +1,67 @@
+import DigitReader
+import Foundation
+import PhotometerProtocol
+import PhotometerVision
+import TestSupport
+import Testing
+
+/// The committed row finder, loaded as the host loads it, on whole photos of devices drawn in
+/// DSEG faces (Tools/make-device-photos.py), which it never trained on.
+@Suite struct RowFinderTests {
+  static let finder = Result { try RowFinder.bundled() }
+
+  /// (The shipped network finds 11 of these 12; the floor guards against a broken load, input
+  /// or cutting of rows, not the accuracy goal, which photometer-benchmark-find measures.)
+  @Test func findsTheDisplaysDigitsAmongTheBestRows() async throws {
+    let folder = try await Rendered.devicePhotos(count: 12, seed: 7)
+    let labels = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    let found = try await onOwnThread {
+      let finder = try Self.finder.get()
+      return try labels.filter { label in
+        let photo = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(label[0]))))
+        let truth = label[3].split(separator: " ").compactMap { Int32($0) }
+        let rows = try finder.rows(in: photo, limit: 3)
+        for row in rows {
+          #expect(row.score > 0 && row.digits >= 1)
+          #expect(row.corners[1].x > row.corners[0].x, "a row is read left to right: \(row.corners)")
+        }
+        return rows.contains {
+          $0.box.overlap(with: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3])) >= 0.5
+        }
+      }.count
+    }
+    #expect(found >= 8, "\(found) of \(labels.count)")
+  }
+
+  /// A plain grey photo holds no row; a grey one-channel photo goes in as well as a colour one.
+  @Test func aBlankPhotoHoldsNoRow() throws {
+    let finder = try Self.finder.get()
+    let blank = try VisionImage(pixels: [UInt8](repeating: 128, count: 320 * 240), width: 320, height: 240, channels: 1)
+    #expect(try finder.rows(in: blank, limit: 3).isEmpty)
+  }
+
+  /// Rows of the two finders that are the same row count once, with the measured row's box and
+  /// the better score; rows apart are all kept, best first, up to the limit.
+  @Test func mergedRowsCountARowFoundTwiceOnce() {
+    func row(x: Float, y: Float, score: Double) -> VisionImage.DigitRow {
+      VisionImage.DigitRow(digitCorners: [(x, y), (x + 120, y), (x + 120, y + 30), (x, y + 30)], score: score)
+    }
+    let components = [row(x: 100, y: 100, score: 50), row(x: 100, y: 300, score: 20)]
+    let network = [row(x: 104, y: 102, score: 60), row(x: 400, y: 40, score: 30)]
+    let merged = RowFinder.merged(components, network, limit: 3)
+    #expect(merged.map(\.score) == [60, 30, 20])
+    #expect(merged[0].box == components[0].box)
+    #expect(RowFinder.merged(components, network, limit: 8).count == 3)
+  }
+
+  /// A row made from its digits' corners has the margins of the connected-component finder's
+  /// rows: a third of the digits' height above and below, 0.8 of it at either end.
+  @Test func aRowFromItsDigitsCarriesTheFindersMargins() {
+    let row = VisionImage.DigitRow(digitCorners: [(100, 100), (220, 100), (220, 130), (100, 130)], score: 1)
+    #expect(row.corners[0].x == 76 && row.corners[0].y == 90)
+    #expect(row.corners[2].x == 244 && row.corners[2].y == 140)
+    #expect(row.box == Rect(x: 90, y: 90, width: 140, height: 50))
+    #expect(row.digits == 6)
+    #expect(abs(row.digitHeight - 30) < 1e-3)
+  }
+}
