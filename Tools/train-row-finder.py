@@ -12,7 +12,7 @@ half of a row of digits (the row's core: its middle half in height, less a tenth
 either end, so that rows one above the other stay apart). `--measure DIR ...` reads device-photo
 sets (labels.csv of Tools/make-device-photos.py) with the trained network and prints the share
 whose true window a found row covers (IoU >= 0.5), the way the host cuts rows from the map
-(PhotometerVision's `learntRows`). Seeded: the same seed, the same scenes and order. Writes
+(`pm_rows_find` in digit_reader.cpp). Seeded: the same seed, the same scenes and order. Writes
 Sources/Plugins/DigitReader/row-finder.onnx.
 """
 import argparse
