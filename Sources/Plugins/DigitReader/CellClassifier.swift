@@ -28,10 +28,7 @@ public final class CellClassifier: @unchecked Sendable {
 
   /// The classifier that ships with the plugin.
   public static func bundled() throws(ReaderError) -> CellClassifier {
-    guard let model = Bundle.module.url(forResource: "digit-cells", withExtension: "onnx") else {
-      throw ReaderError("the digit cell classifier is not beside the plugin (digit-cells.onnx)")
-    }
-    return try CellClassifier(model: model)
+    try CellClassifier(model: try bundledResource("digit-cells.onnx", "the digit cell classifier"))
   }
 
   /// Each cell's digit probabilities (softmax of the classifier's scores); a cell is a span of

@@ -11,6 +11,16 @@ public struct ReaderError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 }
 
+/// The file `name` ("digit-reader.onnx") of the reader's resources; an error that names it,
+/// `what` it is and the fix when the build left it out.
+func bundledResource(_ name: String, _ what: String) throws(ReaderError) -> URL {
+  let (stem, suffix) = (name.prefix { $0 != "." }, name.drop { $0 != "." }.dropFirst())
+  guard let url = Bundle.module.url(forResource: String(stem), withExtension: String(suffix)) else {
+    throw ReaderError("\(what) is not beside the reader (\(name)): build the package again with swift build")
+  }
+  return url
+}
+
 /// The reader's network (an ONNX file run by OpenCV's dnn module) and the settings it was
 /// trained with (`digit-reader.json`, written by Tools/train-digit-reader.py).
 public final class ReaderNetwork: @unchecked Sendable {
@@ -84,12 +94,9 @@ public final class ReaderNetwork: @unchecked Sendable {
 
   /// The network and settings that ship with the plugin.
   public static func bundled() throws(ReaderError) -> ReaderNetwork {
-    guard let model = Bundle.module.url(forResource: "digit-reader", withExtension: "onnx"),
-      let settings = Bundle.module.url(forResource: "digit-reader", withExtension: "json")
-    else {
-      throw ReaderError("the digit reader's network is not beside the plugin (digit-reader.onnx, digit-reader.json)")
-    }
-    return try ReaderNetwork(model: model, settings: settings)
+    try ReaderNetwork(
+      model: try bundledResource("digit-reader.onnx", "the digit reader's network"),
+      settings: try bundledResource("digit-reader.json", "the digit reader's settings"))
   }
 
   /// The network's output for a window: per column, a score for each class, then the wheel

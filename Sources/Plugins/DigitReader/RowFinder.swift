@@ -34,10 +34,7 @@ public final class RowFinder: @unchecked Sendable {
 
   /// The row finder that ships with the reader.
   public static func bundled() throws(ReaderError) -> RowFinder {
-    guard let model = Bundle.module.url(forResource: "row-finder", withExtension: "onnx") else {
-      throw ReaderError("the row finder is not beside the reader (row-finder.onnx)")
-    }
-    return try RowFinder(model: model)
+    try RowFinder(model: try bundledResource("row-finder.onnx", "the row finder"))
   }
 
   /// The rows of digits in `photo`, surest first, at most `limit`, with the margins of the
