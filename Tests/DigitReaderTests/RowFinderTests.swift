@@ -44,7 +44,8 @@ import Testing
   /// the better score; rows apart are all kept, best first, up to the limit.
   @Test func mergedRowsCountARowFoundTwiceOnce() {
     func row(x: Float, y: Float, score: Double) -> VisionImage.DigitRow {
-      VisionImage.DigitRow(digitCorners: [(x, y), (x + 120, y), (x + 120, y + 30), (x, y + 30)], score: score)
+      VisionImage.DigitRow(
+        digitCorners: [(x, y), (x + 120, y), (x + 120, y + 30), (x, y + 30)], score: score, width: 640, height: 480)
     }
     let components = [row(x: 100, y: 100, score: 50), row(x: 100, y: 300, score: 20)]
     let network = [row(x: 104, y: 102, score: 60), row(x: 400, y: 40, score: 30)]
@@ -57,11 +58,24 @@ import Testing
   /// A row made from its digits' corners has the margins of the connected-component finder's
   /// rows: a third of the digits' height above and below, 0.8 of it at either end.
   @Test func aRowFromItsDigitsCarriesTheFindersMargins() {
-    let row = VisionImage.DigitRow(digitCorners: [(100, 100), (220, 100), (220, 130), (100, 130)], score: 1)
+    let digits: [(x: Float, y: Float)] = [(100, 100), (220, 100), (220, 130), (100, 130)]
+    let row = VisionImage.DigitRow(digitCorners: digits, score: 1, width: 640, height: 480)
     #expect(row.corners[0].x == 76 && row.corners[0].y == 90)
     #expect(row.corners[2].x == 244 && row.corners[2].y == 140)
     #expect(row.box == Rect(x: 90, y: 90, width: 140, height: 50))
     #expect(row.digits == 6)
     #expect(abs(row.digitHeight - 30) < 1e-3)
+  }
+
+  /// A row at a photo's edge has its box inside the photo, as the window stored for a meter
+  /// must be (a strip whose digits fill its height once got a window taller than the strip).
+  @Test func aRowAtThePhotosEdgeHasItsBoxInside() {
+    let digits: [(x: Float, y: Float)] = [(300, -4), (600, -4), (600, 190), (300, 190)]
+    let row = VisionImage.DigitRow(digitCorners: digits, score: 1, width: 618, height: 184)
+    #expect(row.box.x >= 0 && row.box.y >= 0)
+    #expect(row.box.x + row.box.width <= 618 && row.box.y + row.box.height <= 184, "\(row.box)")
+    let outside: [(x: Float, y: Float)] = [(700, 300), (800, 300), (800, 330), (700, 330)]
+    let beyond = VisionImage.DigitRow(digitCorners: outside, score: 1, width: 618, height: 184)
+    #expect(beyond.box.width >= 1 && beyond.box.x + beyond.box.width <= 618, "\(beyond.box)")
   }
 }

@@ -54,7 +54,8 @@ public final class RowFinder: @unchecked Sendable {
       // Scored as the connected-component finder scores its rows (digits, up to 8, times their
       // height), times how sure the network is of the row, so that the two finders' rows compare.
       var row = VisionImage.DigitRow(
-        digitCorners: (0..<4).map { (corners[8 * index + 2 * $0], corners[8 * index + 2 * $0 + 1]) }, score: 0)
+        digitCorners: (0..<4).map { (corners[8 * index + 2 * $0], corners[8 * index + 2 * $0 + 1]) }, score: 0,
+        width: photo.width, height: photo.height)
       row.score = Double(min(row.digits, 8)) * row.digitHeight * Double(scores[index])
       return row
     }

@@ -50,8 +50,10 @@ extension VisionImage {
     /// The row around digits whose 4 corners (clockwise from the top left in reading order) are
     /// `digits`, with the margins `pm_digit_rows` gives its rows: a third of the digits' height
     /// above and below, `sideMargin` digit heights at either end; as many digits as fit its width
-    /// at 0.65 of their height apiece, as `pm_digit_rows` counts a wide member.
-    public init(digitCorners digits: [(x: Float, y: Float)], score: Double) {
+    /// at 0.65 of their height apiece, as `pm_digit_rows` counts a wide member. Its `box` lies in
+    /// a photo of `width` x `height` pixels, as `pm_digit_rows`' boxes do (a window is stored and
+    /// cut from it); the corners may reach past the photo's edge.
+    public init(digitCorners digits: [(x: Float, y: Float)], score: Double, width photoWidth: Int, height photoHeight: Int) {
       precondition(digits.count == 4, "a row has 4 corners")
       func length(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Float {
         ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
@@ -69,12 +71,13 @@ extension VisionImage {
         moved(digits[3], -side, above),
       ]
       let xs = digits.map(\.x), ys = digits.map(\.y)
-      let (left, top) = (xs.min()! - above, ys.min()! - above)
-      let (right, bottom) = (xs.max()! + above, ys.max()! + above)
+      let (left, top) = (max(0, Int(xs.min()! - above)), max(0, Int(ys.min()! - above)))
+      let right = min(photoWidth, max(left + 1, Int((xs.max()! + above).rounded(.up))))
+      let bottom = min(photoHeight, max(top + 1, Int((ys.max()! + above).rounded(.up))))
       self.init(
         box: Rect(
-          x: Int32(max(0, left)), y: Int32(max(0, top)), width: Int32(max(1, right - max(0, left))),
-          height: Int32(max(1, bottom - max(0, top)))),
+          x: Int32(min(left, photoWidth - 1)), y: Int32(min(top, photoHeight - 1)),
+          width: Int32(max(1, right - min(left, photoWidth - 1))), height: Int32(max(1, bottom - min(top, photoHeight - 1)))),
         corners: corners, score: score, digits: max(1, Int((width / (0.65 * height)).rounded())))
     }
 
