@@ -53,7 +53,9 @@ extension VisionImage {
     /// at 0.65 of their height apiece, as `pm_digit_rows` counts a wide member. Its `box` lies in
     /// a photo of `width` x `height` pixels, as `pm_digit_rows`' boxes do (a window is stored and
     /// cut from it); the corners may reach past the photo's edge.
-    public init(digitCorners digits: [(x: Float, y: Float)], score: Double, width photoWidth: Int, height photoHeight: Int) {
+    public init(
+      digitCorners digits: [(x: Float, y: Float)], score: Double, width photoWidth: Int, height photoHeight: Int
+    ) {
       precondition(digits.count == 4, "a row has 4 corners")
       func length(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Float {
         ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
@@ -70,14 +72,15 @@ extension VisionImage {
         moved(digits[0], -side, -above), moved(digits[1], side, -above), moved(digits[2], side, above),
         moved(digits[3], -side, above),
       ]
+      // The box around the digits and a third of their height, clipped to the photo (at least a
+      // pixel of it).
       let xs = digits.map(\.x), ys = digits.map(\.y)
-      let (left, top) = (max(0, Int(xs.min()! - above)), max(0, Int(ys.min()! - above)))
+      let left = min(max(0, Int(xs.min()! - above)), photoWidth - 1)
+      let top = min(max(0, Int(ys.min()! - above)), photoHeight - 1)
       let right = min(photoWidth, max(left + 1, Int((xs.max()! + above).rounded(.up))))
       let bottom = min(photoHeight, max(top + 1, Int((ys.max()! + above).rounded(.up))))
       self.init(
-        box: Rect(
-          x: Int32(min(left, photoWidth - 1)), y: Int32(min(top, photoHeight - 1)),
-          width: Int32(max(1, right - min(left, photoWidth - 1))), height: Int32(max(1, bottom - min(top, photoHeight - 1)))),
+        box: Rect(x: Int32(left), y: Int32(top), width: Int32(right - left), height: Int32(bottom - top)),
         corners: corners, score: score, digits: max(1, Int((width / (0.65 * height)).rounded())))
     }
 
