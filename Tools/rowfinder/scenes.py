@@ -5,13 +5,12 @@ Tools/make-device-photos.py draws with, which measure the finder.
 
 A scene is a table or a wall with clutter and printed labels, one device on it (a handheld with a
 display, a meter face with a counter, a monitor with two or three rows), turned, seen in
-perspective, lit unevenly, blurred and compressed. `scene(rng)` returns the photo (H x W x 3
+perspective, lit unevenly, blurred and compressed. `scene(rng, faces)` (a numpy Generator and
+the reader's training faces, digitreader.render.available_faces) returns the photo (H x W x 3
 BGR uint8) and the digit rows in it, each as 4 corners (clockwise from the top left of the row's
 digits, in photo pixels). Units, brand names and printed numbers are not rows: a finder should
 pass them by.
 """
-import io
-import math
 import os
 import sys
 
