@@ -2,11 +2,11 @@
 """Trains the row finder: a small fully convolutional network that marks where rows of digits lie
 in a whole photo, for reading a device without a window (issue: find the digits in a whole photo).
 
-    /tmp/venv/bin/python Tools/train-row-finder.py [--scenes 8000] [--epochs 8] [--seed 1]
+    /tmp/venv/bin/python Tools/train-row-finder.py [--scenes 6000] [--epochs 6] [--seed 1] [--long-side 320]
 
 (The venv and fonts as for Tools/train-digit-reader.py.) Trains only on scenes drawn by
 Tools/rowfinder/scenes.py in the sequence reader's training style; Tools/make-device-photos.py's
-photos (DSEG faces) are never trained on. The photo goes in at 256 pixels on its longer side (BGR,
+photos (DSEG faces) are never trained on. The photo goes in at 320 pixels on its longer side (BGR,
 0-1), and the network answers, at a quarter of that, the chance that each cell lies in the middle
 half of a row of digits (the row's core: its middle half in height, less a tenth of its height at
 either end, so that rows one above the other stay apart). `--measure DIR ...` reads device-photo
@@ -32,7 +32,7 @@ from digitreader import render  # noqa: E402
 from rowfinder import scenes  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LONG_SIDE = 256
+LONG_SIDE = 320
 STRIDE = 4
 CORE = (0.25, 0.75)   # the core's top and bottom, as shares of the row's height
 INSET = 0.1           # the core's inset at either end, in row heights
@@ -40,8 +40,8 @@ POSITIVE_WEIGHT = 4.0 # a core cell weighs this many others in the loss: cores a
 # How much thicker and longer, in cells, the region of cells over the threshold comes out than the
 # core it marks (a cell partly in the core is marked): `excesses` measures them on the
 # development scenes after training, and RowFinder's C++ (digit_reader.cpp) takes them off.
-THICKNESS_EXCESS = 0.86
-LENGTH_EXCESS = 0.2
+THICKNESS_EXCESS = 0.91
+LENGTH_EXCESS = 0.37
 
 
 class RowFinder(nn.Module):
@@ -65,7 +65,7 @@ class RowFinder(nn.Module):
 
 
 def input_size(width, height):
-    """The network's input size for a photo: 256 on the longer side, both a multiple of 16."""
+    """The network's input size for a photo: LONG_SIDE on the longer side, both a multiple of 16."""
     scale = LONG_SIDE / max(width, height)
     return max(16, int(round(width * scale / 16)) * 16), max(16, int(round(height * scale / 16)) * 16)
 
@@ -207,15 +207,19 @@ def export(model, path):
 
 
 def main():
+    global LONG_SIDE  # prepare() and input_size() take the photo at the size asked for
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scenes", type=int, default=8000)
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--scenes", type=int, default=6000)
+    parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--long-side", type=int, default=LONG_SIDE,
+                        help="the photo's longer side as the network takes it (RowFinder.longSide must match)")
     parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
     parser.add_argument("--measure", nargs="*", default=[], metavar="DIR",
                         help="device-photo sets to measure the trained network on (never trained on)")
     arguments = parser.parse_args()
+    LONG_SIDE = arguments.long_side
     torch.set_num_threads(arguments.threads)
     torch.manual_seed(arguments.seed)
     torch.use_deterministic_algorithms(True)

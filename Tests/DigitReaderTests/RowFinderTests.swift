@@ -10,7 +10,7 @@ import Testing
 @Suite struct RowFinderTests {
   static let finder = Result { try RowFinder.bundled() }
 
-  /// (The shipped network finds 11 of these 12; the floor guards against a broken load, input
+  /// (The shipped network finds all 12; the floor guards against a broken load, input
   /// or cutting of rows, not the accuracy goal, which photometer-benchmark-find measures.)
   @Test func findsTheDisplaysDigitsAmongTheBestRows() async throws {
     let folder = try await Rendered.devicePhotos(count: 12, seed: 7)

@@ -148,8 +148,8 @@ constexpr double coreInset = 0.1;
 // How much thicker and longer, in cells, a region of cells over the threshold is than the core
 // it marks (Tools/train-row-finder.py THICKNESS_EXCESS and LENGTH_EXCESS, measured on its
 // development scenes).
-constexpr double thicknessExcess = 0.86;
-constexpr double lengthExcess = 0.2;
+constexpr double thicknessExcess = 0.91;
+constexpr double lengthExcess = 0.37;
 
 struct FoundRow {
   std::array<cv::Point2f, 4> corners;

@@ -11,7 +11,7 @@ public final class RowFinder: @unchecked Sendable {
   // Safe to share: pm_rows_find serialises the forward passes.
   private let pointer: OpaquePointer
   /// The photo's longer side as the network takes it, and the network's output stride.
-  public static let longSide = 256
+  public static let longSide = 320
   public static let stride = 4
   /// The least score (sigmoid of the network's output) of a cell for it to belong to a row's
   /// core. Training weighs a core cell 4 times, which turns a chance p into 4p / (3p + 1): 0.8
