@@ -7,18 +7,14 @@ extension ReadPipeline {
   /// How many of the rows found in a photo are read.
   static let rowsRead = 3
 
-  /// The row finders whole photos are searched with (docs/recognizers.md, *Finding the digits
-  /// in a whole photo*).
-  static let finders = RowFinder.Finders.both
-
   /// The row finder's network, loaded at the first whole photo (nil when it cannot be: the
   /// connected-component finder then works alone).
   static let rowFinder: RowFinder? = try? RowFinder.bundled()
 
-  /// The rows of `photo`, at most `limit`, from ``finders``.
+  /// The rows of `photo`, at most `limit`, from the shipped finders (`RowFinder.Finders.shipped`).
   static func digitRows(in photo: VisionImage, limit: Int) -> [VisionImage.DigitRow] {
     guard let rowFinder else { return (try? photo.digitRows(limit: limit)) ?? [] }
-    return (try? rowFinder.rows(in: photo, limit: limit, finders: finders)) ?? []
+    return (try? rowFinder.rows(in: photo, limit: limit, finders: .shipped)) ?? []
   }
 
   /// The rows of digits found in a whole photo (`VisionImage.digitRows`), each read by every

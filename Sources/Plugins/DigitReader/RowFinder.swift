@@ -71,6 +71,10 @@ extension RowFinder {
     case network
     /// Both, their rows in one list (``merged(_:_:limit:)``).
     case both
+
+    /// The finders the host searches whole photos with, and the find benchmark by default
+    /// (docs/recognizers.md, *A learnt row finder*).
+    public static let shipped = Finders.both
   }
 
   /// The rows of both finders in one list, best score first, at most `limit`. A row of

@@ -37,9 +37,8 @@ struct FindTally {
 struct FindScore {
   var tally = FindTally()
 
-  /// How many of the best rows are read, and from which finders, as the host reads them.
+  /// How many of the best rows are read, as the host reads them.
   static let rowsRead = 3
-  static let finders = RowFinder.Finders.both
 
   mutating func add(
     _ bytes: [UInt8], kind: MeterKind, value: String, box: Rect, reader: SequenceReader, showErrors: Bool,

@@ -10,8 +10,8 @@
 // `--crops DIR` writes every candidate row as read, NAME-INDEX.png, best first. `--host` adds a
 // row per set read through photometer-host and the plugins of PLUGINS.json (every read plugin, the
 // shadows too), as a client sends the photos, one at a time; its time is the client's.
-// `--finders` picks where the in-process rows come from (RowFinder.Finders; the host's choice
-// by default).
+// `--finders` picks where the in-process rows come from (RowFinder.Finders; the host's,
+// `.shipped`, by default).
 import DigitReader
 import Foundation
 import PhotometerProtocol
@@ -26,7 +26,7 @@ let crops = value("--crops")
 let plugins = value("--host")
 let findersName = value("--finders")
 let sets = arguments.filter { !$0.hasPrefix("--") && $0 != crops && $0 != plugins && $0 != findersName }
-guard let finders = findersName.map({ RowFinder.Finders(rawValue: $0) }) ?? .some(FindScore.finders) else {
+guard let finders = findersName.map({ RowFinder.Finders(rawValue: $0) }) ?? .some(.shipped) else {
   FileHandle.standardError.write(Data("--finders takes components, network or both, not \(findersName ?? "")\n".utf8))
   exit(2)
 }
