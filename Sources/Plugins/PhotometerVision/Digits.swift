@@ -57,11 +57,8 @@ extension VisionImage {
       digitCorners digits: [(x: Float, y: Float)], score: Double, width photoWidth: Int, height photoHeight: Int
     ) {
       precondition(digits.count == 4, "a row has 4 corners")
-      func length(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Float {
-        ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
-      }
-      let height = max(length(digits[0], digits[3]), 1)
-      let width = length(digits[0], digits[1])
+      let height = max(distance(digits[0], digits[3]), 1)
+      let width = distance(digits[0], digits[1])
       let along = (x: (digits[1].x - digits[0].x) / max(width, 1), y: (digits[1].y - digits[0].y) / max(width, 1))
       let down = (x: -along.y, y: along.x)
       let side = Float(Self.sideMargin) * height, above = height / 3
@@ -86,8 +83,7 @@ extension VisionImage {
 
     /// The digits' height: the row's, less its margins above and below.
     public var digitHeight: Double {
-      let (a, b) = (corners[0], corners[3])
-      return Double(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()) * 3 / 5
+      Double(distance(corners[0], corners[3])) * 3 / 5
     }
 
     /// Margin past a row's first and last digits, in digit heights (`sideMargin` in
@@ -113,11 +109,11 @@ extension VisionImage {
 
   /// The row straightened by its slant, as wide and tall as its turned rectangle.
   public func straightened(_ row: DigitRow) throws(VisionError) -> VisionImage {
-    func distance(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Int {
-      max(1, Int(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot().rounded()))
+    func side(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Int {
+      max(1, Int(distance(a, b).rounded()))
     }
     return try straightened(
-      row.corners, width: distance(row.corners[0], row.corners[1]), height: distance(row.corners[1], row.corners[2]))
+      row.corners, width: side(row.corners[0], row.corners[1]), height: side(row.corners[1], row.corners[2]))
   }
 
   /// `count` rectangles of 4 ints each (x, y, width, height).
@@ -146,4 +142,9 @@ extension Rect {
     let union = area + other.area - shared
     return union > 0 ? shared / union : 0
   }
+}
+
+/// How far apart two points are, in pixels.
+private func distance(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Float {
+  ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
 }
