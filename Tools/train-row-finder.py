@@ -37,6 +37,7 @@ STRIDE = 4
 CORE = (0.25, 0.75)   # the core's top and bottom, as shares of the row's height
 INSET = 0.1           # the core's inset at either end, in row heights
 POSITIVE_WEIGHT = 4.0 # a core cell weighs this many others in the loss: cores are few
+THRESHOLD = POSITIVE_WEIGHT / (POSITIVE_WEIGHT + 1)  # the score of an even chance: 0.8
 # How much thicker and longer, in cells, the region of cells over the threshold comes out than the
 # core it marks (a cell partly in the core is marked): `excesses` measures them on the
 # development scenes after training, and RowFinder's C++ (digit_reader.cpp) takes them off.
@@ -106,55 +107,58 @@ def make_scenes(seed, count, faces):
     return items
 
 
-def rows_from_map(probabilities, sx, sy, threshold=0.8):
-    """Rows cut from a map of core scores: each connected region of cells over `threshold` (an
-    even chance: the loss weighs a core cell POSITIVE_WEIGHT times, which turns a chance p into
-    4p / (3p + 1)), its
-    turned rectangle grown from core to row; axis-aligned boxes (x, y, w, h) in photo pixels."""
-    mask = (probabilities > threshold).astype(np.uint8)
-    count, labels = cv2.connectedComponents(mask, connectivity=8)
-    boxes = []
+def core_map(model, image):
+    """The network's core scores (sigmoid) for one prepared input."""
+    with torch.no_grad():
+        return torch.sigmoid(model(torch.from_numpy(image)[None]))[0, 0].numpy()
+
+
+def regions(scores, threshold=THRESHOLD):
+    """Each connected region of two cells or more over `threshold` (an even chance: the loss
+    weighs a core cell POSITIVE_WEIGHT times, which turns a chance p into 4p / (3p + 1)): its
+    turned rectangle as (centre x, centre y, length, thickness, angle) in cells, the side nearer
+    level along the row; and its cells' summed score."""
+    count, labels = cv2.connectedComponents((scores > threshold).astype(np.uint8), connectivity=8)
+    found = []
     for label in range(1, count):
         ys, xs = np.nonzero(labels == label)
         if len(xs) < 2:
             continue
-        points = np.stack([xs, ys], 1).astype(np.float32) + 0.5
-        (cx, cy), (w, h), angle = cv2.minAreaRect(points)
-        # The side nearer level runs along the row.
+        (cx, cy), (w, h), angle = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32) + 0.5)
         if abs(((angle + 45) % 180) - 45) > 45:
             w, h, angle = h, w, angle + 90
+        found.append(((cx, cy, w, h, angle), float(scores[labels == label].sum())))
+    return found
+
+
+def rows_from_map(scores, sx, sy):
+    """Rows cut from a map of core scores: each region's turned rectangle grown from core to row;
+    axis-aligned boxes (x, y, w, h) in photo pixels, the surest and largest first."""
+    boxes = []
+    for (cx, cy, w, h, angle), total in regions(scores):
         height = max(h - THICKNESS_EXCESS, 0.5) / (CORE[1] - CORE[0])
         width = max(w - LENGTH_EXCESS, 0.5) + 2 * INSET * height
         corners = cv2.boxPoints(((cx, cy), (width, height), angle)) * STRIDE
         corners[:, 0] /= sx
         corners[:, 1] /= sy
         low, high = corners.min(0), corners.max(0)
-        boxes.append((float(probabilities[labels == label].mean() * len(xs)),
-                      (low[0], low[1], high[0] - low[0], high[1] - low[1])))
+        boxes.append((total, (low[0], low[1], high[0] - low[0], high[1] - low[1])))
     return [box for _, box in sorted(boxes, reverse=True)]
 
 
 def excesses(model, development):
-    """The median excess of the thresholded regions' thickness and length, in cells, over the
-    cores of the development rows they lie on (one region a row)."""
+    """The median excess of the regions' thickness and length, in cells, over the cores of the
+    development rows they lie on (one region a row)."""
     model.eval()
     thickness, length = [], []
     for image, _, quads, sx, sy in development:
-        with torch.no_grad():
-            probabilities = torch.sigmoid(model(torch.from_numpy(image)[None]))[0, 0].numpy()
-        count, labels = cv2.connectedComponents((probabilities > 0.8).astype(np.uint8), connectivity=8)
-        regions = []
-        for label in range(1, count):
-            ys, xs = np.nonzero(labels == label)
-            if len(xs) >= 2:
-                (cx, cy), (w, h), angle = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32) + 0.5)
-                regions.append((cx, cy, *((h, w) if abs(((angle + 45) % 180) - 45) > 45 else (w, h))))
+        found = [rectangle for rectangle, _ in regions(core_map(model, image))]
         for quad in quads:
             corners = quad * np.float32([sx, sy]) / STRIDE
             height = (np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1])) / 2
             width = (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 2
             centre = corners.mean(0)
-            near = [r for r in regions if abs(r[0] - centre[0]) < width / 2 and abs(r[1] - centre[1]) < height / 2]
+            near = [r for r in found if abs(r[0] - centre[0]) < width / 2 and abs(r[1] - centre[1]) < height / 2]
             if len(near) == 1:
                 thickness.append(near[0][3] - (CORE[1] - CORE[0]) * height)
                 length.append(near[0][2] - (width - 2 * INSET * height))
@@ -176,10 +180,8 @@ def measure(model, folder, limit=3):
         for row in csv.DictReader(file):
             photo = cv2.imread(os.path.join(folder, row["file"]))
             image, sx, sy = prepare(photo)
-            with torch.no_grad():
-                probabilities = torch.sigmoid(model(torch.from_numpy(image)[None]))[0, 0].numpy()
             truth = tuple(float(v) for v in row["box"].split())
-            rows = rows_from_map(probabilities, sx, sy)[:limit]
+            rows = rows_from_map(core_map(model, image), sx, sy)[:limit]
             found += any(overlap(box, truth) >= 0.5 for box in rows)
             total += 1
     model.train()
