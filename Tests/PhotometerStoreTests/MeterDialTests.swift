@@ -37,6 +37,17 @@ import Testing
     #expect(none.dials.isEmpty)
   }
 
+  @Test func aReferenceIsLearntAroundTheWindowAndTheDials() async throws {
+    _ = try await store.addMeter(
+      Meter(name: "Water", kind: .water, roi: Rect(x: 60, y: 40, width: 200, height: 50), digits: 5, dials: dials),
+      references: [photo])
+    _ = try await store.addMeter(
+      Meter(name: "Gas", kind: .gas, roi: Rect(x: 5, y: 6, width: 70, height: 20)), references: [photo])
+    let regions = Dictionary(uniqueKeysWithValues: try await store.references().map { ($0.meter, $0.roi) })
+    #expect(regions["Water"] == Rect(x: 10, y: 40, width: 250, height: 250))
+    #expect(regions["Gas"] == Rect(x: 5, y: 6, width: 70, height: 20))
+  }
+
   @Test func dialsMustFollowTheWheelsDecimalByDecimal() async throws {
     do {
       _ = try await store.addMeter(

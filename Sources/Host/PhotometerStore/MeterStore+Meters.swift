@@ -47,11 +47,13 @@ extension MeterStore {
     try await read { db in
       let meters = try name.map { [try Self.row(named: $0, db: db)] } ?? MeterRow.fetchAll(db)
       let names = Dictionary(uniqueKeysWithValues: meters.map { ($0.id!, $0) })
+      let regions = Dictionary(uniqueKeysWithValues: try meters.map { ($0.id!, try Self.learntRegion($0, db: db)) })
       return try ReferencePhotoRow.filter(names.keys.contains(Column("meterId")))
         .order(Column("meterId"), Column("id")).fetchAll(db).compactMap { photo in
           guard let meter = names[photo.meterId] else { return nil }
           return Reference(
-            meter: meter.name, image: Image(data: [UInt8](photo.data)), sha256: photo.sha256, roi: Self.region(meter))
+            meter: meter.name, image: Image(data: [UInt8](photo.data)), sha256: photo.sha256,
+            roi: regions[photo.meterId] ?? nil)
         }
     }
   }
@@ -111,6 +113,20 @@ extension MeterStore {
       throw StoreError.meterNotFound(name)
     }
     return row
+  }
+
+  /// The part of a reference that is surely the meter, sent to identify plugins as its `roi`: the
+  /// box around the digit window and every dial. The keypoint plugin learns the meter around it,
+  /// and a water meter's dials, which do not change between photos as its wheels do, are its
+  /// best keypoints.
+  static func learntRegion(_ row: MeterRow, db: Database) throws -> Rect? {
+    let regions = [region(row)].compactMap { $0 } + (try dials(ofMeter: row.id, db: db)).map(\.region)
+    guard let first = regions.first else { return nil }
+    return regions.dropFirst().reduce(first) { box, next in
+      let left = min(box.x, next.x), top = min(box.y, next.y)
+      let right = max(box.x + box.width, next.x + next.width), bottom = max(box.y + box.height, next.y + next.height)
+      return Rect(x: left, y: top, width: right - left, height: bottom - top)
+    }
   }
 
   static func region(_ row: MeterRow) -> Rect? {

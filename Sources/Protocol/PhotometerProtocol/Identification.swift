@@ -4,7 +4,8 @@ public struct Reference: Hashable, Sendable {
   public var image: Image
   /// Lower-case hex SHA-256 of the image data, so plugins can cache what they derive from it.
   public var sha256: String
-  /// Where the meter's digits are in the reference photo.
+  /// The part of the reference photo that is surely the meter: for a registered meter, the box
+  /// around its digit window and its pointer dials.
   public var roi: Rect?
 
   public init(meter: String, image: Image, sha256: String, roi: Rect? = nil) {

@@ -910,7 +910,8 @@ struct  Photometer__V1__Reference
    */
   char *sha256;
   /*
-   * Where the meter's digits are in the reference photo.
+   * The part of the reference photo that is surely the meter: for a registered meter, the box
+   * around its digit window and its pointer dials.
    */
   Photometer__V1__Rect *roi;
 };
