@@ -77,7 +77,8 @@ struct FindScore {
 }
 
 /// One labelled photo of a folder Tools/make-device-photos.py wrote (labels.csv: file, kind,
-/// value, box as "x y w h").
+/// value, box as "x y w h"), or Tools/make-dial-meters.py (file, value, wheels, ...: a water meter
+/// whose window is its wheels', its value their whole number).
 struct DevicePhoto {
   var name: String
   var bytes: [UInt8]
@@ -87,13 +88,18 @@ struct DevicePhoto {
 
   static func load(_ folder: URL) throws -> [DevicePhoto] {
     let text = try String(contentsOf: folder.appendingPathComponent("labels.csv"), encoding: .utf8)
-    return try text.split(separator: "\n").dropFirst().map { line in
+    let lines = text.split(separator: "\n")
+    let dialMeters = lines.first?.hasPrefix("file,value,wheels") ?? false
+    return try lines.dropFirst().map { line in
       let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      let truth = fields[3].split(separator: " ").compactMap { Int32($0) }
+      let (kind, value, box): (MeterKind, String, String) =
+        dialMeters
+        ? (.water, String(fields[1].prefix { $0 != "." }), fields[2])
+        : (fields[1] == "glucose" ? .glucose : .thermometer, fields[2], fields[3])
+      let truth = box.split(separator: " ").compactMap { Int32($0) }
       return DevicePhoto(
         name: fields[0], bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent(fields[0]))),
-        kind: fields[1] == "glucose" ? .glucose : .thermometer, value: fields[2],
-        box: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]))
+        kind: kind, value: value, box: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]))
     }
   }
 }

@@ -1,4 +1,5 @@
-// photometer-benchmark-find: reading whole photos with no window given (Tools/make-device-photos.py).
+// photometer-benchmark-find: reading whole photos with no window given (Tools/make-device-photos.py;
+// Tools/make-dial-meters.py's water meters too, their wheels the window).
 // Per set: the share of photos whose chosen row overlaps the true digits by IoU 0.5 or more, the
 // share read right not told the device's kind and told it, and the time a photo takes in this
 // process (finding rows, reading each with the sequence reader, choosing), p50 and p95.
