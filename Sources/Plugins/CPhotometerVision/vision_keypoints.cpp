@@ -24,9 +24,11 @@ constexpr float kRatio = 0.85f;
 
 // Key bits: 16 up to 150,000 descriptors (about 100 references), one more per doubling beyond,
 // so that buckets keep their size, and a query its cost, as references are added.
+constexpr int maxKeyBits = 24;
+
 int hashBitsFor(int rows) {
   int bits = 16;
-  while (bits < 24 && (rows >> (bits - 16)) > 150000) {
+  while (bits < maxKeyBits && (rows >> (bits - 16)) > 150000) {
     ++bits;
   }
   return bits;
@@ -174,8 +176,15 @@ void tallyPoses(std::vector<PoseVote> &poses, int *votes) {
 // ranks, neighbours and bins were chosen: docs/recognizers.md, *Keypoint matcher*.)
 constexpr int kNeighbours = 4;
 
+// Beyond 16 key bits a table is probed at the query's key and at each key that differs from it
+// in one of the bits added beyond 16 (multi-probe LSH): each bit added to keep buckets small as
+// references are added lowers the chance that a true neighbour shares the key ((1 - 40/256)^bits
+// for a neighbour 40 bits away: 6.6% a table at 16 bits, 2.0% at 23; 4.6% with the probes).
+constexpr int probedBits = 16;
+
 // The index rows one query row has been compared with (a row may lie in its buckets of several
-// tables): an open-addressed set of at most hashTables * maxBucket rows, emptied for the next
+// tables, probed at several keys): an open-addressed set of at most hashTables * (maxKeyBits + 1)
+// * maxBucket rows, emptied for the next
 // query row by a new stamp rather than by clearing. (One stamp per index row instead cost 4 bytes
 // per indexed descriptor per worker, zero-filled per query: 40-80 MB at 10,000 meters.)
 class SeenRows {
@@ -196,9 +205,9 @@ class SeenRows {
 
  private:
   // Twice the most rows a query row can meet, or more: probes stay short.
-  static constexpr int kBits = 12;
+  static constexpr int kBits = 17;
   static constexpr uint32_t kSize = 1u << kBits;
-  static_assert(kSize >= 2 * uint32_t(hashTables * maxBucket));
+  static_assert(kSize >= 2 * uint32_t(hashTables * (maxKeyBits + 1) * maxBucket));
   std::vector<int> rows = std::vector<int>(kSize);
   std::vector<int> stamps = std::vector<int>(kSize, 0);
   int stamp = 1;
@@ -210,14 +219,21 @@ __attribute__((always_inline)) inline void shortlistPosesLoop(
   std::vector<PoseVote> &poses) {
   constexpr int neighbours = kNeighbours;
   const cv::Mat &descriptors = query.descriptors;
+  const int keyBits = index.keyBits.empty() ? 0 : int(index.keyBits.front().size());
+  const int probes = 1 + std::max(0, keyBits - probedBits);
   SeenRows seen;
   for (int row = first; row < last; ++row, seen.next()) {
     const uint8_t *descriptor = descriptors.ptr<uint8_t>(row);
     const Descriptor words(descriptor);
     std::pair<int, int> best[neighbours];  // (distance, descriptor row), distinct references
     int found = 0;
-    for (int table = 0; table < hashTables; ++table) {
-      const uint32_t key = hashKey(descriptor, index.keyBits[size_t(table)]);
+    uint32_t tableKey = 0;
+    for (int probe = 0; probe < hashTables * probes; ++probe) {
+      const int table = probe / probes, flip = probe % probes;
+      if (flip == 0) {
+        tableKey = hashKey(descriptor, index.keyBits[size_t(table)]);
+      }
+      const uint32_t key = flip == 0 ? tableKey : tableKey ^ (1u << (flip - 1));
       const auto &offsets = index.offsets[size_t(table)];
       // A crowded bucket holds a pattern every meter has (plain edges, the same font): it
       // costs time and tells nothing.
