@@ -16,7 +16,8 @@ public final class KeypointMatcher: @unchecked Sendable {
     public var features = 1200
     /// More keypoints of a reference, from each of its views as seen from the side.
     public var tiltedFeatures = 600
-    /// How many references, by index votes, get the homography check.
+    /// How many references, by index votes, get the homography check (twice as many past
+    /// ``largeHousehold`` references, where the index's votes rank the right meter lower).
     public var verify = 8
     /// Hamming distance (of 256 bits) beyond which a nearest neighbour is no match.
     public var maxDistance = 64
@@ -29,6 +30,9 @@ public final class KeypointMatcher: @unchecked Sendable {
   }
 
   public let settings: Settings
+  /// References past which a query verifies twice ``Settings/verify`` (docs/recognizers.md,
+  /// *A longer shortlist for large households*).
+  public static let largeHousehold = 2000
   /// By the reference photo's SHA-256, with the digit window its keypoints were learnt around.
   private var known: [String: (keypoints: Keypoints, width: Int, height: Int, colour: String, window: Rect?)] = [:]
   private var index: (order: [String], index: KeypointIndex)?
@@ -66,7 +70,8 @@ public final class KeypointMatcher: @unchecked Sendable {
     let query = try Keypoints(of: image, maxFeatures: settings.features)
     var best: [String: Candidate] = [:]
     for match in try index!.index.matches(
-      for: query, maxDistance: settings.maxDistance, verify: settings.verify, threads: settings.threads)
+      for: query, maxDistance: settings.maxDistance,
+      verify: settings.verify * (usable.count > Self.largeHousehold ? 2 : 1), threads: settings.threads)
     where match.inliers > 0 {
       let reference = usable[match.reference]
       let entry = known[reference.sha256]!
