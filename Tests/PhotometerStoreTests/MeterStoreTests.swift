@@ -51,6 +51,16 @@ import Testing
     #expect(try await store.integrityCheck() == "ok")
   }
 
+  @Test func referencesComeBareAndTheirImagesBySHA256() async throws {
+    _ = try await addGas()
+    let full = try await store.references()
+    let bare = try await store.references(images: false)
+    #expect(bare.map(\.sha256) == full.map(\.sha256) && bare.map(\.roi) == full.map(\.roi))
+    #expect(bare.allSatisfy { $0.image.data.isEmpty } && full.allSatisfy { $0.image.data == photo.data })
+    let images = try await store.referenceImages([full[0].sha256, "not-a-photo"])
+    #expect(images.count == 1 && images[full[0].sha256]?.data == photo.data)
+  }
+
   @Test func keepsPhotosAndCropsAsBlobsOfTheirOwnSize() async throws {
     _ = try await addGas()
     let crop = TestImages.png(3, width: 8, height: 8)

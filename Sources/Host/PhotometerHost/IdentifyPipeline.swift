@@ -15,7 +15,15 @@ struct IdentifyPipeline: Sendable {
     for index in request.references.indices where request.references[index].sha256.isEmpty {
       request.references[index].sha256 = SHA256Digest.hex(request.references[index].image.data)
     }
-    return try await fannedOut { () throws(ErrorReply) in try await plugins.identify(request) }
+    return try await fannedOut { () throws(ErrorReply) in
+      try await plugins.identify(request, referenceImages: referenceImages)
+    }
+  }
+
+  /// The stored reference photos a plugin asks for, by SHA-256 (references come bare from the
+  /// store: ``PhotometerStore/MeterStore/references(of:images:)``).
+  private var referenceImages: @Sendable ([String]) async -> [String: Image] {
+    { [store] sha256s in (try? await store.referenceImages(sha256s)) ?? [:] }
   }
 
   /// The homography from `meter`'s reference photo to `image`: from the identification already
@@ -27,9 +35,12 @@ struct IdentifyPipeline: Sendable {
     if let identified, identified.meter == meter.name {
       return identified.homography.count == 9 ? identified.homography : nil
     }
-    let references = try await stored { () throws(StoreError) in try await store.references(of: meter.name) }
+    let references = try await stored { () throws(StoreError) in
+      try await store.references(of: meter.name, images: false)
+    }
     guard !references.isEmpty,
-      let located = try? await plugins.identify(IdentifyRequest(image: image, references: references)),
+      let located = try? await plugins.identify(
+        IdentifyRequest(image: image, references: references), referenceImages: referenceImages),
       located.homography.count == 9
     else { return nil }
     return located.homography
@@ -41,7 +52,7 @@ struct IdentifyPipeline: Sendable {
       return request
     }
     var request = request
-    request.references = try await stored { () throws(StoreError) in try await store.references() }
+    request.references = try await stored { () throws(StoreError) in try await store.references(images: false) }
     guard !request.references.isEmpty else {
       throw .noMetersRegistered
     }

@@ -14,9 +14,13 @@ extension PluginSet {
   }
 
   /// Every identify plugin's candidates for `request` and their vote (``IdentifyVote``), with the
-  /// plugins' weights.
-  public func identify(_ request: IdentifyRequest) async throws(ErrorReply) -> IdentifyResult {
+  /// plugins' weights; see ``PluginSet/identifyAnswers(_:referenceImages:)`` for `referenceImages`.
+  public func identify(
+    _ request: IdentifyRequest,
+    referenceImages: @escaping @Sendable ([String]) async -> [String: Image] = { _ in [:] }
+  ) async throws(ErrorReply) -> IdentifyResult {
     IdentifyVote.result(
-      try await identifyAnswers(request), weights: weights, meters: Set(request.references.map(\.meter)).count)
+      try await identifyAnswers(request, referenceImages: referenceImages), weights: weights,
+      meters: Set(request.references.map(\.meter)).count)
   }
 }

@@ -42,19 +42,45 @@ extension MeterStore {
     try await read { db in try Self.meter(try Self.row(named: name, db: db), db: db, includePhotos: includePhotos) }
   }
 
-  /// Every meter's reference photos, or only those of the meter `name`, for identification.
-  public func references(of name: String? = nil) async throws(StoreError) -> [Reference] {
+  /// Every meter's reference photos, or only those of the meter `name`, for identification; with
+  /// `images` false, without their bytes (the host sends references bare and the images a plugin
+  /// asks for, ``referenceImages(_:)``: reading every photo of 1,000 meters for each identify took
+  /// it longer than the keypoint plugin's whole answer).
+  public func references(of name: String? = nil, images: Bool = true) async throws(StoreError) -> [Reference] {
     try await read { db in
       let meters = try name.map { [try Self.row(named: $0, db: db)] } ?? MeterRow.fetchAll(db)
       let names = Dictionary(uniqueKeysWithValues: meters.map { ($0.id!, $0) })
-      let regions = Dictionary(uniqueKeysWithValues: try meters.map { ($0.id!, try Self.learntRegion($0, db: db)) })
-      return try ReferencePhotoRow.filter(names.keys.contains(Column("meterId")))
-        .order(Column("meterId"), Column("id")).fetchAll(db).compactMap { photo in
-          guard let meter = names[photo.meterId] else { return nil }
-          return Reference(
-            meter: meter.name, image: Image(data: [UInt8](photo.data)), sha256: photo.sha256,
-            roi: regions[photo.meterId] ?? nil)
-        }
+      let dials = Dictionary(grouping: try MeterDialRow.order(Column("meterId"), Column("position")).fetchAll(db)) {
+        $0.meterId
+      }
+      let regions = Dictionary(
+        uniqueKeysWithValues: meters.map { meter in
+          (meter.id!, Self.learntRegion(meter, dials: (dials[meter.id!] ?? []).map(Self.dial)))
+        })
+      let ids = Array(names.keys)
+      let photos = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT meterId, sha256\(images ? ", data" : "") FROM referencePhoto
+          WHERE meterId IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY meterId, id
+          """,
+        arguments: StatementArguments(ids))
+      return photos.compactMap { photo in
+        let meterId: Int64 = photo["meterId"]
+        guard let meter = names[meterId] else { return nil }
+        return Reference(
+          meter: meter.name, image: Image(data: images ? [UInt8](photo["data"] as Data) : []),
+          sha256: photo["sha256"], roi: regions[meterId] ?? nil)
+      }
+    }
+  }
+
+  /// The reference photos whose SHA-256 is among `sha256s`, by SHA-256.
+  public func referenceImages(_ sha256s: [String]) async throws(StoreError) -> [String: Image] {
+    try await read { db in
+      let rows = try ReferencePhotoRow.filter(sha256s.contains(Column("sha256"))).fetchAll(db)
+      return Dictionary(
+        rows.map { ($0.sha256, Image(data: [UInt8]($0.data))) }, uniquingKeysWith: { first, _ in first })
     }
   }
 
@@ -119,8 +145,8 @@ extension MeterStore {
   /// box around the digit window and every dial. The keypoint plugin learns the meter around it,
   /// and a water meter's dials, which do not change between photos as its wheels do, are its
   /// best keypoints.
-  static func learntRegion(_ row: MeterRow, db: Database) throws -> Rect? {
-    let regions = [region(row)].compactMap { $0 } + (try dials(ofMeter: row.id, db: db)).map(\.region)
+  static func learntRegion(_ row: MeterRow, dials: [Dial]) -> Rect? {
+    let regions = [region(row)].compactMap { $0 } + dials.map(\.region)
     guard let first = regions.first else { return nil }
     return regions.dropFirst().reduce(first) { box, next in
       let left = min(box.x, next.x), top = min(box.y, next.y)
@@ -161,11 +187,13 @@ extension MeterStore {
 
   /// A meter's dials, coarsest first.
   static func dials(ofMeter meterId: Int64?, db: Database) throws -> [Dial] {
-    try MeterDialRow.filter(Column("meterId") == meterId).order(Column("position")).fetchAll(db).map {
-      Dial(
-        region: Rect(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height)),
-        factor: $0.factor, counterClockwise: $0.counterClockwise)
-    }
+    try MeterDialRow.filter(Column("meterId") == meterId).order(Column("position")).fetchAll(db).map(dial)
+  }
+
+  static func dial(_ row: MeterDialRow) -> Dial {
+    Dial(
+      region: Rect(x: Int32(row.x), y: Int32(row.y), width: Int32(row.width), height: Int32(row.height)),
+      factor: row.factor, counterClockwise: row.counterClockwise)
   }
 
   static func replaceDials(of meterId: Int64, with dials: [Dial], db: Database) throws {

@@ -24,10 +24,14 @@ extension PluginSet {
   /// vote is the caller's (`IdentifyVote`).
   ///
   /// References go to plugins without their images; a plugin that has not seen one lists it as
-  /// missing and is asked again with those images attached.
-  public func identifyAnswers(_ request: IdentifyRequest) async throws(ErrorReply) -> [PluginIdentification] {
+  /// missing and is asked again with those images attached: the request's own, else those
+  /// `referenceImages` gives for their SHA-256s (the host's store, whose references come bare).
+  public func identifyAnswers(
+    _ request: IdentifyRequest,
+    referenceImages: @escaping @Sendable ([String]) async -> [String: Image] = { _ in [:] }
+  ) async throws(ErrorReply) -> [PluginIdentification] {
     let calls = await fanOut(role: .identify) { pool in
-      await Self.identify(request, with: pool).map { .success($0.candidates) }
+      await Self.identify(request, with: pool, referenceImages: referenceImages).map { .success($0.candidates) }
     }
     return try answers(calls, role: .identify)
   }
@@ -40,8 +44,10 @@ extension PluginSet {
   /// One identify plugin's conversation: the request with bare references, then again with the
   /// images it asks for, ``referencesPerCall`` at a time, until it lacks none or stops making
   /// progress (a pool may route each call to another instance).
-  private static func identify(_ request: IdentifyRequest, with pool: PluginPool) async -> PluginCall<PluginCandidates>
-  {
+  private static func identify(
+    _ request: IdentifyRequest, with pool: PluginPool,
+    referenceImages: @Sendable ([String]) async -> [String: Image]
+  ) async -> PluginCall<PluginCandidates> {
     var bare = request
     bare.references = request.references.map { reference in
       var reference = reference
@@ -60,9 +66,15 @@ extension PluginSet {
       }
       lacking = answer.missingReferences.count
       let batch = Set(answer.missingReferences.prefix(referencesPerCall))
+      let unsent = request.references.filter { batch.contains($0.sha256) && $0.image.data.isEmpty }.map(\.sha256)
+      let fetched = unsent.isEmpty ? [:] : await referenceImages(unsent)
       var asked = bare
       asked.references = zip(bare.references, request.references).map { bare, full in
-        batch.contains(bare.sha256) ? full : bare
+        guard batch.contains(bare.sha256) else { return bare }
+        guard full.image.data.isEmpty, let image = fetched[full.sha256] else { return full }
+        var filled = full
+        filled.image = image
+        return filled
       }
       call = await pool.call(.identify(asked))
       milliseconds += call.milliseconds
