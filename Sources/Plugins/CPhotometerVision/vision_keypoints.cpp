@@ -182,11 +182,11 @@ constexpr int kNeighbours = 4;
 // for a neighbour 40 bits away: 6.6% a table at 16 bits, 2.0% at 23; 4.6% with the probes).
 constexpr int probedBits = 16;
 
-// The index rows one query row has been compared with (a row may lie in its buckets of several
-// tables, probed at several keys): an open-addressed set of at most hashTables * (maxKeyBits + 1)
-// * maxBucket rows, emptied for the next
-// query row by a new stamp rather than by clearing. (One stamp per index row instead cost 4 bytes
-// per indexed descriptor per worker, zero-filled per query: 40-80 MB at 10,000 meters.)
+// The index rows one query row has been compared with (a row may lie in the buckets it probes in
+// several tables): an open-addressed set of at most hashTables * (1 + maxKeyBits - probedBits) *
+// maxBucket rows, emptied for the next query row by a new stamp rather than by clearing. (One
+// stamp per index row instead cost 4 bytes per indexed descriptor per worker, zero-filled per
+// query: 40-80 MB at 10,000 meters.)
 class SeenRows {
  public:
   // Marks `candidate` seen; false when it had been since the last `next()`.
@@ -205,9 +205,9 @@ class SeenRows {
 
  private:
   // Twice the most rows a query row can meet, or more: probes stay short.
-  static constexpr int kBits = 17;
+  static constexpr int kBits = 15;
   static constexpr uint32_t kSize = 1u << kBits;
-  static_assert(kSize >= 2 * uint32_t(hashTables * (maxKeyBits + 1) * maxBucket));
+  static_assert(kSize >= 2 * uint32_t(hashTables * (1 + maxKeyBits - probedBits) * maxBucket));
   std::vector<int> rows = std::vector<int>(kSize);
   std::vector<int> stamps = std::vector<int>(kSize, 0);
   int stamp = 1;
