@@ -193,11 +193,16 @@ import Testing
     #expect(typo.status != 0)
     #expect(typo.standardError.contains("X,Y,W,H:FACTOR"), "\(typo.standardError)")
     let skipped = try await run([
-      "meter", "add", "W", "--reference", photo, "--decimals", "0", "--dial", "10,10,50,50:0.1", "--dial",
-      "70,10,50,50:0.001",
+      "meter", "add", "W", "--reference", photo, "--roi", "10,70,120,30", "--decimals", "0", "--dial",
+      "10,10,50,50:0.1", "--dial", "70,10,50,50:0.001",
     ])
     #expect(skipped.status == 1)
     #expect(skipped.standardError.contains("x0.1, x0.01"), "\(skipped.standardError)")
+    // Without a window the finders would take the dials' numbers for the counter: refused.
+    let windowless = try await run(["meter", "add", "W", "--reference", photo, "--dial", "10,10,50,50:0.1"])
+    #expect(windowless.status == 1)
+    #expect(windowless.standardError.contains("--roi X,Y,W,H"), "\(windowless.standardError)")
+    #expect(try await run(["meter", "list", "--json"]).lines.isEmpty)
   }
 
   /// The common home has one meter. A photo of another meter must not be saved under it: `read

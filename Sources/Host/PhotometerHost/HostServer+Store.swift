@@ -18,7 +18,15 @@ extension HostServer {
   private func apply(_ change: StoreChange) async throws(StoreError) -> Message {
     switch change {
     case .addMeter(var request):
-      // A meter registered without a digit window gets the one found in its reference photo.
+      // A meter registered without a digit window gets the one found in its reference photo, but
+      // for a meter with dials: there the finders take the dials' numbers for the counter
+      // (docs/recognizers.md, *Water meters with dials, found whole*).
+      if request.meter.roi == nil, !request.meter.dials.isEmpty {
+        throw .invalid(
+          "the meter '\(request.meter.name)' has pointer dials but no digit window: give its wheels' window "
+            + "(--roi X,Y,W,H), since in a whole photo of a meter with dials the dials' numbers are taken for "
+            + "its counter")
+      }
       if request.meter.roi == nil, let reference = request.references.first {
         request.meter.roi = await reading.proposeWindow(for: request.meter, reference: reference)
       }
