@@ -50,14 +50,15 @@ extension MeterStore {
     try await read { db in
       let meters = try name.map { [try Self.row(named: $0, db: db)] } ?? MeterRow.fetchAll(db)
       let names = Dictionary(uniqueKeysWithValues: meters.map { ($0.id!, $0) })
-      let dials = Dictionary(grouping: try MeterDialRow.order(Column("meterId"), Column("position")).fetchAll(db)) {
-        $0.meterId
-      }
+      let ids = Array(names.keys)
+      let dials = Dictionary(
+        grouping: try MeterDialRow.filter(ids.contains(Column("meterId")))
+          .order(Column("meterId"), Column("position")).fetchAll(db)
+      ) { $0.meterId }
       let regions = Dictionary(
         uniqueKeysWithValues: meters.map { meter in
           (meter.id!, Self.learntRegion(meter, dials: (dials[meter.id!] ?? []).map(Self.dial)))
         })
-      let ids = Array(names.keys)
       let photos = try Row.fetchAll(
         db,
         sql: """
