@@ -227,13 +227,14 @@ __attribute__((always_inline)) inline void shortlistPosesLoop(
     const Descriptor words(descriptor);
     std::pair<int, int> best[neighbours];  // (distance, descriptor row), distinct references
     int found = 0;
-    uint32_t tableKey = 0;
+    uint32_t tableKeys[hashTables];
+    for (int table = 0; table < hashTables; ++table) {
+      tableKeys[table] = hashKey(descriptor, index.keyBits[size_t(table)]);
+    }
     for (int probe = 0; probe < hashTables * probes; ++probe) {
+      // Each table's key, then the keys one of its bits past `probedBits` away.
       const int table = probe / probes, flip = probe % probes;
-      if (flip == 0) {
-        tableKey = hashKey(descriptor, index.keyBits[size_t(table)]);
-      }
-      const uint32_t key = flip == 0 ? tableKey : tableKey ^ (1u << (flip - 1));
+      const uint32_t key = tableKeys[table] ^ (flip == 0 ? 0u : 1u << (flip - 1));
       const auto &offsets = index.offsets[size_t(table)];
       // A crowded bucket holds a pattern every meter has (plain edges, the same font): it
       // costs time and tells nothing.
