@@ -48,6 +48,15 @@ import Testing
     #expect(regions["Gas"] == Rect(x: 5, y: 6, width: 70, height: 20))
   }
 
+  @Test func aDialAtTheFarEndOfInt32StillGivesItsReferenceARegion() async throws {
+    let far = Dial(region: Rect(x: .max - 10, y: 200, width: 90, height: 90), factor: 0.1)
+    _ = try await store.addMeter(
+      Meter(name: "Water", kind: .water, roi: Rect(x: 60, y: 40, width: 200, height: 50), dials: [far]),
+      references: [photo])
+    let region = try #require(try await store.references(images: false).first?.roi)
+    #expect(region.x == 60 && region.y == 40 && region.width == .max && region.height == 250)
+  }
+
   @Test func dialsMustFollowTheWheelsDecimalByDecimal() async throws {
     do {
       _ = try await store.addMeter(

@@ -148,12 +148,14 @@ extension MeterStore {
   /// best keypoints.
   static func learntRegion(_ row: MeterRow, dials: [Dial]) -> Rect? {
     let regions = [region(row)].compactMap { $0 } + dials.map(\.region)
-    guard let first = regions.first else { return nil }
-    return regions.dropFirst().reduce(first) { box, next in
-      let left = min(box.x, next.x), top = min(box.y, next.y)
-      let right = max(box.x + box.width, next.x + next.width), bottom = max(box.y + box.height, next.y + next.height)
-      return Rect(x: left, y: top, width: right - left, height: bottom - top)
-    }
+    // In Int: a stored region's far edge may lie past Int32 (its checks bound only x, y and the
+    // sides from below), and the box is held to it.
+    guard let left = regions.map({ Int($0.x) }).min(), let top = regions.map({ Int($0.y) }).min(),
+      let right = regions.map({ Int($0.x) + Int($0.width) }).max(),
+      let bottom = regions.map({ Int($0.y) + Int($0.height) }).max()
+    else { return nil }
+    return Rect(
+      x: Int32(left), y: Int32(top), width: Int32(clamping: right - left), height: Int32(clamping: bottom - top))
   }
 
   static func region(_ row: MeterRow) -> Rect? {
