@@ -205,6 +205,19 @@ import Testing
     #expect(try await run(["meter", "list", "--json"]).lines.isEmpty)
   }
 
+  /// A request's dial far out of the photo, its far edge past Int32, is not read; the wheels are,
+  /// and the host stays up.
+  @Test func aDialFarOutOfThePhotoLeavesTheWheelsRead() async throws {
+    let folder = try await Rendered.dialMeters(count: 1, seed: 22)
+    let meter = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let read = try await run([
+      "read", folder.appendingPathComponent(meter[0]).path, "--digits", "5", "--dial", "2147483640,10,100,100:0.1",
+      "--json",
+    ])
+    #expect(read.standardOutput.contains("dials-not-read"), "\(read.standardOutput) \(read.standardError)")
+    #expect(!read.standardOutput.contains("closed the connection"), "\(read.standardOutput)")
+  }
+
   /// The common home has one meter. A photo of another meter must not be saved under it: `read
   /// --save` without `--meter` stores nothing unless the identification is sure, and says so.
   @Test func aHomeOfOneMeterSavesNoReadingOfAnotherMeter() async throws {

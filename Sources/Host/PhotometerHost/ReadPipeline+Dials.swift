@@ -113,10 +113,11 @@ extension ReadPipeline {
   static func dialArea(_ dials: [Dial], in photo: VisionImage, homography: [Double]?) throws(PipelineError)
     -> (VisionImage, [Dial])
   {
+    // In Int: a request's region may lie anywhere Int32 reaches, and its far edge past it.
     let left = dials.map { Int($0.region.x) }.min() ?? 0
     let top = dials.map { Int($0.region.y) }.min() ?? 0
-    let right = dials.map { Int($0.region.x + $0.region.width) }.max() ?? 0
-    let bottom = dials.map { Int($0.region.y + $0.region.height) }.max() ?? 0
+    let right = dials.map { Int($0.region.x) + Int($0.region.width) }.max() ?? 0
+    let bottom = dials.map { Int($0.region.y) + Int($0.region.height) }.max() ?? 0
     let margin = max(4, (right - left) / 20)
     var (x, y) = (max(0, left - margin), max(0, top - margin))
     let (width, height) = (right + margin - x, bottom + margin - y)
