@@ -18,7 +18,9 @@ bitmap faces; the reader trains on Tools/digitreader/render.py's):
   OUT/sevenseg        300 seven-segment displays, half with a decimal point ("36.7");
   OUT/wheels          300 wheel counters;
   OUT/dotmatrix       300 dot-matrix displays, half with a decimal point.
-Labels as in make-digits.py: OUT/*/labels.csv holds file,text,accept. The photos are written to
+Labels as in make-digits.py: OUT/*/labels.csv holds file,text,accept; the sets of real photos add
+`points` unlabelled (a device's crop shows its own comma wherever it lands: judged on digits), and
+leave out the photos whose label marks a blank display position (BLANK). The photos are written to
 OUT, never into the repository.
 """
 import argparse
@@ -34,6 +36,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from digitreader import strips  # noqa: E402
 
 FAMILIES = {"gasmeter": "gas", "watermeter": "water", "powermeter": "power", "lcd": "lcd"}
+# Labels, as a file name writes them, that mark a blank display position, not a digit: in
+# lcd-lcd_pb, 22 of the 23 photos named 0.0_ show no digit, while those named 0_ show a 0 (its
+# README's blanks, `10_`, show a 1 and stay out as labels over 9). A blank placed mid-strip is no
+# window a meter shows, and no reader can give its 0.
+BLANK = {"lcd-lcd_pb": "0.0"}
 
 
 def family(folder):
@@ -82,7 +89,7 @@ def main():
             continue
         for name in sorted(os.listdir(path)):
             label = label_of(name)
-            if label is not None:
+            if label is not None and BLANK.get(folder) != name.split("_")[0]:
                 devices.setdefault(folder, []).append((os.path.join(path, name), label))
     for kind in sorted(set(FAMILIES.values())):
         folders = [folder for folder in devices if family(folder) == kind]
@@ -94,20 +101,20 @@ def main():
                     continue
                 with open(path, "rb") as file:
                     rows.append((f"{index:05d}.jpg", file.read(), nearest(digit, tenth), accepted(digit, tenth)))
-            strips.write_set(os.path.join(arguments.out, f"{name}-{kind}"), rows)
+            strips.write_set(os.path.join(arguments.out, f"{name}-{kind}"), rows, points_labelled=False)
         rows = []
         for index in range(100 if kind == "gas" else 300):
             folder = rng.choice(folders)
             labelled = [(path, nearest(*label), accepted(*label)) for path, label in devices[folder]]
             rows.append((f"{index:05d}.png",) + strips.strip(rng, labelled))
-        strips.write_set(os.path.join(arguments.out, f"strips-{kind}"), rows)
+        strips.write_set(os.path.join(arguments.out, f"strips-{kind}"), rows, points_labelled=False)
         print(f"{kind}: {len(folders)} folders, {len(photos)} photos", file=sys.stderr)
     for folder in sorted(devices):
         settled = [(path, nearest(*label), accepted(*label)) for path, label in devices[folder] if label[1] <= 1]
         if len(settled) >= 54:
             rows = strips.learning(random.Random(f"{arguments.seed}-{folder}"), settled)
             strips.write_set(os.path.join(arguments.out, f"learn-{folder}"),
-                      [(f"{index:05d}.png",) + row for index, row in enumerate(rows)])
+                      [(f"{index:05d}.png",) + row for index, row in enumerate(rows)], points_labelled=False)
     make_digits = os.path.join(here, "make-digits.py")
     seed = str(arguments.seed + 100)
     subprocess.run([make_digits, os.path.join(arguments.out, "sevenseg"), "--kind", "sevenseg", "--count", "300",

@@ -201,13 +201,15 @@ def write_development(folder, dev, dev_photos, meters, seed):
         return [(f"{index:05d}.png",) + row for index, row in enumerate(rows)]
 
     strips.write_set(os.path.join(folder, "dev-strips"),
-                     numbered([strips.strip(rng, labelled(rng.choice(names))) for _ in range(300)]))
+                     numbered([strips.strip(rng, labelled(rng.choice(names))) for _ in range(300)]),
+                     points_labelled=False)
     # Learning sets, from a stream of their own (the sets above stay as they were): every photo of
     # a development meter of 54 or more, mid-roll ones too.
     for meter in names:
         if len(meters[meter]) >= 54:
             strips.write_set(os.path.join(folder, "dev-learn-" + re.sub(r"[^A-Za-z0-9_-]", "_", meter)),
-                             numbered(strips.learning(random.Random(f"{seed}-{meter}"), labelled(meter))))
+                             numbered(strips.learning(random.Random(f"{seed}-{meter}"), labelled(meter))),
+                             points_labelled=False)
 
 
 def evaluate(model, dev, temperature=1.0):

@@ -25,6 +25,19 @@ import Testing
     #expect(images[0].path == "\(directory)/a.png")
   }
 
+  @Test func judgesDigitsOnlyWhereTheTruthLabelsNoPoints() throws {
+    let directory = try folder("file,text,accept,points\na.png,05391,,unlabelled\nb.png,36.7,,labelled\nc.png,42,,\n")
+    let images = try LabelledSet.load(directory)
+    #expect(images.map(\.pointsLabelled) == [false, true, true])
+    #expect(images[0].judged("05.391") == "05391")
+    #expect(images[1].judged("36.7") == "36.7")
+    #expect(images[2].judged("4.2") == "4.2")
+    let error = #expect(throws: LabelledSet.Invalid.self) {
+      try LabelledSet.load(try folder("file,text,accept,points\na.png,12,,maybe\n"))
+    }
+    #expect(error?.description.contains("line 2") == true)
+  }
+
   @Test func namesTheLineAtFault() throws {
     #expect(throws: LabelledSet.Invalid.self) { try LabelledSet.load(try folder("name,value\na.png,1\n")) }
     let error = #expect(throws: LabelledSet.Invalid.self) {

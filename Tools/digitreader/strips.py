@@ -57,15 +57,17 @@ def side_by_side(chosen, gap, border, frame):
     return buffer.getvalue(), "".join(text for _, text, _ in chosen), "|".join(accept for _, _, accept in chosen)
 
 
-def write_set(folder, rows):
+def write_set(folder, rows, points_labelled=True):
     """A labelled set as photometer-benchmark-read and `photometer bench` read it: each row's
     image (name, encoded bytes, text, accept) written to `folder`, and folder/labels.csv with
-    file,text,accept."""
+    file,text,accept. With `points_labelled` false, a fourth column says that the truths do not
+    say where decimal points are (`points` unlabelled), and readings are judged on their digits:
+    a real device's photo shows its own comma or point wherever its crop lands in a strip."""
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "labels.csv"), "w", newline="") as file:
         writer = csv.writer(file, lineterminator="\n")
-        writer.writerow(["file", "text", "accept"])
+        writer.writerow(["file", "text", "accept"] + ([] if points_labelled else ["points"]))
         for name, data, text, accept in rows:
             with open(os.path.join(folder, name), "wb") as output:
                 output.write(data)
-            writer.writerow([name, text, accept])
+            writer.writerow([name, text, accept] + ([] if points_labelled else ["unlabelled"]))

@@ -15,8 +15,9 @@ struct BenchCommand: AsyncParsableCommand {
     abstract: "Compare the read engines (or, with --identify, the identify plugins) on labelled images.",
     discussion: """
       DIR holds images and a labels.csv with the header file,text (and optionally accept, per \
-      digit the digits that count as right, |-separated; Tools/make-digits.py writes such \
-      folders). Every read plugin of the configuration reads every image, one image at a time, \
+      digit the digits that count as right, |-separated, and points, unlabelled where the truth \
+      cannot say where a decimal point goes: those rows are judged on the reading's digits; \
+      Tools/make-digits.py and Tools/make-validation-sets.py write such folders). Every read plugin of the configuration reads every image, one image at a time, \
       not told how many digits it holds (with --told, told the label's digit count, as a meter's \
       --digits would); the vote is the host's. Values are compared as a user gets them, a \
       display's decimal point included ("36.7"). Per engine: \
@@ -165,7 +166,7 @@ struct BenchCommand: AsyncParsableCommand {
     var peakMemory: [String: Double] = [:]
 
     mutating func add(_ outcome: Outcome) {
-      let accepted = outcome.image.accepted
+      let (accepted, judged) = (outcome.image.accepted, outcome.image.judged)
       guard let result = outcome.result else {
         failures.append("\(outcome.image.path): \(outcome.failure ?? "no result")")
         return
@@ -173,13 +174,13 @@ struct BenchCommand: AsyncParsableCommand {
       for answer in result.engines {
         let index = row(answer.plugin, voted: answer.voted)
         rows[index].score.add(
-          accepted: accepted, answer: answer.value.map { Self.asRead($0.text) },
+          accepted: accepted, answer: answer.value.map { judged(Self.asRead($0.text)) },
           confidence: answer.value?.confidence ?? 0, milliseconds: answer.milliseconds,
-          vote: Self.asRead(result.value))
+          vote: judged(Self.asRead(result.value)))
       }
       let vote = row(EngineComparison.vote, voted: true)
       rows[vote].score.add(
-        accepted: accepted, answer: result.value.isEmpty ? nil : Self.asRead(result.value),
+        accepted: accepted, answer: result.value.isEmpty ? nil : judged(Self.asRead(result.value)),
         confidence: result.confidence, milliseconds: outcome.milliseconds)
       // The vote stays last.
       rows.append(rows.remove(at: vote))

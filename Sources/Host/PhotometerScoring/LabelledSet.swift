@@ -2,8 +2,9 @@ import Foundation
 
 /// One labelled image of a folder whose truths are in `labels.csv`: a header line, then
 /// `file,text` and optionally `accept`, per digit the digits a reader may rightly give there,
-/// `|`-separated (`0|7|34|1`: the third wheel is caught between 3 and 4, and both count). The
-/// project's generator Tools/make-digits.py writes such folders.
+/// `|`-separated (`0|7|34|1`: the third wheel is caught between 3 and 4, and both count), and
+/// optionally `points`: `unlabelled` where the truth cannot say where a decimal point belongs. The
+/// project's generators Tools/make-digits.py and Tools/make-validation-sets.py write such folders.
 public struct LabelledImage: Sendable, Equatable {
   /// The image's path.
   public var path: String
@@ -11,6 +12,22 @@ public struct LabelledImage: Sendable, Equatable {
   public var text: String
   /// Per digit of `text`, the characters that count as right.
   public var accepted: [String]
+  /// Whether `text` says where the decimal points are. A strip composed of real photos shows each
+  /// device's own comma wherever its photo lands, so its truth has digits only.
+  public var pointsLabelled = true
+
+  public init(path: String, text: String, accepted: [String], pointsLabelled: Bool = true) {
+    self.path = path
+    self.text = text
+    self.accepted = accepted
+    self.pointsLabelled = pointsLabelled
+  }
+
+  /// `answer` as it is judged against the truth: without its decimal points where the truth has
+  /// none to judge them by.
+  public func judged(_ answer: String) -> String {
+    pointsLabelled ? answer : answer.filter { $0 != "." }
+  }
 }
 
 public enum LabelledSet {
@@ -30,7 +47,7 @@ public enum LabelledSet {
     }
     let lines = text.split(whereSeparator: \.isNewline)
     guard let header = lines.first, header.split(separator: ",").prefix(2) == ["file", "text"] else {
-      throw Invalid(description: "\(file.path) must start with the header file,text[,accept]")
+      throw Invalid(description: "\(file.path) must start with the header file,text[,accept[,points]]")
     }
     return try lines.dropFirst().enumerated().map { index, line in
       let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -44,7 +61,14 @@ public enum LabelledSet {
         throw Invalid(
           description: "\(file.path) line \(index + 2): accept has \(accepted.count) digits, text \(fields[1].count)")
       }
-      return LabelledImage(path: base.appendingPathComponent(fields[0]).path, text: fields[1], accepted: accepted)
+      let points = fields.count > 3 ? fields[3] : ""
+      guard ["", "labelled", "unlabelled"].contains(points) else {
+        throw Invalid(
+          description: "\(file.path) line \(index + 2): points is '\(points)'; write labelled, unlabelled or nothing")
+      }
+      return LabelledImage(
+        path: base.appendingPathComponent(fields[0]).path, text: fields[1], accepted: accepted,
+        pointsLabelled: points != "unlabelled")
     }
   }
 }

@@ -51,9 +51,10 @@ struct Evaluation {
     var scores: [String: Score] = [:]
     var repairs = RepairTally()
     let name = URL(fileURLWithPath: directory).lastPathComponent
-    func add(_ engine: String, _ accepted: [String], _ reading: EngineReading, _ time: Double) {
-      scores[engine, default: Score()].add(accepted, reading.text, reading.confidence, time)
-      record(engine, accepted, reading.text, reading.confidence)
+    func add(_ engine: String, _ labelled: LabelledImage, _ reading: EngineReading, _ time: Double) {
+      let text = labelled.judged(reading.text)
+      scores[engine, default: Score()].add(labelled.accepted, text, reading.confidence, time)
+      record(engine, labelled.accepted, text, reading.confidence)
     }
     func record(_ engine: String, _ accepted: [String], _ text: String, _ confidence: Double) {
       guard let readings else { return }
@@ -68,34 +69,36 @@ struct Evaluation {
       let count = truth.filter(\.isNumber).count
       let image = try VisionImage(decoding: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
       let (fromReader, readerTime) = try timed { try reader.read(image) }
-      add("reader", accepted, fromReader, readerTime)
+      add("reader", labelled, fromReader, readerTime)
       let (rawTesseract, tesseractTime) = try timed { try tesseract.read(image, calibrated: false) }
       var fromTesseract = TesseractCalibration.apply(to: rawTesseract)
       fromTesseract.text = fromTesseract.text.filter { $0.isNumber || $0 == "." }
-      add("tesseract", accepted, fromTesseract, tesseractTime)
+      add("tesseract", labelled, fromTesseract, tesseractTime)
       let engines = [
         ("reader", fromReader, readerTime), ("tesseract", fromTesseract, tesseractTime),
       ].filter { weights[$0.0] != nil }
       let (vote, voteTime) = timed { ReadVote.decide(engines.map { answer($0.0, $0.1) }, weights: weights) }
+      let voted = labelled.judged(vote.value)
       scores["vote", default: Score()].add(
-        accepted, vote.value, vote.confidence, (engines.map(\.2).max() ?? 0) + voteTime)
-      record("vote", accepted, vote.value, vote.confidence)
-      repairs.add(vote, truth: truth, accepted: accepted, index: scores["vote"]!.count)
+        accepted, voted, vote.confidence, (engines.map(\.2).max() ?? 0) + voteTime)
+      record("vote", accepted, voted, vote.confidence)
+      repairs.add(vote, labelled: labelled, index: scores["vote"]!.count)
       if told {
         let (toldReader, toldTime) = try timed { try reader.read(image, digits: count) }
-        add("reader told", accepted, toldReader, toldTime)
+        add("reader told", labelled, toldReader, toldTime)
         let toldEngines = [("reader", toldReader), ("tesseract", fromTesseract)]
           .filter { weights[$0.0] != nil }
         let toldVote = ReadVote.decide(
           toldEngines.map { answer($0.0, $0.1) }, weights: weights, expectedDigits: count)
-        scores["vote told", default: Score()].add(accepted, toldVote.value, toldVote.confidence, 0)
+        scores["vote told", default: Score()].add(
+          accepted, labelled.judged(toldVote.value), toldVote.confidence, 0)
       }
       if let symbols {
         symbols.write(
           Data(symbolLines(set: directory, engine: "tesseract", reading: rawTesseract, accepted: accepted).utf8))
       }
       if showErrors
-        && !(vote.value.count == accepted.count && zip(vote.value, accepted).allSatisfy({ $1.contains($0) }))
+        && !(voted.count == accepted.count && zip(voted, accepted).allSatisfy({ $1.contains($0) }))
       {
         print(
           "  \(URL(fileURLWithPath: path).lastPathComponent) truth \(truth): reader \(fromReader.text) "
@@ -103,7 +106,7 @@ struct Evaluation {
       }
       if tesseractCommandLine {
         let (text, time) = try timed { try TesseractCommandLine.read(path) }
-        scores["tesseract-cli", default: Score()].add(accepted, text, 1, time)
+        scores["tesseract-cli", default: Score()].add(accepted, labelled.judged(text), 1, time)
       }
     }
     let engines = ["reader", "tesseract", "tesseract-cli", "vote", "reader told", "vote told"]
@@ -169,7 +172,8 @@ struct RepairTally {
   var plausibleRight = 0
   var plausibleWrong = 0
 
-  mutating func add(_ vote: ReadVote.Outcome, truth: String, accepted: [String], index: Int) {
+  mutating func add(_ vote: ReadVote.Outcome, labelled: LabelledImage, index: Int) {
+    let (truth, accepted) = (labelled.text, labelled.accepted)
     guard let value = Double(truth) else { return }
     let meter = Meter(
       name: "bench", kind: .water, unit: "m3", digits: truth.filter(\.isNumber).count, countsUp: true,
@@ -181,13 +185,14 @@ struct RepairTally {
     func right(_ text: String) -> Bool {
       text.count == accepted.count && zip(text, accepted).allSatisfy { $1.contains($0) }
     }
-    if rule.allows(vote.value) {
-      if right(vote.value) { plausibleRight += 1 } else { plausibleWrong += 1 }
+    let voted = labelled.judged(vote.value)
+    if rule.allows(voted) {
+      if right(voted) { plausibleRight += 1 } else { plausibleWrong += 1 }
       return
     }
     implausible += 1
     if let repaired = rule.repair(vote.digits) {
-      if right(repaired.value) { repairedRight += 1 } else { repairedWrong += 1 }
+      if right(labelled.judged(repaired.value)) { repairedRight += 1 } else { repairedWrong += 1 }
     }
   }
 
