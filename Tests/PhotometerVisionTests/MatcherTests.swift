@@ -75,6 +75,30 @@ import Testing
     }
   }
 
+  /// Past 150,000 indexed descriptors (here 160 look-alike meters of 1,200 keypoints) the index
+  /// keys on more bits and probes the keys one added bit away; each registered meter is still
+  /// named first, and a meter never registered is not taken for a look-alike. (How often, at 1,000
+  /// and 10,000 meters: photometer-benchmark-identify.)
+  @Test func keypointsNameLookAlikesInACrowdedIndex() async throws {
+    let folder = try await Rendered.household(meters: 160, queries: 1, unknown: 3, set: "lookalike", seed: 7)
+    let household = try await onOwnThread { try Self.decode(folder) }
+    try await onOwnThread {
+      let matcher = KeypointMatcher()
+      for reference in household.references {
+        try matcher.learn(reference, image: household.images[reference.sha256]!)
+      }
+      let known = household.queries.filter { !$0.meter.isEmpty }
+      for query in known.prefix(12) {
+        let ranking = try matcher.rank(query.image, references: household.references)
+        #expect(ranking.first?.meter == query.meter)
+      }
+      for query in household.queries where query.meter.isEmpty {
+        let ranking = try matcher.rank(query.image, references: household.references)
+        #expect((ranking.first?.confidence ?? 0) < 0.5, "an unknown meter taken for \(ranking.first?.meter ?? "")")
+      }
+    }
+  }
+
   /// A photo taken from the side foreshortens the meter more than ORB copes with; the reference's
   /// views as seen from the side (`tiltedFeatures`) match it. The later photo is seen as from
   /// about 55 degrees to the left: its width squeezed to 0.55, its far edge shrunk in perspective.
