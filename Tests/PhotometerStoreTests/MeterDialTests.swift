@@ -48,13 +48,60 @@ import Testing
     #expect(regions["Gas"] == Rect(x: 5, y: 6, width: 70, height: 20))
   }
 
+  /// A dial past the reference photo's edge is refused when typed; one restored from an export
+  /// made before that check (here written into the export) must still give its meter a region.
   @Test func aDialAtTheFarEndOfInt32StillGivesItsReferenceARegion() async throws {
     let far = Dial(region: Rect(x: .max - 10, y: 200, width: 90, height: 90), factor: 0.1)
+    let window = Rect(x: 60, y: 40, width: 200, height: 50)
+    let refused = await #expect(throws: StoreError.self) {
+      _ = try await store.addMeter(Meter(name: "Water", kind: .water, roi: window, dials: [far]), references: [photo])
+    }
+    #expect(refused?.description.contains("dial 1's region") == true)
     _ = try await store.addMeter(
-      Meter(name: "Water", kind: .water, roi: Rect(x: 60, y: 40, width: 200, height: 50), dials: [far]),
-      references: [photo])
-    let region = try #require(try await store.references(images: false).first?.roi)
+      Meter(name: "Water", kind: .water, roi: window, dials: [dials[0]]), references: [photo])
+    let csv = try await store.exportCSV().csv
+    #expect(csv.contains("10,200,90,90:0.1"))
+    let restored = try MeterStore(
+      path: Scratch.folder.appendingPathComponent("photometer-\(UUID().uuidString)/meters.sqlite").path)
+    _ = try await restored.importCSV(
+      csv.replacingOccurrences(of: "10,200,90,90:0.1", with: "\(Int32.max - 10),200,90,90:0.1"))
+    #expect(try await restored.meter(named: "Water").dials == [far])
+    let region = try #require(try await restored.references(images: false).first?.roi)
     #expect(region.x == 60 && region.y == 40 && region.width == .max && region.height == 250)
+  }
+
+  /// Regions are in the reference photos' pixels: a window or dial past a photo's edge, typed
+  /// when the meter is added or edited, or kept when a smaller photo is added, is refused.
+  @Test func windowAndDialsMustLieInsideEveryReferencePhoto() async throws {
+    let outside = Dial(region: Rect(x: 600, y: 200, width: 90, height: 90), factor: 0.1)
+    let error = await #expect(throws: StoreError.self) {
+      _ = try await store.addMeter(Meter(name: "Water", kind: .water, dials: [outside]), references: [photo])
+    }
+    #expect(error?.description.contains("dial 1's region") == true)
+    #expect(error?.description.contains("640x480") == true)
+    _ = try await store.addMeter(Meter(name: "Water", kind: .water, digits: 5, dials: dials), references: [photo])
+    await #expect(throws: StoreError.self) {
+      _ = try await store.editMeter(
+        EditMeterRequest(
+          name: "Water", changes: Meter(name: "Water", kind: .water, dials: [outside]), fields: ["dials"]))
+    }
+    await #expect(throws: StoreError.self) {
+      _ = try await store.editMeter(
+        EditMeterRequest(
+          name: "Water", changes: Meter(name: "Water", kind: .water, roi: Rect(x: 500, y: 0, width: 200, height: 50)),
+          fields: ["roi"]))
+    }
+    let small = Image(data: TestImages.png(2, width: 160, height: 120), name: "small.png")
+    await #expect(throws: StoreError.self) {
+      _ = try await store.editMeter(
+        EditMeterRequest(name: "Water", changes: Meter(name: "Water", kind: .water), fields: [], addReferences: [small])
+      )
+    }
+    let kept = try await store.meter(named: "Water")
+    #expect(kept.dials == dials && kept.roi == nil && kept.references.count == 1)
+    let notes = try await store.editMeter(
+      EditMeterRequest(name: "Water", changes: Meter(name: "Water", kind: .water, notes: "cellar"), fields: ["notes"]))
+    #expect(notes.notes == "cellar")
   }
 
   @Test func dialsMustFollowTheWheelsDecimalByDecimal() async throws {

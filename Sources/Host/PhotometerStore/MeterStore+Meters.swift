@@ -13,7 +13,7 @@ extension MeterStore {
       throw .invalid("a meter needs at least one reference photo")
     }
     let photos = try references.map(Self.inspect)
-    try checkRegion(validated, photos: photos)
+    try Self.checkRegions(of: meter, in: photos.map { ($0.info.width, $0.info.height) })
     return try await write { db in
       var row = validated
       guard try MeterName.meterID(row.name, db: db) == nil else {
@@ -104,6 +104,12 @@ extension MeterStore {
       }
       var row = try self.validatedRow(edited, createdAt: current.createdAt)
       try Self.checkDials(edited)
+      // Regions the edit sets must fit every photo; regions kept must fit the photos it adds.
+      let added = photos.map { ($0.info.width, $0.info.height) }
+      let sizes =
+        fields.contains(.roi) || fields.contains(.dials)
+        ? current.references.map { ($0.width, $0.height) } + added : added
+      try Self.checkRegions(of: edited, in: sizes)
       row.id = current.id
       if let other = try MeterName.meterID(row.name, db: db), other != current.id {
         throw StoreError.duplicateMeter(row.name)
@@ -148,8 +154,8 @@ extension MeterStore {
   /// best keypoints.
   static func learntRegion(_ row: MeterRow, dials: [Dial]) -> Rect? {
     let regions = [region(row)].compactMap { $0 } + dials.map(\.region)
-    // In Int: a stored region's far edge may lie past Int32 (its checks bound only x, y and the
-    // sides from below), and the box is held to it.
+    // In Int: a stored region's far edge may lie past Int32 (add and edit hold regions to the
+    // photos, but an import keeps what an older export holds), and the box is held to it.
     guard let left = regions.map({ Int($0.x) }).min(), let top = regions.map({ Int($0.y) }).min(),
       let right = regions.map({ Int($0.x) + Int($0.width) }).max(),
       let bottom = regions.map({ Int($0.y) + Int($0.height) }).max()
@@ -211,7 +217,7 @@ extension MeterStore {
   }
 
   /// Dials must each stand a decimal place below the one before, the first one below the last
-  /// digit's place (0.1 for a meter with no decimals), in regions of the reference photos.
+  /// digit's place (0.1 for a meter with no decimals); where they lie, ``checkRegions(of:in:)``.
   static func checkDials(_ meter: Meter) throws(StoreError) {
     for (index, dial) in meter.dials.enumerated() {
       let expected = Self.dialFactor(decimals: meter.decimals, index: index)
@@ -277,12 +283,19 @@ extension MeterStore {
       extended: meter.extended)
   }
 
-  /// Checks that the region of the digits lies inside every new reference photo.
-  private func checkRegion(_ row: MeterRow, photos: [InspectedPhoto]) throws(StoreError) {
-    guard let roi = Self.region(row) else { return }
-    for photo in photos
-    where Int(roi.x) + Int(roi.width) > photo.info.width || Int(roi.y) + Int(roi.height) > photo.info.height {
-      throw .invalid("the region \(roi) does not fit in the \(photo.info.width)x\(photo.info.height) reference photo")
+  /// Checks that the digit window and every dial lie inside each photo of `sizes` (width,
+  /// height): regions are in a reference photo's pixels, and one past its edge reads nothing.
+  static func checkRegions(of meter: Meter, in sizes: [(width: Int, height: Int)]) throws(StoreError) {
+    let regions =
+      [meter.roi.map { ("the region", $0) }].compactMap { $0 }
+      + meter.dials.enumerated().map { ("dial \($0.offset + 1)'s region", $0.element.region) }
+    for (what, region) in regions {
+      for size in sizes
+      where Int(region.x) + Int(region.width) > size.width || Int(region.y) + Int(region.height) > size.height {
+        throw .invalid(
+          "\(what) \(region) does not fit in the \(size.width)x\(size.height) reference photo; "
+            + "give one inside it (`photometer meter preview` draws the regions)")
+      }
     }
   }
 
