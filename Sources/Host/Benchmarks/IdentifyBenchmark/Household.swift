@@ -86,6 +86,9 @@ struct Household {
       tallies["vote", default: Tally()].add(
         query, answer: vote.meter, accepted: !vote.meter.isEmpty,
         ms: robustTime + keypointTime)
+      // The vote's first candidate, sure or not: its top-1 counted as a matcher's is.
+      tallies["vote ranking", default: Tally()].add(
+        query, answer: vote.ranking.first?.meter ?? "", accepted: !vote.meter.isEmpty, ms: 0)
       if let features {
         let line: [String: Any] = [
           "set": directory.lastPathComponent, "references": references.count, "truth": query.meter,
@@ -120,7 +123,8 @@ struct Household {
   /// The rule the vote is held to: on every set, its top-1 at least the best single matcher's
   /// (a matcher's top-1 counts every meter it names first, sure or not; the vote's only those it
   /// accepts) and its unknown meters rejected at least as often. Beside it, the matchers' top-1
-  /// counting only what they would accept alone.
+  /// counting only what they would accept alone, and the vote's counted as a matcher's is (its
+  /// first candidate, sure or not).
   static func againstBestMatcher(_ tallies: [String: Tally], known: Int, unknown: Int) -> String {
     let matchers = ["histogram robust", "keypoints"]
     let vote = tallies["vote"]!
@@ -128,9 +132,10 @@ struct Household {
     let sure = matchers.max { tallies[$0]!.correctAccepted < tallies[$1]!.correctAccepted }!
     let rejecting = matchers.max { tallies[$0]!.rejected < tallies[$1]!.rejected }!
     let holds = vote.correct >= tallies[named]!.correct && vote.rejected >= tallies[rejecting]!.rejected
+    let ranked = tallies["vote ranking"].map { percent($0.correct, known) } ?? "-"
     return "  vote against the best matcher: top-1 \(percent(vote.correct, known)) against \(named)'s "
       + "\(percent(tallies[named]!.correct, known)) named first (\(sure)'s \(percent(tallies[sure]!.correctAccepted, known)) "
-      + "named and sure); rejected \(percent(vote.rejected, unknown)) against \(rejecting)'s "
+      + "named and sure; the vote's first candidate, sure or not, \(ranked)); rejected \(percent(vote.rejected, unknown)) against \(rejecting)'s "
       + "\(percent(tallies[rejecting]!.rejected, unknown)): \(holds ? "holds" : "does not hold")"
   }
 }
