@@ -160,6 +160,31 @@ import Testing
     #expect(Int(value).map { $0 < height / 2 } == true, "without a window a photo is read by the rows found in it")
   }
 
+  /// A row whose truth does not say where the decimal point is (`points` unlabelled: a strip of
+  /// real photos, each with its device's comma) is judged on the reading's digits; a row that
+  /// labels its points is judged with them.
+  @Test func benchJudgesDigitsOnlyWhereTheTruthLabelsNoPoint() async throws {
+    let folder = URL(
+      fileURLWithPath: try writeTemporaryFile(
+        "labels.csv", Array("file,text,accept,points\na.png,0471,,unlabelled\nb.png,0471,,labelled\n".utf8))
+    ).deletingLastPathComponent()
+    for (index, name) in ["a.png", "b.png"].enumerated() {
+      try Data(TestImages.png(index)).write(to: folder.appendingPathComponent(name))
+    }
+    let comma = try writePluginsFile(
+      """
+      {"plugins": [
+        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "04.71"}}
+      ]}
+      """)
+    let output = try await runCommand(
+      photometer, ["bench", folder.path, "--json", "--plugins", comma, "--db", database])
+    #expect(output.status == 0, "\(output.standardError)")
+    let rows = try jsonLines(output)
+    #expect(rows.first { $0["engine"] as? String == "reader" }?["exact"] as? Int == 1)
+    #expect(rows.first { $0["engine"] as? String == "vote" }?["exact"] as? Int == 1)
+  }
+
   @Test func benchesTheIdentifyPluginsOnAHousehold() async throws {
     let folder = URL(
       fileURLWithPath: try writeTemporaryFile("meters.csv", Array("name,reference\nGas,a.png\nWater,b.png\n".utf8))
