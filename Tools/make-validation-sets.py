@@ -83,13 +83,16 @@ def main():
     arguments = parser.parse_args()
     rng = random.Random(arguments.seed)
     devices = {}
+    blanks = 0
     for folder in sorted(os.listdir(arguments.validation)):
         path = os.path.join(arguments.validation, folder)
         if not os.path.isdir(path):
             continue
         for name in sorted(os.listdir(path)):
             label = label_of(name)
-            if label is not None and BLANK.get(folder) != name.split("_")[0]:
+            if label is not None and BLANK.get(folder) == name.split("_")[0]:
+                blanks += 1
+            elif label is not None:
                 devices.setdefault(folder, []).append((os.path.join(path, name), label))
     for kind in sorted(set(FAMILIES.values())):
         folders = [folder for folder in devices if family(folder) == kind]
@@ -109,6 +112,7 @@ def main():
             rows.append((f"{index:05d}.png",) + strips.strip(rng, labelled))
         strips.write_set(os.path.join(arguments.out, f"strips-{kind}"), rows, points_labelled=False)
         print(f"{kind}: {len(folders)} folders, {len(photos)} photos", file=sys.stderr)
+    print(f"left out: {blanks} photos labelled as blank places ({', '.join(BLANK)})", file=sys.stderr)
     for folder in sorted(devices):
         settled = [(path, nearest(*label), accepted(*label)) for path, label in devices[folder] if label[1] <= 1]
         if len(settled) >= 54:
