@@ -32,6 +32,8 @@ import Testing
     #expect(images[0].judged("05.391") == "05391")
     #expect(images[1].judged("36.7") == "36.7")
     #expect(images[2].judged("4.2") == "4.2")
+    #expect(images[0].isRight("05.391") && images[0].isRight("05391") && !images[0].isRight("5391"))
+    #expect(!images[1].isRight("367") && images[1].isRight("36.7"))
     let error = #expect(throws: LabelledSet.Invalid.self) {
       try LabelledSet.load(try folder("file,text,accept,points\na.png,12,,maybe\n"))
     }

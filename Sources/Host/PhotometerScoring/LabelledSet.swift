@@ -28,6 +28,12 @@ public struct LabelledImage: Sendable, Equatable {
   public func judged(_ answer: String) -> String {
     pointsLabelled ? answer : answer.filter { $0 != "." }
   }
+
+  /// Whether `answer`, ``judged(_:)``, gives every digit of the truth, each one it accepts there.
+  public func isRight(_ answer: String) -> Bool {
+    let answer = judged(answer)
+    return answer.count == accepted.count && zip(answer, accepted).allSatisfy { $1.contains($0) }
+  }
 }
 
 public enum LabelledSet {

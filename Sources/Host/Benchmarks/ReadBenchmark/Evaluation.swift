@@ -52,17 +52,16 @@ struct Evaluation {
     var repairs = RepairTally()
     let name = URL(fileURLWithPath: directory).lastPathComponent
     func add(_ engine: String, _ labelled: LabelledImage, _ reading: EngineReading, _ time: Double) {
-      let text = labelled.judged(reading.text)
-      scores[engine, default: Score()].add(labelled.accepted, text, reading.confidence, time)
-      record(engine, labelled.accepted, text, reading.confidence)
+      scores[engine, default: Score()].add(
+        labelled.accepted, labelled.judged(reading.text), reading.confidence, time)
+      record(engine, labelled, reading.text, reading.confidence)
     }
-    func record(_ engine: String, _ accepted: [String], _ text: String, _ confidence: Double) {
+    func record(_ engine: String, _ labelled: LabelledImage, _ text: String, _ confidence: Double) {
       guard let readings else { return }
-      let exact = text.count == accepted.count && zip(text, accepted).allSatisfy { $1.contains($0) }
       readings.write(
         Data(
           (#"{"set":"\#(name)","engine":"\#(engine)","confidence":\#(confidence),"#
-            + #""digits":\#(accepted.count),"exact":\#(exact)}"# + "\n").utf8))
+            + #""digits":\#(labelled.accepted.count),"exact":\#(labelled.isRight(text))}"# + "\n").utf8))
     }
     for labelled in try LabelledSet.load(directory) {
       let (path, truth, accepted) = (labelled.path, labelled.text, labelled.accepted)
@@ -78,10 +77,9 @@ struct Evaluation {
         ("reader", fromReader, readerTime), ("tesseract", fromTesseract, tesseractTime),
       ].filter { weights[$0.0] != nil }
       let (vote, voteTime) = timed { ReadVote.decide(engines.map { answer($0.0, $0.1) }, weights: weights) }
-      let voted = labelled.judged(vote.value)
       scores["vote", default: Score()].add(
-        accepted, voted, vote.confidence, (engines.map(\.2).max() ?? 0) + voteTime)
-      record("vote", accepted, voted, vote.confidence)
+        accepted, labelled.judged(vote.value), vote.confidence, (engines.map(\.2).max() ?? 0) + voteTime)
+      record("vote", labelled, vote.value, vote.confidence)
       repairs.add(vote, labelled: labelled, index: scores["vote"]!.count)
       if told {
         let (toldReader, toldTime) = try timed { try reader.read(image, digits: count) }
@@ -97,9 +95,7 @@ struct Evaluation {
         symbols.write(
           Data(symbolLines(set: directory, engine: "tesseract", reading: rawTesseract, accepted: accepted).utf8))
       }
-      if showErrors
-        && !(voted.count == accepted.count && zip(voted, accepted).allSatisfy({ $1.contains($0) }))
-      {
+      if showErrors && !labelled.isRight(vote.value) {
         print(
           "  \(URL(fileURLWithPath: path).lastPathComponent) truth \(truth): reader \(fromReader.text) "
             + "(\(String(format: "%.3f", fromReader.confidence))), tesseract \(fromTesseract.text), vote \(vote.value)")
@@ -173,7 +169,7 @@ struct RepairTally {
   var plausibleWrong = 0
 
   mutating func add(_ vote: ReadVote.Outcome, labelled: LabelledImage, index: Int) {
-    let (truth, accepted) = (labelled.text, labelled.accepted)
+    let truth = labelled.text
     guard let value = Double(truth) else { return }
     let meter = Meter(
       name: "bench", kind: .water, unit: "m3", digits: truth.filter(\.isNumber).count, countsUp: true,
@@ -182,17 +178,13 @@ struct RepairTally {
       id: 1, meter: "bench", value: "", numeric: max(0, value - Double(index % 50)), unit: "m3", takenAt: 0,
       recordedAt: 0, source: .manual)
     let rule = Plausibility(meter: meter, previous: previous, now: 3_600_000)
-    func right(_ text: String) -> Bool {
-      text.count == accepted.count && zip(text, accepted).allSatisfy { $1.contains($0) }
-    }
-    let voted = labelled.judged(vote.value)
-    if rule.allows(voted) {
-      if right(voted) { plausibleRight += 1 } else { plausibleWrong += 1 }
+    if rule.allows(labelled.judged(vote.value)) {
+      if labelled.isRight(vote.value) { plausibleRight += 1 } else { plausibleWrong += 1 }
       return
     }
     implausible += 1
     if let repaired = rule.repair(vote.digits) {
-      if right(labelled.judged(repaired.value)) { repairedRight += 1 } else { repairedWrong += 1 }
+      if labelled.isRight(repaired.value) { repairedRight += 1 } else { repairedWrong += 1 }
     }
   }
 
