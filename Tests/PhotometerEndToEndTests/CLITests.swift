@@ -34,6 +34,25 @@ import Testing
     try output.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
   }
 
+  /// A plugins file whose one read plugin, the test plugin, answers `text` (`{height}`: the height
+  /// of the image it was sent).
+  func readerAnswering(_ text: String) throws -> String {
+    try writePluginsFile(
+      """
+      {"plugins": [
+        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "\(text)"}}
+      ]}
+      """)
+  }
+
+  /// `photometer bench FOLDER --json` with the configuration `plugins`: a row per engine.
+  func benchRows(_ folder: URL, plugins: String) async throws -> [[String: Any]] {
+    let output = try await runCommand(
+      photometer, ["bench", folder.path, "--json", "--plugins", plugins, "--db", database])
+    #expect(output.status == 0, "\(output.standardError)")
+    return try jsonLines(output)
+  }
+
   @Test func readsImagesAsJSONLinesInInputOrder() async throws {
     let output = try await run(["read", gas, water, "--json"])
     #expect(output.status == 0, "\(output.standardError)")
@@ -141,16 +160,8 @@ import Testing
       fileURLWithPath: try writeTemporaryFile("labels.csv", Array("file,text\nphoto.jpg,\(height)\n".utf8))
     ).deletingLastPathComponent()
     try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent("photo.jpg"))
-    let heights = try writePluginsFile(
-      """
-      {"plugins": [
-        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "{height}"}}
-      ]}
-      """)
-    let output = try await runCommand(
-      photometer, ["bench", folder.path, "--json", "--plugins", heights, "--db", database])
-    #expect(output.status == 0, "\(output.standardError)")
-    let rows = try jsonLines(output)
+    let heights = try readerAnswering("{height}")
+    let rows = try await benchRows(folder, plugins: heights)
     #expect(rows.first { $0["engine"] as? String == "reader" }?["exact"] as? Int == 1)
 
     let found = try await runCommand(
@@ -171,16 +182,7 @@ import Testing
     for (index, name) in ["a.png", "b.png"].enumerated() {
       try Data(TestImages.png(index)).write(to: folder.appendingPathComponent(name))
     }
-    let comma = try writePluginsFile(
-      """
-      {"plugins": [
-        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "04.71"}}
-      ]}
-      """)
-    let output = try await runCommand(
-      photometer, ["bench", folder.path, "--json", "--plugins", comma, "--db", database])
-    #expect(output.status == 0, "\(output.standardError)")
-    let rows = try jsonLines(output)
+    let rows = try await benchRows(folder, plugins: try readerAnswering("04.71"))
     #expect(rows.first { $0["engine"] as? String == "reader" }?["exact"] as? Int == 1)
     #expect(rows.first { $0["engine"] as? String == "vote" }?["exact"] as? Int == 1)
   }

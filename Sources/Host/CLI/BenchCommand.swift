@@ -17,7 +17,8 @@ struct BenchCommand: AsyncParsableCommand {
       DIR holds images and a labels.csv with the header file,text (and optionally accept, per \
       digit the digits that count as right, |-separated, and points, unlabelled where the truth \
       cannot say where a decimal point goes: those rows are judged on the reading's digits; \
-      Tools/make-digits.py and Tools/make-validation-sets.py write such folders). Every read plugin of the configuration reads every image, one image at a time, \
+      Tools/make-digits.py and Tools/make-validation-sets.py write such folders). Every read \
+      plugin of the configuration reads every image, one image at a time, \
       not told how many digits it holds (with --told, told the label's digit count, as a meter's \
       --digits would); the vote is the host's. Values are compared as a user gets them, a \
       display's decimal point included ("36.7"). Per engine: \
