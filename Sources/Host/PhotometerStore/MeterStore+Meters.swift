@@ -50,9 +50,10 @@ extension MeterStore {
     try await read { db in
       let meters = try name.map { [try Self.row(named: $0, db: db)] } ?? MeterRow.fetchAll(db)
       let names = Dictionary(uniqueKeysWithValues: meters.map { ($0.id!, $0) })
-      let ids = Array(names.keys)
+      // One meter's rows, or every meter's (no list of 10,000 ids to bind and match).
+      let only = name == nil ? nil : meters.first?.id
       let dials = Dictionary(
-        grouping: try MeterDialRow.filter(ids.contains(Column("meterId")))
+        grouping: try (only.map { MeterDialRow.filter(Column("meterId") == $0) } ?? MeterDialRow.all())
           .order(Column("meterId"), Column("position")).fetchAll(db)
       ) { $0.meterId }
       let regions = Dictionary(
@@ -63,9 +64,9 @@ extension MeterStore {
         db,
         sql: """
           SELECT meterId, sha256\(images ? ", data" : "") FROM referencePhoto
-          WHERE meterId IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY meterId, id
+          \(only == nil ? "" : "WHERE meterId = ?") ORDER BY meterId, id
           """,
-        arguments: StatementArguments(ids))
+        arguments: StatementArguments(only.map { [$0] } ?? []))
       return photos.compactMap { photo in
         let meterId: Int64 = photo["meterId"]
         guard let meter = names[meterId] else { return nil }
