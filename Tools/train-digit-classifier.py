@@ -7,9 +7,11 @@
 apt-get install the packages in render.MORE_FACES_PACKAGES.) Trains on cells cut from windows made
 as the sequence reader's are (digitreader/cells.py): meterdigits' training meters composed into
 strips, and seven-segment and dot-matrix displays and counters of the training style (counters
-in 46 faces, not 16), all
+in 46 faces, not 16; `--stroke-share` draws some in designs made of strokes instead), all
 through the random camera; and 20,000 training photos a round read alone, as another meter's
-camera might take them (`cells.photo_cell`); a wheel caught between two digits is a share of
+camera might take them (`cells.photo_cell`), with 8,000 close-ups of rendered wheels read the same
+way (`render.wheel_photo`, a third in designs drawn from strokes); a wheel caught between two
+digits is a share of
 each. One classifier per seed (about 40 minutes on 2 cores of a slow machine; the one shipped is
 seed 1's; with several seeds the file is their mean, `average`, and the seeds can be trained as
 separate commands and `--average`d). Keeps the round that reads the development cells
@@ -95,6 +97,12 @@ def main():
     parser.add_argument("--add-faces", type=render.parse_faces, default=[], metavar="FONT,...",
                         help="more font files for the training counters (the development cells keep the "
                              "faces of render.MORE_FACES, so that trainings stay comparable)")
+    parser.add_argument("--rendered-single", type=int, default=8000,
+                        help="close-ups of rendered wheels a round read alone, a third in designs drawn from "
+                             "strokes (render.wheel_photo)")
+    parser.add_argument("--stroke-share", type=float, default=0.0,
+                        help="share of the training counters drawn from strokes in random designs "
+                             "(digitreader/strokes.py; the development cells keep the font faces)")
     parser.add_argument("--expose-features", metavar="ONNX",
                         help="add the `features` output (digitreader/features.py) to a classifier trained "
                              "before it was exported with one, and stop")
@@ -143,7 +151,8 @@ def train(arguments, seed, photos, faces, path):
     for round_index in range(arguments.rounds):
         started = time.time()
         items = cells.generate(seed * 1000 + round_index, arguments.windows, train_photos, faces,
-                               single=arguments.single)
+                               single=arguments.single, stroke_share=arguments.stroke_share,
+                               rendered_single=arguments.rendered_single)
         generated = time.time() - started
         if steps_per_round is None:
             steps_per_round = (len(items) + 127) // 128

@@ -13,7 +13,7 @@ from multiprocessing import Pool
 import cv2
 import numpy as np
 
-from . import augment, data
+from . import augment, data, render
 
 CELL_HEIGHT = 32
 CELL_WIDTH = 20
@@ -85,13 +85,18 @@ def photo_cell(rng, photo):
     return prepare_cell(augment.sensor(rng, pixels, noise=6, jpeg=0.5, quality=40))
 
 
+# Close-ups of rendered wheels read alone (`generate`'s `rendered_single`): this share of them in
+# designs drawn from strokes, the rest in the training faces.
+CLOSE_UP_STROKE_SHARE = 1 / 3
+
 _photos = None
 _faces = None
+_stroke_share = 0.0
 
 
-def _start(photos, faces):
-    global _photos, _faces
-    _photos, _faces = photos, faces
+def _start(photos, faces, stroke_share):
+    global _photos, _faces, _stroke_share
+    _photos, _faces, _stroke_share = photos, faces, stroke_share
 
 
 def _chunk(arguments):
@@ -100,7 +105,7 @@ def _chunk(arguments):
     out = []
     for _ in range(count):
         kind = data.pick_kind(rng, MIX)
-        image, shown = data.window(rng, kind, _photos, _faces)
+        image, shown = data.window(rng, kind, _photos, _faces, _stroke_share)
         if augmented:
             image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
         else:
@@ -117,13 +122,28 @@ def _photo_chunk(arguments):
             for value, photo, _ in (_photos[int(rng.integers(len(_photos)))] for _ in range(count))]
 
 
-def generate(seed, windows, photos, faces, processes=2, chunk=250, augmented=True, single=0):
-    """The cells of `windows` windows of the training mix and of `single` photos read alone
-    (`photo_cell`), the same for the same seed."""
+def _close_up_chunk(arguments):
+    seed, count = arguments
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        image, value = render.wheel_photo(rng, _faces, CLOSE_UP_STROKE_SHARE)
+        out.append((photo_cell(rng, image), soft_label(value), "close-up"))
+    return out
+
+
+def generate(seed, windows, photos, faces, processes=2, chunk=250, augmented=True, single=0, stroke_share=0.0,
+             rendered_single=0):
+    """The cells of `windows` windows of the training mix (counters in designs drawn from strokes
+    `stroke_share` of the time), of `single` photos read alone (`photo_cell`) and of
+    `rendered_single` close-ups of rendered wheels read the same way (`render.wheel_photo`), the
+    same for the same seed."""
     jobs = [(seed * 1_000_003 + index, min(chunk, windows - index * chunk), augmented)
             for index in range(math.ceil(windows / chunk))]
     photo_jobs = [(seed * 1_000_003 + 500_000 + index, min(chunk * 4, single - index * chunk * 4))
                   for index in range(math.ceil(single / (chunk * 4)))]
-    with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
-        parts = pool.map(_chunk, jobs) + pool.map(_photo_chunk, photo_jobs)
+    close_up_jobs = [(seed * 1_000_003 + 700_000 + index, min(chunk * 4, rendered_single - index * chunk * 4))
+                     for index in range(math.ceil(rendered_single / (chunk * 4)))]
+    with Pool(processes, initializer=_start, initargs=(photos, faces, stroke_share)) as pool:
+        parts = pool.map(_chunk, jobs) + pool.map(_photo_chunk, photo_jobs) + pool.map(_close_up_chunk, close_up_jobs)
     return [item for part in parts for item in part]

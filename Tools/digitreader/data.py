@@ -21,15 +21,16 @@ def _start(photos, faces):
     _photos, _faces = photos, faces
 
 
-def window(rng, kind, photos, faces):
-    """A window of one kind as (image, shown): real photos composed, or rendered."""
+def window(rng, kind, photos, faces, stroke_share=0.0):
+    """A window of one kind as (image, shown): real photos composed, or rendered (counters in
+    designs drawn from strokes `stroke_share` of the time, `render.wheels`)."""
     if kind == "real":
         return compose.real_strip(rng, photos)
     if kind == "sevenseg":
         return render.seven_segment(rng)
     if kind == "dotmatrix":
         return render.dot_matrix(rng)
-    return render.wheels(rng, faces)
+    return render.wheels(rng, faces, stroke_share)
 
 
 def pick_kind(rng, mix):

@@ -15,6 +15,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from . import strokes
+
 # Segments a-g as (x0, y0, x1, y1) on a unit cell 1 wide and 2 high.
 SEGMENTS = {
     "a": ((0, 0), (1, 0)), "b": ((1, 0), (1, 1)), "c": ((1, 1), (1, 2)), "d": ((0, 2), (1, 2)),
@@ -268,7 +270,10 @@ def draw_digit(image, char, x, y, scale, tall, thick, gap, slant, ink, ghost):
 
 
 def wheel_strip(face, size, digit, fraction, cell, height, wheel, ink):
-    """One wheel: digit and digit + 1 stacked, shown `fraction` of the way from one to the next."""
+    """One wheel: digit and digit + 1 stacked, shown `fraction` of the way from one to the next.
+    `face` is a font or a `strokes.StrokeFace`."""
+    if isinstance(face, strokes.StrokeFace):
+        return stroke_wheel_strip(face, digit, fraction, cell, height, wheel, ink)
     column = Image.new("RGB", (cell, height * 3), tuple(int(v) for v in wheel))
     draw = ImageDraw.Draw(column)
     for row, value in enumerate([(digit + 9) % 10, digit, (digit + 1) % 10]):
@@ -279,10 +284,31 @@ def wheel_strip(face, size, digit, fraction, cell, height, wheel, ink):
     return np.asarray(column)[offset:offset + height]
 
 
-def wheels(rng, faces):
-    """A mechanical counter: wheels in a window, the last ones often red, some caught mid-roll."""
+def stroke_wheel_strip(face, digit, fraction, cell, height, wheel, ink):
+    """`wheel_strip` for a face drawn from strokes: its glyphs as tall as a font's digits (0.72 of
+    the size), centred in each place, cut to the cell."""
+    column = np.zeros((height * 3, cell, 3), np.float32) + np.asarray(wheel, np.float32)
+    for row, value in enumerate([(digit + 9) % 10, digit, (digit + 1) % 10]):
+        glyph = face.glyph(str(value), max(4, int(round(face.size * 0.72))))
+        glyph_height, glyph_width = glyph.shape
+        top = row * height + (height - glyph_height) // 2
+        left = (cell - glyph_width) // 2
+        y0, x0 = max(0, top), max(0, left)
+        y1, x1 = min(height * 3, top + glyph_height), min(cell, left + glyph_width)
+        cover = glyph[y0 - top:y1 - top, x0 - left:x1 - left, None]
+        column[y0:y1, x0:x1] = column[y0:y1, x0:x1] * (1 - cover) + np.asarray(ink, np.float32) * cover
+    offset = int(round(height + fraction * height))
+    return np.clip(column[offset:offset + height], 0, 255).astype(np.uint8)
+
+
+def wheels(rng, faces, stroke_share=0.0):
+    """A mechanical counter: wheels in a window, the last ones often red, some caught mid-roll; in
+    one of the font files `faces`, or, `stroke_share` of the time, in a design drawn from strokes."""
     digits = int(rng.integers(1, 9))
-    face = ImageFont.truetype(faces[int(rng.integers(len(faces)))], int(rng.integers(22, 44)))
+    if stroke_share and rng.random() < stroke_share:
+        face = strokes.StrokeFace(rng, int(rng.integers(22, 44)))
+    else:
+        face = ImageFont.truetype(faces[int(rng.integers(len(faces)))], int(rng.integers(22, 44)))
     cell = int(face.size * rng.uniform(0.65, 0.95))
     height = int(face.size * rng.uniform(1.15, 1.5))
     gap = int(rng.integers(0, max(1, cell // 3)))
@@ -308,6 +334,31 @@ def wheels(rng, faces):
         value = (digit + fraction) % 10
         shown.append((str(round_digit(value)), x, x + cell, value))
     return image, shown
+
+
+def wheel_photo(rng, faces, stroke_share=0.0):
+    """One wheel as a camera's digit window takes it: tight around the digit (which fills 75-95%
+    of the height, as in meterdigits' photos), the wheel's sides or the window's frame at its
+    edges half of the time, caught mid-roll 30% of the time. In one of the font files `faces`, or,
+    `stroke_share` of the time, a design drawn from strokes. Returns (image, wheel value)."""
+    size = int(rng.integers(28, 56))
+    if stroke_share and rng.random() < stroke_share:
+        face = strokes.StrokeFace(rng, size)
+    else:
+        face = ImageFont.truetype(faces[int(rng.integers(len(faces)))], size)
+    height = int(round(size * 0.72 / rng.uniform(0.75, 0.95)))
+    cell = int(round(size * rng.uniform(0.55, 0.9)))
+    dark = rng.random() < 0.7
+    wheel = rng.integers(5, 60, 3) if dark else rng.integers(190, 250, 3)
+    ink = rng.integers(200, 256, 3) if dark else rng.integers(0, 50, 3)
+    digit = int(rng.integers(10))
+    fraction = float(rng.uniform(0.05, 0.95)) if rng.random() < 0.3 else float(rng.uniform(-0.08, 0.08))
+    image = wheel_strip(face, size, digit, fraction, cell, height, wheel, ink)
+    if rng.random() < 0.5:
+        frame = rng.integers(0, 256, 3).astype(np.uint8)
+        left, right = (int(v) for v in rng.integers(1, max(2, cell // 6), 2))
+        image = cv2.copyMakeBorder(image, 0, 0, left, right, cv2.BORDER_CONSTANT, value=frame.tolist())
+    return image, (digit + fraction) % 10
 
 
 def round_digit(value):
