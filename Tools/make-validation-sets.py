@@ -90,9 +90,11 @@ def main():
             continue
         for name in sorted(os.listdir(path)):
             label = label_of(name)
-            if label is not None and BLANK.get(folder) == name.split("_")[0]:
+            if label is None:
+                continue
+            if BLANK.get(folder) == name.split("_")[0]:
                 blanks += 1
-            elif label is not None:
+            else:
                 devices.setdefault(folder, []).append((os.path.join(path, name), label))
     for kind in sorted(set(FAMILIES.values())):
         folders = [folder for folder in devices if family(folder) == kind]

@@ -301,6 +301,15 @@ def stroke_wheel_strip(face, digit, fraction, cell, height, wheel, ink):
     return np.clip(column[offset:offset + height], 0, 255).astype(np.uint8)
 
 
+def wheel_colours(rng):
+    """A wheel's colour and its digits' ink: light digits on a dark wheel 70% of the time, else dark
+    on light."""
+    dark = rng.random() < 0.7
+    wheel = rng.integers(5, 60, 3) if dark else rng.integers(190, 250, 3)
+    ink = rng.integers(200, 256, 3) if dark else rng.integers(0, 50, 3)
+    return wheel, ink
+
+
 def wheels(rng, faces, stroke_share=0.0):
     """A mechanical counter: wheels in a window, the last ones often red, some caught mid-roll; in
     one of the font files `faces`, or, `stroke_share` of the time, in a design drawn from strokes."""
@@ -312,9 +321,7 @@ def wheels(rng, faces, stroke_share=0.0):
     cell = int(face.size * rng.uniform(0.65, 0.95))
     height = int(face.size * rng.uniform(1.15, 1.5))
     gap = int(rng.integers(0, max(1, cell // 3)))
-    dark = rng.random() < 0.7
-    wheel = rng.integers(5, 60, 3) if dark else rng.integers(190, 250, 3)
-    ink = rng.integers(200, 256, 3) if dark else rng.integers(0, 50, 3)
+    wheel, ink = wheel_colours(rng)
     frame = rng.integers(0, 256, 3)
     red = int(rng.integers(0, 4)) if digits > 3 else 0
     border = int(rng.integers(2, 10))
@@ -348,9 +355,7 @@ def wheel_photo(rng, faces, stroke_share=0.0):
         face = ImageFont.truetype(faces[int(rng.integers(len(faces)))], size)
     height = int(round(size * 0.72 / rng.uniform(0.75, 0.95)))
     cell = int(round(size * rng.uniform(0.55, 0.9)))
-    dark = rng.random() < 0.7
-    wheel = rng.integers(5, 60, 3) if dark else rng.integers(190, 250, 3)
-    ink = rng.integers(200, 256, 3) if dark else rng.integers(0, 50, 3)
+    wheel, ink = wheel_colours(rng)
     digit = int(rng.integers(10))
     fraction = float(rng.uniform(0.05, 0.95)) if rng.random() < 0.3 else float(rng.uniform(-0.08, 0.08))
     image = wheel_strip(face, size, digit, fraction, cell, height, wheel, ink)
