@@ -212,6 +212,33 @@ def write_development(folder, dev, dev_photos, meters, seed):
                              points_labelled=False)
 
 
+def write_new_designs(folder, seed, count=300):
+    """Digit designs no network trains on (`render.UNSEEN_FACES`), through the development camera:
+    counters of 1 to 8 wheels drawn as dev-wheels' are, in dev-newfaces, and one wheel cut tight
+    (`render.wheel_photo`) in dev-newfaces-single. What a meter of a design never seen asks of the
+    engine, measured on our side of the line."""
+    import csv
+    faces = render.unseen_faces()
+    rng = np.random.default_rng(seed)
+
+    def single():
+        image, value = render.wheel_photo(rng, faces)
+        return image, [(str(render.round_digit(value)), 0, image.shape[1], value)]
+
+    for name, draw in (("dev-newfaces", lambda: render.wheels(rng, faces)), ("dev-newfaces-single", single)):
+        path = os.path.join(folder, name)
+        os.makedirs(path, exist_ok=True)
+        with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
+            writer = csv.writer(file, lineterminator="\n")
+            writer.writerow(["file", "text", "accept"])
+            for index in range(count):
+                image, shown = augment.augment(rng, *draw(), rendered=True)
+                truth = [(char, value) for char, _, _, value in shown]
+                cv2.imwrite(os.path.join(path, f"{index:05d}.png"), image)
+                writer.writerow([f"{index:05d}.png", "".join(char for char, _ in truth),
+                                 "|".join(allowed(char, value) for char, value in truth)])
+
+
 def evaluate(model, dev, temperature=1.0):
     """The share of development windows read right, per kind, and per window the reading's
     confidence (`confidence`) with whether the window was read right. Windows of similar width go
@@ -301,7 +328,8 @@ def main():
     parser.add_argument("--write-development", metavar="DIR",
                         help="write the development windows to DIR/dev-real, dev-sevenseg, dev-wheels, "
                              "dev-dotmatrix, the settled development photos to DIR/dev-settled, strips of "
-                             "one meter's photos to DIR/dev-strips, and stop")
+                             "one meter's photos to DIR/dev-strips, counters in faces no network trains on "
+                             "to DIR/dev-newfaces and dev-newfaces-single, and stop")
     arguments = parser.parse_args()
 
     torch.manual_seed(arguments.seed)
@@ -322,6 +350,7 @@ def main():
             development(arguments.seed + 7920, dev_photos, faces, 300, raw=True, kinds=("dotmatrix",))
         meters = compose.development_meters(arguments.meterdigits)
         write_development(arguments.write_development, windows, dev_photos, meters, arguments.seed + 7921)
+        write_new_designs(arguments.write_development, arguments.seed + 7922)
         return
     dev = development(arguments.seed + 7919, dev_photos, faces, 1200)
     if arguments.refit_temperature:

@@ -91,6 +91,18 @@ MORE_FACES_PACKAGES = ("fonts-b612 fonts-cabin fonts-cantarell fonts-dosis fonts
                        "fonts-jetbrains-mono fonts-lato fonts-noto-mono")
 
 
+# Faces no network trains on, for the development sets of digit designs never seen
+# (`unseen_faces`): DIN 1451 (straight-stemmed 6 and 9), ISO 3098 lettering, a rounded monospace
+# and two serifs unlike the training ones.
+UNSEEN_FACES = [
+    "/usr/share/fonts/truetype/opendin/OSP-DIN.ttf",
+    "/usr/share/fonts/truetype/osifont/osifont.ttf",
+    "/usr/share/fonts/truetype/monofur/monof55.ttf",
+    "/usr/share/fonts/opentype/urw-base35/C059-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/URWBookman-Demi.otf",
+]
+UNSEEN_FACES_PACKAGES = "fonts-opendin fonts-osifont fonts-monofur fonts-urw-base35"
+
 def parse_faces(text):
     """A training script's --add-faces: font files, comma-separated, each present (else an
     argparse error that names the missing ones)."""
@@ -112,6 +124,14 @@ def available_faces(more=False):
         faces += extra
     return faces
 
+
+
+def unseen_faces():
+    """UNSEEN_FACES, every one present (else an error that says what to install)."""
+    missing = [face for face in UNSEEN_FACES if not os.path.exists(face)]
+    if missing:
+        raise SystemExit(f"missing {', '.join(missing)}: apt-get install {UNSEEN_FACES_PACKAGES}")
+    return list(UNSEEN_FACES)
 
 def random_text(rng, digits, point_chance):
     text = "".join(str(rng.integers(10)) for _ in range(digits))
