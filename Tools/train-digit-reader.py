@@ -6,6 +6,9 @@
         fonts-open-sans fonts-urw-base35 fonts-dseg
     /tmp/venv/bin/python Tools/train-digit-reader.py   # the shipped network, about 45 minutes on 2 cores
 
+(`--write-development` also draws faces no network trains on: apt-get install the packages in
+render.UNSEEN_FACES_PACKAGES.)
+
 Trains only on ../shared/data/meterdigits (its training part: see digitreader/compose.py for the
 split that keeps a meter on one side) composed into windows, and on displays and counters
 of the training style (digitreader/render.py). Picks the epoch that reads the development part
