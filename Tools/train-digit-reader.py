@@ -173,26 +173,11 @@ def write_development(folder, dev, dev_photos, meters, seed):
     of 5 to 8 photos of one meter as taken, side by side as the validation strips are
     (`strips.strip`), in dev-strips; and per development meter of 54 photos or more, a set to
     learn from (`strips.learning`) in dev-learn-METER."""
-    import csv
-    path = os.path.join(folder, "dev-settled")
-    os.makedirs(path, exist_ok=True)
-    with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
-        writer = csv.writer(file, lineterminator="\n")
-        writer.writerow(["file", "text", "accept"])
-        settled = [(value, image) for value, image, _ in dev_photos if value == int(value)]
-        for index, (value, image) in enumerate(settled):
-            cv2.imwrite(os.path.join(path, f"{index:05d}.png"), image)
-            writer.writerow([f"{index:05d}.png", str(int(value)), str(int(value))])
+    write_windows(os.path.join(folder, "dev-settled"),
+                  ((image, [(str(int(value)), value)]) for value, image, _ in dev_photos if value == int(value)))
     for kind in ("real", "sevenseg", "wheels", "dotmatrix"):
-        path = os.path.join(folder, f"dev-{kind}")
-        os.makedirs(path, exist_ok=True)
-        with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
-            writer = csv.writer(file, lineterminator="\n")
-            writer.writerow(["file", "text", "accept"])
-            for index, (image, truth, _, _) in enumerate(item for item in dev if item[2] == kind):
-                cv2.imwrite(os.path.join(path, f"{index:05d}.png"), image)
-                writer.writerow([f"{index:05d}.png", "".join(char for char, _ in truth),
-                                 "|".join(allowed(char, value) for char, value in truth)])
+        write_windows(os.path.join(folder, f"dev-{kind}"),
+                      ((image, truth) for image, truth, item_kind, _ in dev if item_kind == kind))
     rng = random.Random(seed)
     names = sorted(meters)
 
@@ -220,7 +205,6 @@ def write_new_designs(folder, seed, count=300):
     counters of 1 to 8 wheels drawn as dev-wheels' are, in dev-newfaces, and one wheel cut tight
     (`render.wheel_photo`) in dev-newfaces-single. What a meter of a design never seen asks of the
     engine, measured on our side of the line."""
-    import csv
     faces = render.unseen_faces()
     rng = np.random.default_rng(seed)
 
@@ -228,18 +212,27 @@ def write_new_designs(folder, seed, count=300):
         image, value = render.wheel_photo(rng, faces)
         return image, [(str(render.round_digit(value)), 0, image.shape[1], value)]
 
-    for name, draw in (("dev-newfaces", lambda: render.wheels(rng, faces)), ("dev-newfaces-single", single)):
-        path = os.path.join(folder, name)
-        os.makedirs(path, exist_ok=True)
-        with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
-            writer = csv.writer(file, lineterminator="\n")
-            writer.writerow(["file", "text", "accept"])
-            for index in range(count):
-                image, shown = augment.augment(rng, *draw(), rendered=True)
-                truth = [(char, value) for char, _, _, value in shown]
-                cv2.imwrite(os.path.join(path, f"{index:05d}.png"), image)
-                writer.writerow([f"{index:05d}.png", "".join(char for char, _ in truth),
-                                 "|".join(allowed(char, value) for char, value in truth)])
+    def windows(draw):
+        for _ in range(count):
+            image, shown = augment.augment(rng, *draw(), rendered=True)
+            yield image, [(char, value) for char, _, _, value in shown]
+
+    write_windows(os.path.join(folder, "dev-newfaces"), windows(lambda: render.wheels(rng, faces)))
+    write_windows(os.path.join(folder, "dev-newfaces-single"), windows(single))
+
+
+def write_windows(path, windows):
+    """Windows as a labelled set for photometer-benchmark-read: each (image, [(char, value)])
+    as NNNNN.png and a labels.csv row (file,text,accept: `allowed` per character)."""
+    import csv
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(["file", "text", "accept"])
+        for index, (image, truth) in enumerate(windows):
+            cv2.imwrite(os.path.join(path, f"{index:05d}.png"), image)
+            writer.writerow([f"{index:05d}.png", "".join(char for char, _ in truth),
+                             "|".join(allowed(char, value) for char, value in truth)])
 
 
 def evaluate(model, dev, temperature=1.0):

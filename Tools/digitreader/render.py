@@ -103,6 +103,7 @@ UNSEEN_FACES = [
 ]
 UNSEEN_FACES_PACKAGES = "fonts-opendin fonts-osifont fonts-monofur fonts-urw-base35"
 
+
 def parse_faces(text):
     """A training script's --add-faces: font files, comma-separated, each present (else an
     argparse error that names the missing ones)."""
@@ -125,13 +126,13 @@ def available_faces(more=False):
     return faces
 
 
-
 def unseen_faces():
     """UNSEEN_FACES, every one present (else an error that says what to install)."""
     missing = [face for face in UNSEEN_FACES if not os.path.exists(face)]
     if missing:
         raise SystemExit(f"missing {', '.join(missing)}: apt-get install {UNSEEN_FACES_PACKAGES}")
     return list(UNSEEN_FACES)
+
 
 def random_text(rng, digits, point_chance):
     text = "".join(str(rng.integers(10)) for _ in range(digits))
