@@ -313,8 +313,11 @@ def main():
     parser.add_argument("--all-faces", action="store_true",
                         help="counters in render.MORE_FACES too (apt-get install its MORE_FACES_PACKAGES)")
     parser.add_argument("--add-faces", type=render.parse_faces, default=[], metavar="FONT,...",
-                        help="more font files for the training counters (never the development ones), e.g. "
-                             "/usr/share/fonts/truetype/opendin/OSP-DIN.ttf from fonts-opendin")
+                        help="more font files for the training counters (never the development ones; not "
+                             "render.UNSEEN_FACES, which the development sets of new designs keep unseen)")
+    parser.add_argument("--stroke-share", type=float, default=0.0,
+                        help="share of the training counters drawn from strokes in random designs "
+                             "(digitreader/strokes.py; the development counters keep the font faces)")
     parser.add_argument("--width", type=float, default=1.0, help="channel width multiplier")
     parser.add_argument("--threads", type=int, default=2,
                         help="PyTorch's threads: a seed gives the same network for the same count; two "
@@ -363,7 +366,7 @@ def main():
     step = 0
     for round_index in range(arguments.rounds):
         samples = data.generate(arguments.seed * 1000 + round_index, arguments.samples, train, training_faces,
-                                mix=arguments.mix)
+                                mix=arguments.mix, stroke_share=arguments.stroke_share)
         print(f"round {round_index}: {len(samples)} windows generated at {time.time() - started:.0f} s", flush=True)
         for epoch in range(arguments.epochs_per_round):
             total_ctc = total_roll = count = 0
@@ -440,7 +443,8 @@ def write_settings(folder, temperature, arguments, lead):
     recipe = {"seed": arguments.seed, "rounds": arguments.rounds, "samples": arguments.samples,
               "epochs_per_round": arguments.epochs_per_round, "batch": arguments.batch,
               "mix": ",".join(f"{kind}={share:g}" for kind, share in arguments.mix),
-              "all_faces": arguments.all_faces, "add_faces": arguments.add_faces, "width": arguments.width,
+              "all_faces": arguments.all_faces, "add_faces": arguments.add_faces,
+              "stroke_share": arguments.stroke_share, "width": arguments.width,
               "threads": arguments.threads}
     trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
     with open(os.path.join(folder, "digit-reader.json"), "w") as file:

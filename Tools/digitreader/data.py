@@ -38,8 +38,8 @@ def pick_kind(rng, mix):
     return mix[int(rng.choice(len(mix), p=[share for _, share in mix]))][0]
 
 
-def sample(rng, kind, photos, faces, augmented=True):
-    image, shown = window(rng, kind, photos, faces)
+def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0):
+    image, shown = window(rng, kind, photos, faces, stroke_share)
     if augmented:
         image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
     prepared = augment.prepare(image)
@@ -57,19 +57,19 @@ def sample(rng, kind, photos, faces, augmented=True):
 
 
 def _chunk(arguments):
-    seed, count, mix = arguments
+    seed, count, mix, stroke_share = arguments
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(count):
         kind = pick_kind(rng, mix)
-        out.append(sample(rng, kind, _photos, _faces) + (kind,))
+        out.append(sample(rng, kind, _photos, _faces, stroke_share=stroke_share) + (kind,))
     return out
 
 
-def generate(seed, count, photos, faces, mix=MIX, processes=2, chunk=500):
+def generate(seed, count, photos, faces, mix=MIX, processes=2, chunk=500, stroke_share=0.0):
     """`count` augmented samples of the training `mix` ((kind, share), ...), the same for the
-    same seed."""
-    jobs = [(seed * 1_000_003 + index, min(chunk, count - index * chunk), mix)
+    same seed; counters in designs drawn from strokes `stroke_share` of the time."""
+    jobs = [(seed * 1_000_003 + index, min(chunk, count - index * chunk), mix, stroke_share)
             for index in range(math.ceil(count / chunk))]
     with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
         return [item for part in pool.map(_chunk, jobs) for item in part]
