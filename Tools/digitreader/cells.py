@@ -132,21 +132,15 @@ def _close_up_chunk(arguments):
     return out
 
 
-def _jobs(first_seed, total, size):
-    """`total` items in chunks of at most `size`: (the chunk's seed, its count), seeds counted up
-    from `first_seed`."""
-    return [(first_seed + index, min(size, total - index * size)) for index in range(math.ceil(total / size))]
-
-
 def generate(seed, windows, photos, faces, processes=2, chunk=250, augmented=True, single=0, stroke_share=0.0,
              rendered_single=0):
     """The cells of `windows` windows of the training mix (counters in designs drawn from strokes
     `stroke_share` of the time), of `single` photos read alone (`photo_cell`) and of
     `rendered_single` close-ups of rendered wheels read the same way (`render.wheel_photo`), the
     same for the same seed."""
-    jobs = [job + (augmented,) for job in _jobs(seed * 1_000_003, windows, chunk)]
-    photo_jobs = _jobs(seed * 1_000_003 + 500_000, single, chunk * 4)
-    close_up_jobs = _jobs(seed * 1_000_003 + 700_000, rendered_single, chunk * 4)
+    jobs = [job + (augmented,) for job in data.jobs(seed * 1_000_003, windows, chunk)]
+    photo_jobs = data.jobs(seed * 1_000_003 + 500_000, single, chunk * 4)
+    close_up_jobs = data.jobs(seed * 1_000_003 + 700_000, rendered_single, chunk * 4)
     with Pool(processes, initializer=_start, initargs=(photos, faces, stroke_share)) as pool:
         parts = pool.map(_chunk, jobs) + pool.map(_photo_chunk, photo_jobs) + pool.map(_close_up_chunk, close_up_jobs)
     return [item for part in parts for item in part]

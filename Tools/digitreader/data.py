@@ -66,13 +66,18 @@ def _chunk(arguments):
     return out
 
 
+def jobs(first_seed, total, size):
+    """`total` items in chunks of at most `size` for a pool: (the chunk's seed, its count), seeds
+    counted up from `first_seed`."""
+    return [(first_seed + index, min(size, total - index * size)) for index in range(math.ceil(total / size))]
+
+
 def generate(seed, count, photos, faces, mix=MIX, processes=2, chunk=500, stroke_share=0.0):
     """`count` augmented samples of the training `mix` ((kind, share), ...), the same for the
     same seed; counters in designs drawn from strokes `stroke_share` of the time."""
-    jobs = [(seed * 1_000_003 + index, min(chunk, count - index * chunk), mix, stroke_share)
-            for index in range(math.ceil(count / chunk))]
+    chunks = [job + (mix, stroke_share) for job in jobs(seed * 1_000_003, count, chunk)]
     with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
-        return [item for part in pool.map(_chunk, jobs) for item in part]
+        return [item for part in pool.map(_chunk, chunks) for item in part]
 
 
 def encode(text):
