@@ -1,4 +1,4 @@
-import DigitReader
+@testable import DigitReader
 import Foundation
 import PhotometerProtocol
 import PhotometerVision
@@ -128,6 +128,27 @@ struct WheelRollTests {
   @Test func aWindowOfOneDigitIsItsCell() {
     #expect(SequenceReader.cellSpans(peaks: [7], width: 30, lead: 0.12) == [0..<30])
     #expect(SequenceReader.cellSpans(peaks: [], width: 30, lead: 0.12).isEmpty)
+  }
+
+  /// A view moves and widens every cell by fractions of the pitch; a window of one digit takes
+  /// its width as the pitch.
+  @Test func aViewMovesAndWidensCellsByThePitch() {
+    let moved = SequenceReader.cellSpans(
+      peaks: [24, 44, 64, 85], width: 90, lead: 0.12, view: CellView(shift: 0.1, width: 1.5))
+    #expect(moved[0] == 9..<39, "centre 21.6 + 2, 30 wide")
+    #expect(moved.allSatisfy { $0.count == 30 }, "\(moved)")
+    #expect(SequenceReader.cellSpans(peaks: [7], width: 30, lead: 0.12, view: CellView(shift: -0.1)) == [-3..<27])
+  }
+
+  /// The views' opinions pool geometrically: agreeing views keep their digit, one view alone is
+  /// unchanged, and the pool sums to one.
+  @Test func viewsPoolGeometrically() {
+    let sure = [0.05, 0.9, 0.05]
+    #expect(SequenceReader.geometricMean([sure]) == sure)
+    let pooled = SequenceReader.geometricMean([sure, [0.3, 0.6, 0.1]])
+    #expect(abs(pooled.reduce(0, +) - 1) < 1e-12)
+    #expect(pooled.indices.max { pooled[$0] < pooled[$1] } == 1)
+    #expect(pooled[1] < 0.9 && pooled[1] > 0.6, "between the two views' \(pooled)")
   }
 }
 

@@ -21,6 +21,8 @@ public struct SequenceReader: Sendable {
   public let memoryShare: Double
   /// A digit the network is at least this sure of is not read again (1.01: every digit is).
   public let cellGate: Double
+  /// The spans the classifier reads each digit from; their opinions are pooled geometrically.
+  public let cellViews: [CellView]
   let decoder: CTCDecoder
 
   /// The classifier's weight in the pool, chosen on meterdigits' development set-ups.
@@ -37,7 +39,7 @@ public struct SequenceReader: Sendable {
   public init(
     network: ReaderNetwork, cells: CellClassifier? = nil, cellShare: Double = defaultCellShare,
     poolTemperature: Double = defaultPoolTemperature, cellGate: Double = defaultCellGate,
-    memoryShare: Double = DigitMemory.defaultShare
+    cellViews: [CellView] = CellView.defaults, memoryShare: Double = DigitMemory.defaultShare
   ) {
     self.network = network
     self.cells = cells
@@ -45,6 +47,7 @@ public struct SequenceReader: Sendable {
     self.poolTemperature = poolTemperature
     self.memoryShare = memoryShare
     self.cellGate = cellGate
+    self.cellViews = cellViews.isEmpty ? [CellView()] : cellViews
     decoder = CTCDecoder(alphabet: Array(network.settings.classes))
   }
 
@@ -110,15 +113,16 @@ public struct SequenceReader: Sendable {
   }
 
   /// Each digit emission (points left out): its index among `emissions`, the column where the
-  /// network is surest of it, and its cell (``cellSpans(peaks:width:lead:)``).
+  /// network is surest of it, and its cell seen in `view` (``cellSpans(peaks:width:lead:view:)``).
   private func digitCells(
-    _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage
+    _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, view: CellView = CellView()
   ) -> [(index: Int, peak: Int, span: Range<Int>)] {
     let digits = emissions.indices.filter { emissions[$0].character.isNumber }
     let peaks = digits.map { Self.peak(emissions[$0], probabilities) }
     let perColumn = pixelsPerColumn(image)
     let spans = Self.cellSpans(
-      peaks: peaks.map { (Double($0) + 0.5) * perColumn }, width: image.width, lead: network.settings.peakLead)
+      peaks: peaks.map { (Double($0) + 0.5) * perColumn }, width: image.width, lead: network.settings.peakLead,
+      view: view)
     return digits.indices.map { (digits[$0], peaks[$0], spans[$0]) }
   }
 
@@ -165,35 +169,61 @@ public struct SequenceReader: Sendable {
   }
 
   /// The cell classifier's opinion of each digit emission the network is less sure of than
-  /// ``cellGate`` (nil for the others, for a point, or without a classifier), its cell cut by
-  /// ``cellSpans(peaks:width:lead:)``; with the cells' features when `features` is true.
+  /// ``cellGate`` (nil for the others, for a point, or without a classifier): its cell read in
+  /// each of ``cellViews`` (``cellSpans(peaks:width:lead:view:)``) and the views' probabilities
+  /// pooled geometrically; with the first view's features when `features` is true.
   func cellOpinions(
     _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, features: Bool = false
   ) throws(ReaderError) -> [CellClassifier.Opinion?] {
     var opinions = [CellClassifier.Opinion?](repeating: nil, count: emissions.count)
     guard let cells, cellShare > 0 else { return opinions }
-    let unsure = digitCells(emissions, probabilities, image: image).filter { digit in
-      probabilities[digit.peak][emissions[digit.index].classIndex] < cellGate
+    let isUnsure = { (digit: (index: Int, peak: Int, span: Range<Int>)) in
+      probabilities[digit.peak][emissions[digit.index].classIndex] < self.cellGate
     }
-    guard !unsure.isEmpty else { return opinions }
-    let found = try cells.opinions(image, cells: unsure.map(\.span), features: features)
-    for (digit, opinion) in zip(unsure, found) { opinions[digit.index] = opinion }
+    let views = cellViews.map { view in
+      digitCells(emissions, probabilities, image: image, view: view).filter(isUnsure)
+    }
+    guard let unsure = views.first, !unsure.isEmpty else { return opinions }
+    let found = try cells.opinions(image, cells: views.flatMap { $0.map(\.span) }, features: features)
+    for (row, digit) in unsure.enumerated() {
+      let seen = views.indices.map { found[$0 * unsure.count + row] }
+      opinions[digit.index] = CellClassifier.Opinion(
+        probabilities: Self.geometricMean(seen.map(\.probabilities)), features: seen[0].features)
+    }
     return opinions
+  }
+
+  /// The normalised geometric mean of probability vectors (one vector: itself).
+  static func geometricMean(_ opinions: [[Double]]) -> [Double] {
+    guard opinions.count > 1, let first = opinions.first else { return opinions.first ?? [] }
+    let pooled = first.indices.map { digit in
+      exp(opinions.map { log(max($0[digit], 1e-12)) }.reduce(0, +) / Double(opinions.count))
+    }
+    let total = pooled.reduce(0, +)
+    return pooled.map { $0 / total }
   }
 
   /// Each digit's cell in the window's columns, from the pixel where the network is surest of it:
   /// a row's pitch wide (the median step between its digits), centred `lead` of a pitch left of
-  /// that pixel (the network's ``ReaderNetwork/Settings/peakLead``). A window of one digit is its
-  /// cell.
-  public static func cellSpans(peaks: [Double], width: Int, lead: Double) -> [Range<Int>] {
-    guard peaks.count > 1 else { return peaks.map { _ in 0..<width } }
+  /// that pixel (the network's ``ReaderNetwork/Settings/peakLead``); a window of one digit is its
+  /// cell, its width the pitch. A `view` moves and widens the cell by fractions of the pitch.
+  public static func cellSpans(peaks: [Double], width: Int, lead: Double, view: CellView = CellView())
+    -> [Range<Int>]
+  {
+    guard peaks.count > 1 else {
+      guard !peaks.isEmpty else { return [] }
+      return [span(centre: Double(width) / 2, pitch: Double(width), view: view)]
+    }
     let steps = zip(peaks.dropFirst(), peaks).map { $0 - $1 }.sorted()
     let pitch = max(2, steps[steps.count / 2])
-    return peaks.map { peak in
-      let centre = peak - lead * pitch
-      let left = Int((centre - pitch / 2).rounded())
-      return left..<max(left + 1, Int((centre + pitch / 2).rounded()))
-    }
+    return peaks.map { peak in span(centre: peak - lead * pitch, pitch: pitch, view: view) }
+  }
+
+  private static func span(centre: Double, pitch: Double, view: CellView) -> Range<Int> {
+    let middle = centre + view.shift * pitch
+    let half = view.width * pitch / 2
+    let left = Int((middle - half).rounded())
+    return left..<max(left + 1, Int((middle + half).rounded()))
   }
 
   /// The network's digit probabilities at a column, pooled with the cell classifier's
@@ -271,4 +301,19 @@ struct WheelPosition {
     guard fraction > margin, fraction < 1 - margin else { return nil }
     return Int(value.rounded(.down)) % 10
   }
+}
+
+/// Where the cell classifier reads a digit from, relative to the digit's cell: its centre moved
+/// by `shift` and its width scaled by `width`, both in pitches (the step between digits).
+public struct CellView: Sendable, Equatable {
+  public var shift: Double
+  public var width: Double
+
+  public init(shift: Double = 0, width: Double = 1) {
+    self.shift = shift
+    self.width = width
+  }
+
+  /// The views the reader uses unless told otherwise.
+  public static let defaults = [CellView()]
 }

@@ -33,7 +33,8 @@ struct Evaluation {
   init(
     weights: [String: Double], withTesseractCommandLine: Bool, readerModel: URL? = nil, cellModel: URL? = nil,
     cellShare: Double = SequenceReader.defaultCellShare,
-    poolTemperature: Double = SequenceReader.defaultPoolTemperature, cellGate: Double = SequenceReader.defaultCellGate
+    poolTemperature: Double = SequenceReader.defaultPoolTemperature, cellGate: Double = SequenceReader.defaultCellGate,
+    cellViews: [CellView] = CellView.defaults
   ) throws {
     self.weights = weights
     let network =
@@ -42,7 +43,8 @@ struct Evaluation {
       } ?? ReaderNetwork.bundled()
     let cells = try cellModel.map { try CellClassifier(model: $0) } ?? CellClassifier.bundled()
     reader = SequenceReader(
-      network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate)
+      network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate,
+      cellViews: cellViews)
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine
   }

@@ -12,7 +12,9 @@
 // another training of the sequence reader (its settings in FILE.json), `--cell-model FILE.onnx`
 // another cell classifier, `--cell-share X` its weight in the pool (0: the network alone),
 // `--pool-temperature T` the pool's softmax temperature, `--cell-gate P` the reader's
-// sureness above which a digit is not read again (1.01: all are), for comparing trainings;
+// sureness above which a digit is not read again (1.01: all are), `--cell-views S:W,...` the
+// spans the classifier reads a digit from (shift and width in pitches; default 0:1), for
+// comparing trainings and settings;
 // `--threads N` the threads OpenCV may use, as the reader plugin's option (default 2);
 // `--readings FILE.jsonl` writes each image's reading confidence and exactness per engine.
 import DigitReader
@@ -24,7 +26,7 @@ TesseractEngine.runSingleThreaded()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let valued = [
   "--plugins", "--symbols", "--reader-model", "--cell-model", "--cell-share", "--pool-temperature", "--cell-gate",
-  "--threads", "--readings",
+  "--cell-views", "--threads", "--readings",
 ]
 let sets = arguments.indices.filter {
   !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
@@ -35,9 +37,22 @@ guard !sets.isEmpty else {
     Data(
       ("usage: photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors] [--plugins FILE]"
         + " [--symbols FILE.jsonl] [--reader-model FILE.onnx] [--cell-model FILE.onnx] [--cell-share X] [--pool-temperature T] [--cell-gate P]"
-        + " [--threads N] [--readings FILE.jsonl]\n")
+        + " [--cell-views S:W,...] [--threads N] [--readings FILE.jsonl]\n")
         .utf8))
   exit(2)
+}
+struct BadViews: Error, CustomStringConvertible {
+  var description: String
+}
+/// `S:W,S:W,...` (shift and width of each view, in pitches) as views.
+func cellViews(_ text: String) throws -> [CellView] {
+  try text.split(separator: ",").map { view in
+    let parts = view.split(separator: ":").compactMap { Double($0) }
+    guard parts.count == 2, parts[1] > 0 else {
+      throw BadViews(description: "--cell-views: '\(view)' is not SHIFT:WIDTH with a positive width, e.g. -0.1:1")
+    }
+    return CellView(shift: parts[0], width: parts[1])
+  }
 }
 do {
   let flag = arguments.firstIndex(of: "--plugins")
@@ -54,7 +69,8 @@ do {
     cellModel: value("--cell-model").map { URL(fileURLWithPath: $0) },
     cellShare: value("--cell-share").flatMap(Double.init) ?? SequenceReader.defaultCellShare,
     poolTemperature: value("--pool-temperature").flatMap(Double.init) ?? SequenceReader.defaultPoolTemperature,
-    cellGate: value("--cell-gate").flatMap(Double.init) ?? SequenceReader.defaultCellGate)
+    cellGate: value("--cell-gate").flatMap(Double.init) ?? SequenceReader.defaultCellGate,
+    cellViews: try value("--cell-views").map(cellViews) ?? CellView.defaults)
   evaluation.showErrors = arguments.contains("--show-errors")
   evaluation.told = arguments.contains("--told")
   if let flag = arguments.firstIndex(of: "--symbols"), flag + 1 < arguments.count {
