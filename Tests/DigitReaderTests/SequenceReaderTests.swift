@@ -1,9 +1,10 @@
-@testable import DigitReader
 import Foundation
 import PhotometerProtocol
 import PhotometerVision
 import TestSupport
 import Testing
+
+@testable import DigitReader
 
 /// The committed network, loaded as the plugin loads it, on windows of the rendering style it
 /// never trained on (Tools/make-digits.py's DSEG7 displays and DejaVu counters), not told how
