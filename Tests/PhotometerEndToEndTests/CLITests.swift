@@ -171,6 +171,22 @@ import Testing
     #expect(Int(value).map { $0 < height / 2 } == true, "without a window a photo is read by the rows found in it")
   }
 
+  /// Told the kind, a photo whose rows all read outside it is read again in the kind's formats:
+  /// the engine answers "37" and the digit count it was told, so a thermometer's rows read 370
+  /// blind and, told three digits, 373, which a thermometer shows as 37.3.
+  @Test func aKindNoRowFitsRereadsTheRowsInItsFormat() async throws {
+    let photo = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg").path
+    let told = try readerAnswering("37{digits}")
+    let blind = try await runCommand(photometer, ["read", photo, "--json", "--plugins", told, "--db", database])
+    #expect(try jsonLines(blind).first?["value"] as? String == "370", "\(blind.standardError)")
+    let thermometer = try await runCommand(
+      photometer, ["read", photo, "--kind", "thermometer", "--json", "--plugins", told, "--db", database])
+    let result = try #require(try jsonLines(thermometer).first, "\(thermometer.standardError)")
+    #expect(result["value"] as? String == "37.3")
+    let windows = try #require(result["windows"] as? [[String: Any]])
+    #expect(windows.first?["value"] as? String == "37.3", "the chosen row first, as re-read")
+  }
+
   /// A row whose truth does not say where the decimal point is (`points` unlabelled: a strip of
   /// real photos, each with its device's comma) is judged on the reading's digits; a row that
   /// labels its points is judged with them.

@@ -38,6 +38,42 @@ import Testing
     #expect(!WindowChoice.isScene(width: 640, height: 480, rows: []))
   }
 
+  /// A thermometer shows tenths: 36.7 fits it, 367 and 37 do not; a glucose meter shows whole
+  /// mg/dL or tenths of mmol/L.
+  @Test func aKindFitsValuesInItsRangeAndFormat() {
+    #expect(WindowChoice.fits("36.7", kind: .thermometer))
+    #expect(WindowChoice.fits("100.4", kind: .thermometer), "Fahrenheit")
+    #expect(!WindowChoice.fits("367", kind: .thermometer))
+    #expect(!WindowChoice.fits("37", kind: .thermometer))
+    #expect(WindowChoice.fits("245", kind: .glucose) && WindowChoice.fits("5.6", kind: .glucose))
+    #expect(!WindowChoice.fits("6245", kind: .glucose))
+    #expect(WindowChoice.fits("12345", kind: .water), "a kind without formats takes any")
+  }
+
+  @Test func aFormatPlacesThePointOfAValueReadWithout() {
+    let tenths = WindowChoice.DisplayFormat(digits: 3, decimals: 1)
+    #expect(tenths.apply(to: "375") == "37.5")
+    #expect(tenths.apply(to: "37.5") == "37.5")
+    #expect(tenths.apply(to: "5") == "5")
+    #expect(WindowChoice.DisplayFormat(of: "37.5") == tenths)
+    #expect(WindowChoice.DisplayFormat(of: "290") == WindowChoice.DisplayFormat(digits: 3, decimals: 0))
+  }
+
+  /// Rows to read again only when none fits the kind: each row, the weightiest first, in each of
+  /// the kind's formats; the surest re-read that fits is taken.
+  @Test func rowsAreReadAgainInTheKindsFormatsWhenNoneFits() {
+    let rows = [Self.row("8", score: 50), Self.row("375", score: 300)]
+    let rereads = WindowChoice.rereads(rows, kind: .thermometer)
+    #expect(rereads.map(\.row) == [1, 1, 0, 0])
+    #expect(rereads.first?.format == WindowChoice.DisplayFormat(digits: 3, decimals: 1))
+    #expect(WindowChoice.rereads(rows, kind: nil).isEmpty)
+    #expect(WindowChoice.rereads(rows + [Self.row("36.6", score: 10)], kind: .thermometer).isEmpty)
+    #expect(WindowChoice.rereads(rows, kind: .water).isEmpty, "every value fits a kind without formats")
+    let values = [("37.5", 0.6), ("375.0", 0.9), ("38.0", 0.7)].map { (value: $0.0, confidence: $0.1) }
+    #expect(WindowChoice.chooseReread(values, kind: .thermometer) == 2)
+    #expect(WindowChoice.chooseReread([(value: "999", confidence: 1)], kind: .thermometer) == nil)
+  }
+
   @Test func nothingReadIsNoChoice() {
     #expect(WindowChoice.choose([Self.row("", score: 100)], kind: nil) == nil)
     #expect(WindowChoice.choose([], kind: .glucose) == nil)

@@ -55,11 +55,21 @@ extension ReadPipeline {
     for reading in readings {
       results.append(try reading.get())
     }
-    let candidates = zip(rows, results).map { row, result in
+    var candidates = zip(rows, results).map { row, result in
       WindowChoice.Candidate(
         box: row.box, score: row.score, digits: row.digits, value: result.value, confidence: result.confidence)
     }
-    guard let chosen = WindowChoice.choose(candidates, kind: kind) else {
+    let chosen: Int
+    if let kind,
+      let reread = try await readInFormat(candidates, crops: crops, request: request, context: context, kind: kind)
+    {
+      chosen = reread.row
+      results[chosen] = reread.result
+      candidates[chosen].value = reread.result.value
+      candidates[chosen].confidence = reread.result.confidence
+    } else if let choice = WindowChoice.choose(candidates, kind: kind) {
+      chosen = choice
+    } else {
       return nil
     }
     var result = results[chosen]
@@ -69,6 +79,36 @@ extension ReadPipeline {
       Window(box: candidates[$0].box, value: candidates[$0].value, confidence: candidates[$0].confidence)
     }
     return (result, images[chosen])
+  }
+
+  /// When no row read fits `kind`, the rows read again told each of the kind's formats
+  /// (``WindowChoice/rereads(_:kind:)``; the engines are told the digit count, the point is
+  /// placed here): the surest re-read that fits, and its row. Nil when none fits.
+  private func readInFormat(
+    _ candidates: [WindowChoice.Candidate], crops: [Image], request: ReadRequest, context: Context, kind: MeterKind
+  ) async throws(PipelineError) -> (row: Int, result: ReadResult)? {
+    let plan = WindowChoice.rereads(candidates, kind: kind)
+    guard !plan.isEmpty else { return nil }
+    let readings = await withTaskGroup(of: (Int, Result<ReadResult, PipelineError>).self) { group in
+      for (index, reread) in plan.enumerated() {
+        var told = context
+        told.digits = UInt32(reread.format.digits)
+        group.addTask { (index, await self.fanOutResult(crops[reread.row], request: request, context: told)) }
+      }
+      var readings = [Result<ReadResult, PipelineError>?](repeating: nil, count: plan.count)
+      for await (index, reading) in group {
+        readings[index] = reading
+      }
+      return readings.compactMap { $0 }
+    }
+    var results: [ReadResult] = []
+    for (reread, reading) in zip(plan, readings) {
+      var result = try reading.get()
+      result.value = reread.format.apply(to: result.value)
+      results.append(result)
+    }
+    let values = results.map { (value: $0.value, confidence: $0.confidence) }
+    return WindowChoice.chooseReread(values, kind: kind).map { (plan[$0].row, results[$0]) }
   }
 
   /// The digit window of a meter registered without one: the row ``readFoundRows`` takes in its

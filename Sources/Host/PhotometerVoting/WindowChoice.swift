@@ -3,12 +3,13 @@ import PhotometerProtocol
 /// Which of the digit rows found in a whole photo is *the* reading (a photo of a glucose meter
 /// with a clock beside its value, a thermometer on a leaflet).
 ///
-/// Each row has been read. When the device's kind is known, a row whose value lies in the
-/// kind's physical range (``Plausibility/physicalRange(_:unit:)``, either unit) wins, the more
-/// confident first; otherwise, and when no row fits the kind, among the rows read with some
-/// confidence the one with the most of prominence (the finder's score: more digits, taller),
-/// confidence and agreement between the digits read and the digits the finder saw; else the
-/// most confident.
+/// Each row has been read. When the device's kind is known, a row whose value fits the kind (lies
+/// in its physical range, ``Plausibility/physicalRange(_:unit:)``, either unit, in one of the
+/// kind's ``formats(of:)``) wins, the more confident first; when none does, the rows are read
+/// again told each of the kind's formats (``rereads(_:kind:)``), and the surest re-read that fits
+/// wins. Otherwise, among the rows read with some confidence the one with the most of prominence
+/// (the finder's score: more digits, taller), confidence and agreement between the digits read
+/// and the digits the finder saw; else the most confident.
 public enum WindowChoice {
   /// A row found and read.
   public struct Candidate: Sendable {
@@ -72,10 +73,76 @@ public enum WindowChoice {
     return read.max { candidates[$0].confidence < candidates[$1].confidence }
   }
 
-  /// Whether `value` is one a device of `kind` shows, in either of its units.
-  static func fits(_ value: String, kind: MeterKind) -> Bool {
+  /// Whether `value` is one a device of `kind` shows, in either of its units and one of its
+  /// formats.
+  public static func fits(_ value: String, kind: MeterKind) -> Bool {
     guard let number = Double(value) else { return false }
     let ranges = ["mg/dL", "mmol/L", "C", "F"].compactMap { Plausibility.physicalRange(kind, unit: $0) }
-    return ranges.isEmpty || ranges.contains { $0.contains(number) }
+    let formats = formats(of: kind)
+    return (ranges.isEmpty || ranges.contains { $0.contains(number) })
+      && (formats.isEmpty || formats.contains(DisplayFormat(of: value)))
+  }
+
+  /// How a display shows a value: how many digits, and how many of them after the point.
+  public struct DisplayFormat: Sendable, Hashable {
+    public var digits: Int
+    public var decimals: Int
+
+    public init(digits: Int, decimals: Int) {
+      self.digits = digits
+      self.decimals = decimals
+    }
+
+    /// The format of a value as read ("36.7": 3 digits, 1 decimal).
+    public init(of value: String) {
+      digits = value.filter(\.isNumber).count
+      decimals = value.firstIndex(of: ".").map { value[$0...].filter(\.isNumber).count } ?? 0
+    }
+
+    /// `value` in this format: a value read without a point gets one, `decimals` from the right.
+    public func apply(to value: String) -> String {
+      guard decimals > 0, !value.contains("."), value.count > decimals, value.allSatisfy(\.isNumber) else {
+        return value
+      }
+      return String(value.dropLast(decimals)) + "." + String(value.suffix(decimals))
+    }
+  }
+
+  /// The formats a display of `kind` shows its value in, likeliest first; empty when the kind says
+  /// nothing of it. A body thermometer shows tenths of a degree (36.6 C, 98.6 or 100.4 F); a
+  /// glucose meter whole mg/dL (20-600) or tenths of mmol/L (1.1-33.3).
+  public static func formats(of kind: MeterKind) -> [DisplayFormat] {
+    switch kind {
+    case .thermometer:
+      [DisplayFormat(digits: 3, decimals: 1), DisplayFormat(digits: 4, decimals: 1)]
+    case .glucose:
+      [
+        DisplayFormat(digits: 3, decimals: 0), DisplayFormat(digits: 2, decimals: 0),
+        DisplayFormat(digits: 2, decimals: 1), DisplayFormat(digits: 3, decimals: 1),
+      ]
+    default: []
+    }
+  }
+
+  /// A row to read again, told a format: its index among the candidates and the format.
+  public struct Reread: Sendable, Hashable {
+    public var row: Int
+    public var format: DisplayFormat
+  }
+
+  /// What to read again when `kind` is known and no candidate fits it: every row, the most
+  /// weighty first, in each of the kind's formats (a thermometer's 37.5 read as 375, a ghost
+  /// digit read before a glucose meter's 245). Empty when a candidate fits or the kind has no
+  /// formats.
+  public static func rereads(_ candidates: [Candidate], kind: MeterKind?) -> [Reread] {
+    guard let kind, !candidates.contains(where: { fits($0.value, kind: kind) }) else { return [] }
+    let rows = candidates.indices.sorted { candidates[$0].weight > candidates[$1].weight }
+    return rows.flatMap { row in formats(of: kind).map { Reread(row: row, format: $0) } }
+  }
+
+  /// The surest of the re-reads (values in their format, ``DisplayFormat/apply(to:)``) that fits
+  /// `kind`; nil when none does.
+  public static func chooseReread(_ values: [(value: String, confidence: Double)], kind: MeterKind) -> Int? {
+    values.indices.filter { fits(values[$0].value, kind: kind) }.max { values[$0].confidence < values[$1].confidence }
   }
 }

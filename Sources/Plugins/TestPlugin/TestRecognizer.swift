@@ -9,7 +9,7 @@ import PluginKit
 /// A recognizer whose answers and misbehaviour the configuration or each request chooses.
 ///
 /// Reading answers with the `text` option (`{pid}` in it is the process's, `{height}` the height
-/// of the image it was sent, from its header); with `learns`, it asks for the crop of each of a
+/// of the image it was sent, from its header, `{digits}` the digit count the request carries); with `learns`, it asks for the crop of each of a
 /// meter's examples once, as an engine that learns from confirmed readings does. Identifying ranks
 /// first the references whose image bytes equal the photo's. The `behaviour` option makes it
 /// misbehave, so tests can prove how the host copes. Request options override the options from
@@ -71,9 +71,11 @@ struct TestRecognizer: Recognizer {
     guard let template = settings["text"] else {
       throw ErrorReply(.invalidRequest, "the test plugin reads only what its 'text' option says, and none is set")
     }
-    // "{pid}" lets a test see which process of a pool answered, "{height}" what it was sent.
+    // "{pid}" lets a test see which process of a pool answered, "{height}" what it was sent,
+    // "{digits}" whether it was told a digit count.
     let text = template.replacing("{pid}", with: "\(getpid())")
       .replacing("{height}", with: (try? ImageInfo.inspect(request.image.data)).map { "\($0.height)" } ?? "-")
+      .replacing("{digits}", with: "\(request.digits)")
     let confidence = Double(settings["confidence"] ?? "") ?? 0.9
     let symbols = text.map { Symbol(text: String($0), confidence: confidence) }
     var reading = EngineReading(text: text, confidence: confidence, symbols: symbols)

@@ -52,8 +52,9 @@ struct FindScore {
     if showErrors && !scene {
       print("  \(name): read whole; rows \(rows.map { "\($0.box) \(Int($0.score)) \($0.digits)" })")
     }
-    let candidates = try (scene ? rows : []).enumerated().map { index, row in
-      let crop = try photo.straightened(row)
+    let images = try (scene ? rows : []).map { try photo.straightened($0) }
+    let candidates = try zip(rows, images).enumerated().map { index, pair in
+      let (row, crop) = pair
       if let crops {
         try Data(try crop.encoded()).write(to: crops.appendingPathComponent("\(name)-\(index).png"))
       }
@@ -63,10 +64,21 @@ struct FindScore {
     }
     let chosen = WindowChoice.choose(candidates, kind: nil)
     let time = (ContinuousClock.now - started).milliseconds
-    let withKind = WindowChoice.choose(candidates, kind: kind)
+    // Told the kind, as the host: the rows read again in the kind's formats when none fits it.
+    let rereads = WindowChoice.rereads(candidates, kind: kind)
+    let reread = try rereads.map { reread in
+      let reading = try reader.read(images[reread.row], digits: reread.format.digits)
+      return (value: reread.format.apply(to: reading.text), confidence: reading.confidence)
+    }
+    let told =
+      WindowChoice.chooseReread(reread, kind: kind).map { reread[$0].value }
+      ?? WindowChoice.choose(candidates, kind: kind).map { candidates[$0].value }
     tally.add(
       window: chosen.map { candidates[$0].box }, blind: chosen.map { candidates[$0].value },
-      told: withKind.map { candidates[$0].value }, truth: box, value: value, milliseconds: time)
+      told: told, truth: box, value: value, milliseconds: time)
+    if showErrors, told != value {
+      print("  \(name), told \(kind.rawValue): \(told ?? "none"), truth \(value); re-read \(reread.map(\.value))")
+    }
     if showErrors, chosen.map({ candidates[$0].value }) != value {
       print(
         "  \(name): \(chosen.map { candidates[$0].value } ?? "none"), truth \(value); rows "
