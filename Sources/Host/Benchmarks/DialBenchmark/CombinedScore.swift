@@ -35,8 +35,13 @@ struct CombinedScore {
       let seen = wheels.symbols.map { symbol in
         symbol.roll.map { "\($0.from)+\(String(format: "%.1f", $0.fraction))" } ?? symbol.text
       }
+      let last = wheels.symbols.last.map { symbol in
+        ([(symbol.text, symbol.confidence)] + symbol.alternatives.map { ($0.text, $0.confidence) })
+          .map { "\($0.0):\(String(format: "%.3f", $0.1))" }.joined(separator: " ")
+      }
       print(
-        "  \(meter.file): \(chain?.value ?? "none") (wheels \(seen.joined(separator: " "))), truth \(meter.value)")
+        "  \(meter.file): \(chain?.value ?? "none") (wheels \(seen.joined(separator: " ")); last \(last ?? "-");"
+          + " dials \(pointers.map { String(format: "%.2f", $0.position) }.joined(separator: " "))), truth \(meter.value)")
     }
   }
 
