@@ -63,6 +63,31 @@ def accuracy(model, items):
     return float(right.float().mean()), {kind: round(good / total, 4) for kind, (total, good) in kinds.items()}
 
 
+def warped(images, share, strength):
+    """`share` of the cells bent by a smooth random field (elastic distortion, as for handwritten
+    digits): each control point of a 4 x 6 grid moves up to `strength` of the half-width and
+    half-height, bicubically between them, so strokes bend and bowls change shape as another
+    design's would. Draws from torch's generator only when `share` > 0."""
+    if share <= 0:
+        return images
+    import torch.nn.functional as functional
+    count = images.shape[0]
+    chosen = torch.rand(count) < share
+    if not bool(chosen.any()):
+        return images
+    picked = int(chosen.sum())
+    scale = torch.rand(picked, 1, 1, 1) * strength
+    field = (torch.rand(picked, 2, 6, 4) * 2 - 1) * scale
+    field = functional.interpolate(field, size=images.shape[2:], mode="bicubic", align_corners=True)
+    identity = functional.affine_grid(torch.eye(2, 3).expand(picked, 2, 3), [picked, 1, *images.shape[2:]],
+                                      align_corners=True)
+    grid = identity + field.permute(0, 2, 3, 1)
+    images = images.clone()
+    images[chosen] = functional.grid_sample(images[chosen], grid, mode="bilinear", padding_mode="border",
+                                            align_corners=True)
+    return images
+
+
 def settled_photos(photos):
     """Development photos of settled digits (labels x.0) as the camera took them, read whole."""
     import cv2
@@ -103,6 +128,10 @@ def main():
     parser.add_argument("--stroke-share", type=float, default=0.0,
                         help="share of the training counters drawn from strokes in random designs "
                              "(digitreader/strokes.py; the development cells keep the font faces)")
+    parser.add_argument("--elastic", type=float, default=0.0,
+                        help="share of the training cells bent by a smooth random field (`warped`; 0: none)")
+    parser.add_argument("--elastic-strength", type=float, default=0.15,
+                        help="how far the field moves a control point at most, in half-widths and half-heights")
     parser.add_argument("--expose-features", metavar="ONNX",
                         help="add the `features` output (digitreader/features.py) to a classifier trained "
                              "before it was exported with one, and stop")
@@ -165,6 +194,7 @@ def train(arguments, seed, photos, faces, path):
             if step >= steps_per_round:
                 break
             images, labels = tensors([items[index] for index in order[start:start + 128]])
+            images = warped(images, arguments.elastic, arguments.elastic_strength)
             loss = -(labels * torch.log_softmax(model(images), 1)).sum(1).mean()
             optimiser.zero_grad()
             loss.backward()
