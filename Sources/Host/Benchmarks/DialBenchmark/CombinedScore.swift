@@ -41,7 +41,8 @@ struct CombinedScore {
       }
       print(
         "  \(meter.file): \(chain?.value ?? "none") (wheels \(seen.joined(separator: " ")); last \(last ?? "-");"
-          + " dials \(pointers.map { String(format: "%.2f", $0.position) }.joined(separator: " "))), truth \(meter.value)")
+          + " dials \(pointers.map { String(format: "%.2f", $0.position) }.joined(separator: " "))), truth \(meter.value)"
+      )
     }
   }
 
