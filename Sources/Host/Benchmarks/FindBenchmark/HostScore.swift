@@ -23,10 +23,11 @@ struct HostScore {
     let started = ContinuousClock.now
     let blindResult = try await Self.read(bytes, kind: nil, client: client)
     let time = (ContinuousClock.now - started).milliseconds
+    let toldStarted = ContinuousClock.now
     let toldResult = try await Self.read(bytes, kind: kind, client: client)
     tally.add(
       window: blindResult.windows.first?.box, blind: blindResult.value, told: toldResult.value, truth: box,
-      value: value, milliseconds: time)
+      value: value, milliseconds: time, toldMilliseconds: (ContinuousClock.now - toldStarted).milliseconds)
     if showErrors, blindResult.value != value {
       print(
         "  \(name) (host): \(blindResult.value.isEmpty ? "none" : blindResult.value), truth \(value); windows "

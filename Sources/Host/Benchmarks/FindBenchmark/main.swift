@@ -2,7 +2,8 @@
 // Tools/make-dial-meters.py's water meters too, their wheels the window).
 // Per set: the share of photos whose chosen row overlaps the true digits by IoU 0.5 or more, the
 // share read right not told the device's kind and told it, and the time a photo takes in this
-// process (finding rows, reading each with the sequence reader, choosing), p50 and p95.
+// process (finding rows, reading each with the sequence reader, choosing), p50 and p95, not told
+// the kind and told it.
 //
 //   swift build -c release
 //   .build/release/photometer-benchmark-find SET-DIR... [--show-errors] [--crops DIR] [--host PLUGINS.json]
@@ -37,7 +38,7 @@ guard !sets.isEmpty else {
   exit(2)
 }
 print("Find evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores")
-print("set | photos | window found | right, not told the kind | right, told the kind | p50 ms | p95 ms")
+print(FindTally.header)
 do {
   let reader = try SequenceReader.bundled()
   let finder = try RowFinder.bundled()
