@@ -41,20 +41,7 @@ extension ReadPipeline {
         throw .windowNotCut(error)
       }
     }
-    let readings = await withTaskGroup(of: (Int, Result<ReadResult, PipelineError>).self) { group in
-      for (index, crop) in crops.enumerated() {
-        group.addTask { (index, await self.fanOutResult(crop, request: request, context: context)) }
-      }
-      var readings = [Result<ReadResult, PipelineError>?](repeating: nil, count: crops.count)
-      for await (index, reading) in group {
-        readings[index] = reading
-      }
-      return readings.compactMap { $0 }
-    }
-    var results: [ReadResult] = []
-    for reading in readings {
-      results.append(try reading.get())
-    }
+    var results = try await fanOutEach(crops.map { ($0, context) }, request: request)
     var candidates = zip(rows, results).map { row, result in
       WindowChoice.Candidate(
         box: row.box, score: row.score, digits: row.digits, value: result.value, confidence: result.confidence)
@@ -89,26 +76,39 @@ extension ReadPipeline {
   ) async throws(PipelineError) -> (row: Int, result: ReadResult)? {
     let plan = WindowChoice.rereads(candidates, kind: kind)
     guard !plan.isEmpty else { return nil }
+    let jobs = plan.map { reread in
+      var told = context
+      told.digits = UInt32(reread.format.digits)
+      return (crops[reread.row], told)
+    }
+    let results = try await fanOutEach(jobs, request: request).enumerated().map { index, result in
+      var result = result
+      result.value = plan[index].format.apply(to: result.value)
+      return result
+    }
+    let values = results.map { (value: $0.value, confidence: $0.confidence) }
+    return WindowChoice.chooseReread(values, kind: kind).map { (plan[$0].row, results[$0]) }
+  }
+
+  /// Each crop read by every engine at once, all crops at once, with its context; in order.
+  private func fanOutEach(_ jobs: [(crop: Image, context: Context)], request: ReadRequest)
+    async throws(PipelineError) -> [ReadResult]
+  {
     let readings = await withTaskGroup(of: (Int, Result<ReadResult, PipelineError>).self) { group in
-      for (index, reread) in plan.enumerated() {
-        var told = context
-        told.digits = UInt32(reread.format.digits)
-        group.addTask { (index, await self.fanOutResult(crops[reread.row], request: request, context: told)) }
+      for (index, job) in jobs.enumerated() {
+        group.addTask { (index, await self.fanOutResult(job.crop, request: request, context: job.context)) }
       }
-      var readings = [Result<ReadResult, PipelineError>?](repeating: nil, count: plan.count)
+      var readings = [Result<ReadResult, PipelineError>?](repeating: nil, count: jobs.count)
       for await (index, reading) in group {
         readings[index] = reading
       }
       return readings.compactMap { $0 }
     }
     var results: [ReadResult] = []
-    for (reread, reading) in zip(plan, readings) {
-      var result = try reading.get()
-      result.value = reread.format.apply(to: result.value)
-      results.append(result)
+    for reading in readings {
+      results.append(try reading.get())
     }
-    let values = results.map { (value: $0.value, confidence: $0.confidence) }
-    return WindowChoice.chooseReread(values, kind: kind).map { (plan[$0].row, results[$0]) }
+    return results
   }
 
   /// The digit window of a meter registered without one: the row ``readFoundRows`` takes in its

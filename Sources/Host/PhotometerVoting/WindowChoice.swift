@@ -101,10 +101,7 @@ public enum WindowChoice {
 
     /// `value` in this format: a value read without a point gets one, `decimals` from the right.
     public func apply(to value: String) -> String {
-      guard decimals > 0, !value.contains("."), value.count > decimals, value.allSatisfy(\.isNumber) else {
-        return value
-      }
-      return String(value.dropLast(decimals)) + "." + String(value.suffix(decimals))
+      value.contains(".") ? value : ReadDecision.withDecimals(value, decimals: decimals)
     }
   }
 
