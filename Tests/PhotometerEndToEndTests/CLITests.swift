@@ -185,6 +185,11 @@ import Testing
     #expect(result["value"] as? String == "37.3")
     let windows = try #require(result["windows"] as? [[String: Any]])
     #expect(windows.first?["value"] as? String == "37.3", "the chosen row first, as re-read")
+    // Told the decimals, the rows are judged with them: 370 is 37.0, which fits; nothing is read again.
+    let withDecimals = try await runCommand(
+      photometer,
+      ["read", photo, "--kind", "thermometer", "--decimals", "1", "--json", "--plugins", told, "--db", database])
+    #expect(try jsonLines(withDecimals).first?["value"] as? String == "37.0", "\(withDecimals.standardError)")
   }
 
   /// A row whose truth does not say where the decimal point is (`points` unlabelled: a strip of

@@ -42,9 +42,11 @@ extension ReadPipeline {
       }
     }
     var results = try await fanOutEach(crops.map { ($0, context) }, request: request)
+    // Judged as they will be shown: with the meter's decimals (a registered thermometer's 375 is 37.5).
     var candidates = zip(rows, results).map { row, result in
       WindowChoice.Candidate(
-        box: row.box, score: row.score, digits: row.digits, value: result.value, confidence: result.confidence)
+        box: row.box, score: row.score, digits: row.digits,
+        value: ReadDecision.withDecimals(result.value, decimals: Int(context.decimals)), confidence: result.confidence)
     }
     let chosen: Int
     if let kind,
