@@ -9,11 +9,11 @@ import PluginKit
 /// A recognizer whose answers and misbehaviour the configuration or each request chooses.
 ///
 /// Reading answers with the `text` option (`{pid}` in it is the process's, `{height}` the height
-/// of the image it was sent, from its header, `{digits}` the digit count the request carries); with `learns`, it asks for the crop of each of a
-/// meter's examples once, as an engine that learns from confirmed readings does. Identifying ranks
-/// first the references whose image bytes equal the photo's. The `behaviour` option makes it
-/// misbehave, so tests can prove how the host copes. Request options override the options from
-/// the host's `Hello`.
+/// of the image it was sent, from its header, `{digits}` the digit count the request carries);
+/// with `learns`, it asks for the crop of each of a meter's examples once, as an engine that
+/// learns from confirmed readings does. Identifying ranks first the references whose image bytes
+/// equal the photo's. The `behaviour` option makes it misbehave, so tests can prove how the host
+/// copes. Request options override the options from the host's `Hello`.
 struct TestRecognizer: Recognizer {
   static let acceptedOptions = [
     OptionSpec(name: "roles", description: "comma-separated roles to offer", defaultValue: "identify,read"),

@@ -76,20 +76,19 @@ struct FindScore {
     let chosen = WindowChoice.choose(candidates, kind: nil)
     let time = (ContinuousClock.now - started).milliseconds
     // Told the kind, as the host: the rows read again in the kind's formats when none fits it.
-    let rereads = WindowChoice.rereads(candidates, kind: kind)
-    let reread = try rereads.map { reread in
+    let rereadValues = try WindowChoice.rereads(candidates, kind: kind).map { reread in
       let reading = try reader.read(images[reread.row], digits: reread.format.digits)
       return (value: reread.format.apply(to: reading.text), confidence: reading.confidence)
     }
     let told =
-      WindowChoice.chooseReread(reread, kind: kind).map { reread[$0].value }
+      WindowChoice.chooseReread(rereadValues, kind: kind).map { rereadValues[$0].value }
       ?? WindowChoice.choose(candidates, kind: kind).map { candidates[$0].value }
     tally.add(
       window: chosen.map { candidates[$0].box }, blind: chosen.map { candidates[$0].value },
       told: told, truth: box, value: value, milliseconds: time,
       toldMilliseconds: (ContinuousClock.now - started).milliseconds)
     if showErrors, told != value {
-      print("  \(name), told \(kind.rawValue): \(told ?? "none"), truth \(value); re-read \(reread.map(\.value))")
+      print("  \(name), told \(kind.rawValue): \(told ?? "none"), truth \(value); re-read \(rereadValues.map(\.value))")
     }
     if showErrors, chosen.map({ candidates[$0].value }) != value {
       print(
