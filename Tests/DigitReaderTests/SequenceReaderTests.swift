@@ -151,6 +151,34 @@ struct WheelRollTests {
     #expect(pooled.indices.max { pooled[$0] < pooled[$1] } == 1)
     #expect(pooled[1] < 0.9 && pooled[1] > 0.6, "between the two views' \(pooled)")
   }
+
+  /// The second classifier is asked about a digit when the first is unsure of it or reads it
+  /// otherwise than the network, and only then.
+  @Test func theSecondClassifierHearsOfTheDoubtedDigitsOnly() {
+    let sureOne = [0.005, 0.995] + Array(repeating: 0.0, count: 8)
+    let unsureOne = [0.1, 0.9] + Array(repeating: 0.0, count: 8)
+    let opinions = [sureOne, unsureOne, sureOne, sureOne]
+    #expect(SequenceReader.doubted(opinions, network: [1, 1, 0, nil], escalation: 0.99) == [1, 2, 3])
+    #expect(SequenceReader.doubted(opinions, network: [1, 1, 1, 1], escalation: 0.8) == [])
+    #expect(SequenceReader.doubted(opinions, network: [1, 1, 1, 1], escalation: 1.01) == [0, 1, 2, 3])
+  }
+
+  /// A second opinion from the same training changes no reading (the pool of two equal opinions
+  /// is either), so the pair's plumbing reads as the classifier alone does.
+  @Test func aClassifierPairedWithItselfReadsAsItDoesAlone() async throws {
+    let folder = try await Rendered.digits("wheels", count: 8, seed: 214)
+    try await onOwnThread {
+      let alone = try SequenceReaderTests.reader.get()
+      let paired = SequenceReader(
+        network: alone.network, cells: alone.cells, secondCells: try CellClassifier.bundled(), escalation: 1.01)
+      for row in try Rendered.rows(folder.appendingPathComponent("labels.csv")) {
+        let image = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+        let (one, two) = (try alone.read(image), try paired.read(image))
+        #expect(one.text == two.text)
+        #expect(abs(one.confidence - two.confidence) < 1e-9, "\(one.confidence) against \(two.confidence)")
+      }
+    }
+  }
 }
 
 /// The committed cell classifier, loaded as the plugin loads it, on settled meterdigits photos

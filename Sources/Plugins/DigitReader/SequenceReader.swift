@@ -23,6 +23,11 @@ public struct SequenceReader: Sendable {
   public let cellGate: Double
   /// The spans the classifier reads each digit from; their opinions are pooled geometrically.
   public let cellViews: [CellView]
+  /// Another training of the classifier (one training's draw errs on its own digits), asked
+  /// about a cell only when `cells` is less sure of its digit than `escalation` or reads another
+  /// digit than the network; the two trainings' opinions are then pooled geometrically.
+  public let secondCells: CellClassifier?
+  public let escalation: Double
   let decoder: CTCDecoder
 
   /// The classifier's weight in the pool, chosen on meterdigits' development set-ups.
@@ -36,10 +41,13 @@ public struct SequenceReader: Sendable {
   /// A wheel whose position is more than this fraction past a digit and less than this short of
   /// the next is caught mid-roll (meterdigits labels x.2 to x.8 so; x.1 reads x, x.9 reads x + 1).
   public static let settledMargin = 0.15
+  /// Below this sureness of the first classifier the second is asked (1.01: always).
+  public static let defaultEscalation = 0.99
   public init(
     network: ReaderNetwork, cells: CellClassifier? = nil, cellShare: Double = defaultCellShare,
     poolTemperature: Double = defaultPoolTemperature, cellGate: Double = defaultCellGate,
-    cellViews: [CellView] = CellView.defaults, memoryShare: Double = DigitMemory.defaultShare
+    cellViews: [CellView] = CellView.defaults, memoryShare: Double = DigitMemory.defaultShare,
+    secondCells: CellClassifier? = nil, escalation: Double = defaultEscalation
   ) {
     self.network = network
     self.cells = cells
@@ -48,6 +56,8 @@ public struct SequenceReader: Sendable {
     self.memoryShare = memoryShare
     self.cellGate = cellGate
     self.cellViews = cellViews.isEmpty ? [CellView()] : cellViews
+    self.secondCells = secondCells
+    self.escalation = escalation
     decoder = CTCDecoder(alphabet: Array(network.settings.classes))
   }
 
@@ -171,7 +181,8 @@ public struct SequenceReader: Sendable {
   /// The cell classifier's opinion of each digit emission the network is less sure of than
   /// ``cellGate`` (nil for the others, for a point, or without a classifier): its cell read in
   /// each of ``cellViews`` (``cellSpans(peaks:width:lead:view:)``) and the views' probabilities
-  /// pooled geometrically; with the first view's features when `features` is true.
+  /// pooled geometrically; with the first view's features when `features` is true. A digit the
+  /// first classifier doubts (``escalation``) is read by ``secondCells`` too, and the two pooled.
   func cellOpinions(
     _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, features: Bool = false
   ) throws(ReaderError) -> [CellClassifier.Opinion?] {
@@ -184,13 +195,44 @@ public struct SequenceReader: Sendable {
       digitCells(emissions, probabilities, image: image, view: view).filter(isUnsure)
     }
     guard let unsure = views.first, !unsure.isEmpty else { return opinions }
-    let found = try cells.opinions(image, cells: views.flatMap { $0.map(\.span) }, features: features)
-    for (row, digit) in unsure.enumerated() {
-      let seen = views.indices.map { found[$0 * unsure.count + row] }
-      opinions[digit.index] = CellClassifier.Opinion(
-        probabilities: Self.geometricMean(seen.map(\.probabilities)), features: seen[0].features)
+    let first = try pooledViews(cells, views, image: image, features: features)
+    for (row, digit) in unsure.enumerated() { opinions[digit.index] = first[row] }
+    guard let secondCells else { return opinions }
+    let doubted = Self.doubted(
+      first.map(\.probabilities), network: unsure.map { emissions[$0.index].character.wholeNumberValue },
+      escalation: escalation)
+    guard !doubted.isEmpty else { return opinions }
+    let second = try pooledViews(secondCells, views.map { view in doubted.map { view[$0] } }, image: image)
+    for (row, opinion) in zip(doubted, second) {
+      opinions[unsure[row].index]?.probabilities = Self.geometricMean([first[row].probabilities, opinion.probabilities])
     }
     return opinions
+  }
+
+  /// The indices of the `opinions` (digit probabilities) whose likeliest digit is less likely
+  /// than `escalation` or is not the digit the `network` read there.
+  static func doubted(_ opinions: [[Double]], network: [Int?], escalation: Double) -> [Int] {
+    zip(opinions, network).enumerated().filter { _, pair in
+      let (digits, read) = pair
+      guard let best = digits.indices.max(by: { digits[$0] < digits[$1] }) else { return false }
+      return digits[best] < escalation || read != best
+    }
+    .map(\.offset)
+  }
+
+  /// `classifier`'s opinion of each digit of `views` (the same digits seen in each view), the
+  /// views' probabilities pooled geometrically, with the first view's features.
+  private func pooledViews(
+    _ classifier: CellClassifier, _ views: [[(index: Int, peak: Int, span: Range<Int>)]], image: VisionImage,
+    features: Bool = false
+  ) throws(ReaderError) -> [CellClassifier.Opinion] {
+    let count = views.first?.count ?? 0
+    let found = try classifier.opinions(image, cells: views.flatMap { $0.map(\.span) }, features: features)
+    return (0..<count).map { row in
+      let seen = views.indices.map { found[$0 * count + row] }
+      return CellClassifier.Opinion(
+        probabilities: Self.geometricMean(seen.map(\.probabilities)), features: seen[0].features)
+    }
   }
 
   /// The normalised geometric mean of probability vectors (one vector: itself).

@@ -29,12 +29,14 @@ struct Evaluation {
 
   /// With `readerModel` (an ONNX file with its settings beside it, `NAME.json`), the reader runs
   /// that training instead of the bundled one; with `cellModel`, that cell classifier, pooled with
-  /// `cellShare` (0: the reader's network alone).
+  /// `cellShare` (0: the reader's network alone); with `secondCellModel`, a second training asked
+  /// below `escalation`.
   init(
     weights: [String: Double], withTesseractCommandLine: Bool, readerModel: URL? = nil, cellModel: URL? = nil,
     cellShare: Double = SequenceReader.defaultCellShare,
     poolTemperature: Double = SequenceReader.defaultPoolTemperature, cellGate: Double = SequenceReader.defaultCellGate,
-    cellViews: [CellView] = CellView.defaults
+    cellViews: [CellView] = CellView.defaults, secondCellModel: URL? = nil,
+    escalation: Double = SequenceReader.defaultEscalation
   ) throws {
     self.weights = weights
     let network =
@@ -44,7 +46,8 @@ struct Evaluation {
     let cells = try cellModel.map { try CellClassifier(model: $0) } ?? CellClassifier.bundled()
     reader = SequenceReader(
       network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate,
-      cellViews: cellViews)
+      cellViews: cellViews, secondCells: try secondCellModel.map { try CellClassifier(model: $0) },
+      escalation: escalation)
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine
   }

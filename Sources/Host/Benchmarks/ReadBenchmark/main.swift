@@ -13,7 +13,9 @@
 // another cell classifier, `--cell-share X` its weight in the pool (0: the network alone),
 // `--pool-temperature T` the pool's softmax temperature, `--cell-gate P` the reader's
 // sureness above which a digit is not read again (1.01: all are), `--cell-views S:W,...` the
-// spans the classifier reads a digit from (shift and width in pitches; default 0:1), for
+// spans the classifier reads a digit from (shift and width in pitches; default 0:1),
+// `--second-cell-model FILE.onnx` another training asked about the digits the first doubts and
+// `--cell-escalation E` the first's sureness below which it is asked (1.01: always), for
 // comparing trainings and settings;
 // `--threads N` the threads OpenCV may use, as the reader plugin's option (default 2);
 // `--readings FILE.jsonl` writes each image's reading confidence and exactness per engine.
@@ -26,7 +28,7 @@ TesseractEngine.runSingleThreaded()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let valued = [
   "--plugins", "--symbols", "--reader-model", "--cell-model", "--cell-share", "--pool-temperature", "--cell-gate",
-  "--cell-views", "--threads", "--readings",
+  "--cell-views", "--second-cell-model", "--cell-escalation", "--threads", "--readings",
 ]
 let sets = arguments.indices.filter {
   !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
@@ -37,7 +39,8 @@ guard !sets.isEmpty else {
     Data(
       ("usage: photometer-benchmark-read SET-DIR... [--told] [--tesseract-cli] [--show-errors] [--plugins FILE]"
         + " [--symbols FILE.jsonl] [--reader-model FILE.onnx] [--cell-model FILE.onnx] [--cell-share X] [--pool-temperature T] [--cell-gate P]"
-        + " [--cell-views S:W,...] [--threads N] [--readings FILE.jsonl]\n")
+        + " [--cell-views S:W,...] [--second-cell-model FILE.onnx] [--cell-escalation E] [--threads N]"
+        + " [--readings FILE.jsonl]\n")
         .utf8))
   exit(2)
 }
@@ -70,7 +73,9 @@ do {
     cellShare: value("--cell-share").flatMap(Double.init) ?? SequenceReader.defaultCellShare,
     poolTemperature: value("--pool-temperature").flatMap(Double.init) ?? SequenceReader.defaultPoolTemperature,
     cellGate: value("--cell-gate").flatMap(Double.init) ?? SequenceReader.defaultCellGate,
-    cellViews: try value("--cell-views").map(cellViews) ?? CellView.defaults)
+    cellViews: try value("--cell-views").map(cellViews) ?? CellView.defaults,
+    secondCellModel: value("--second-cell-model").map { URL(fileURLWithPath: $0) },
+    escalation: value("--cell-escalation").flatMap(Double.init) ?? SequenceReader.defaultEscalation)
   evaluation.showErrors = arguments.contains("--show-errors")
   evaluation.told = arguments.contains("--told")
   if let flag = arguments.firstIndex(of: "--symbols"), flag + 1 < arguments.count {
