@@ -128,6 +128,9 @@ def main():
     parser.add_argument("--stroke-share", type=float, default=0.0,
                         help="share of the training counters drawn from strokes in random designs "
                              "(digitreader/strokes.py; the development cells keep the font faces)")
+    parser.add_argument("--wide-wheels", type=float, default=0.0,
+                        help="share of the font close-ups whose digits stand 1.05-1.35 window heights apart, "
+                             "55-90%% of the height (render.wheel_photo's wide_share; 0: none)")
     parser.add_argument("--elastic", type=float, default=0.0,
                         help="share of the training cells bent by a smooth random field (`warped`; 0: none)")
     parser.add_argument("--elastic-strength", type=float, default=0.15,
@@ -181,7 +184,7 @@ def train(arguments, seed, photos, faces, path):
         started = time.time()
         items = cells.generate(seed * 1000 + round_index, arguments.windows, train_photos, faces,
                                single=arguments.single, stroke_share=arguments.stroke_share,
-                               rendered_single=arguments.rendered_single)
+                               rendered_single=arguments.rendered_single, wide_share=arguments.wide_wheels)
         generated = time.time() - started
         if steps_per_round is None:
             steps_per_round = (len(items) + 127) // 128

@@ -92,11 +92,12 @@ CLOSE_UP_STROKE_SHARE = 1 / 3
 _photos = None
 _faces = None
 _stroke_share = 0.0
+_wide_share = 0.0
 
 
-def _start(photos, faces, stroke_share):
-    global _photos, _faces, _stroke_share
-    _photos, _faces, _stroke_share = photos, faces, stroke_share
+def _start(photos, faces, stroke_share, wide_share):
+    global _photos, _faces, _stroke_share, _wide_share
+    _photos, _faces, _stroke_share, _wide_share = photos, faces, stroke_share, wide_share
 
 
 def _chunk(arguments):
@@ -127,20 +128,20 @@ def _close_up_chunk(arguments):
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(count):
-        image, value = render.wheel_photo(rng, _faces, CLOSE_UP_STROKE_SHARE)
+        image, value = render.wheel_photo(rng, _faces, CLOSE_UP_STROKE_SHARE, _wide_share)
         out.append((photo_cell(rng, image), soft_label(value), "close-up"))
     return out
 
 
 def generate(seed, windows, photos, faces, processes=2, chunk=250, augmented=True, single=0, stroke_share=0.0,
-             rendered_single=0):
+             rendered_single=0, wide_share=0.0):
     """The cells of `windows` windows of the training mix (counters in designs drawn from strokes
     `stroke_share` of the time), of `single` photos read alone (`photo_cell`) and of
-    `rendered_single` close-ups of rendered wheels read the same way (`render.wheel_photo`), the
-    same for the same seed."""
+    `rendered_single` close-ups of rendered wheels read the same way (`render.wheel_photo`, its
+    `wide_share`), the same for the same seed."""
     jobs = [job + (augmented,) for job in data.jobs(seed * 1_000_003, windows, chunk)]
     photo_jobs = data.jobs(seed * 1_000_003 + 500_000, single, chunk * 4)
     close_up_jobs = data.jobs(seed * 1_000_003 + 700_000, rendered_single, chunk * 4)
-    with Pool(processes, initializer=_start, initargs=(photos, faces, stroke_share)) as pool:
+    with Pool(processes, initializer=_start, initargs=(photos, faces, stroke_share, wide_share)) as pool:
         parts = pool.map(_chunk, jobs) + pool.map(_photo_chunk, photo_jobs) + pool.map(_close_up_chunk, close_up_jobs)
     return [item for part in parts for item in part]

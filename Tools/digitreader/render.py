@@ -290,18 +290,21 @@ def draw_digit(image, char, x, y, scale, tall, thick, gap, slant, ink, ghost):
         cv2.fillPoly(image, [np.round(poly * 8).astype(np.int32)], colour.tolist(), lineType=cv2.LINE_AA, shift=3)
 
 
-def wheel_strip(face, size, digit, fraction, cell, height, wheel, ink):
-    """One wheel: digit and digit + 1 stacked, shown `fraction` of the way from one to the next.
-    `face` is a font or a `strokes.StrokeFace`."""
+def wheel_strip(face, size, digit, fraction, cell, height, wheel, ink, pitch=None):
+    """One wheel: digit and digit + 1 stacked, shown `fraction` of the way from one to the next,
+    through a window `height` high. The digits stand `pitch` apart on the wheel (default the
+    window's height; more, and a digit half-way shows less of each glyph, with a gap between).
+    `face` is a font or a `strokes.StrokeFace` (which keeps the default pitch)."""
     if isinstance(face, strokes.StrokeFace):
         return stroke_wheel_strip(face, digit, fraction, cell, height, wheel, ink)
-    column = Image.new("RGB", (cell, height * 3), tuple(int(v) for v in wheel))
+    pitch = pitch or height
+    column = Image.new("RGB", (cell, pitch * 3), tuple(int(v) for v in wheel))
     draw = ImageDraw.Draw(column)
     for row, value in enumerate([(digit + 9) % 10, digit, (digit + 1) % 10]):
         left, top, right, bottom = draw.textbbox((0, 0), str(value), font=face)
-        draw.text(((cell - (right - left)) / 2 - left, row * height + (height - (bottom - top)) / 2 - top),
+        draw.text(((cell - (right - left)) / 2 - left, row * pitch + (pitch - (bottom - top)) / 2 - top),
                   str(value), fill=tuple(int(v) for v in ink), font=face)
-    offset = int(round(height + fraction * height))
+    offset = int(round(pitch * 1.5 + fraction * pitch - height / 2))
     return np.asarray(column)[offset:offset + height]
 
 
@@ -364,22 +367,27 @@ def wheels(rng, faces, stroke_share=0.0):
     return image, shown
 
 
-def wheel_photo(rng, faces, stroke_share=0.0):
+def wheel_photo(rng, faces, stroke_share=0.0, wide_share=0.0):
     """One wheel as a camera's digit window takes it: tight around the digit (which fills 75-95%
     of the height, as in meterdigits' photos), the wheel's sides or the window's frame at its
     edges half of the time, caught mid-roll 30% of the time. In one of the font files `faces`, or,
-    `stroke_share` of the time, a design drawn from strokes. Returns (image, wheel value)."""
+    `stroke_share` of the time, a design drawn from strokes. `wide_share` of the font wheels have
+    their digits farther apart than the window is high (1.05-1.35 times) and smaller in it
+    (55-90% of its height), as many water meters' wheels do. Returns (image, wheel value)."""
     size = int(rng.integers(28, 56))
-    if stroke_share and rng.random() < stroke_share:
+    stroked = bool(stroke_share) and rng.random() < stroke_share
+    if stroked:
         face = strokes.StrokeFace(rng, size)
     else:
         face = ImageFont.truetype(faces[int(rng.integers(len(faces)))], size)
-    height = int(round(size * 0.72 / rng.uniform(0.75, 0.95)))
+    wide = not stroked and bool(wide_share) and rng.random() < wide_share
+    height = int(round(size * 0.72 / (rng.uniform(0.55, 0.9) if wide else rng.uniform(0.75, 0.95))))
+    pitch = int(round(height * rng.uniform(1.05, 1.35))) if wide else height
     cell = int(round(size * rng.uniform(0.55, 0.9)))
     wheel, ink = wheel_colours(rng)
     digit = int(rng.integers(10))
     fraction = float(rng.uniform(0.05, 0.95)) if rng.random() < 0.3 else float(rng.uniform(-0.08, 0.08))
-    image = wheel_strip(face, size, digit, fraction, cell, height, wheel, ink)
+    image = wheel_strip(face, size, digit, fraction, cell, height, wheel, ink, pitch)
     if rng.random() < 0.5:
         frame = rng.integers(0, 256, 3).astype(np.uint8)
         left, right = (int(v) for v in rng.integers(1, max(2, cell // 6), 2))

@@ -6,23 +6,32 @@
 // caught mid-roll apart, beside the wheels alone. With `--host PLUGINS.json` (sets written with
 // `--references`), whole meters also read through photometer-host as a registered meter is: set
 // up from its reference photo, the photo found and straightened through the identify homography
-// (HostScore).
+// (HostScore). `--cell-model FILE.onnx` reads the wheels in process with another training of the
+// cell classifier, for comparing trainings.
 //
 //   swift build -c release
-//   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors] [--host PLUGINS.json]
+//   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors] [--host PLUGINS.json] [--cell-model FILE.onnx]
 import DigitReader
 import Foundation
 import PhotometerProtocol
 import PhotometerVision
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let hostFlag = arguments.firstIndex(of: "--host")
-let plugins = hostFlag.flatMap { $0 + 1 < arguments.count ? URL(fileURLWithPath: arguments[$0 + 1]) : nil }
-let sets = arguments.indices.filter { !arguments[$0].hasPrefix("--") && $0 != hostFlag.map { $0 + 1 } }
-  .map { arguments[$0] }
+let valued = ["--host", "--cell-model"]
+func value(_ flag: String) -> URL? {
+  arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? URL(fileURLWithPath: arguments[$0 + 1]) : nil }
+}
+let plugins = value("--host")
+let cellModel = value("--cell-model")
+let sets = arguments.indices.filter {
+  !arguments[$0].hasPrefix("--") && ($0 == 0 || !valued.contains(arguments[$0 - 1]))
+}
+.map { arguments[$0] }
 guard !sets.isEmpty else {
   FileHandle.standardError.write(
-    Data("usage: photometer-benchmark-dials SET-DIR... [--show-errors] [--host PLUGINS.json]\n".utf8))
+    Data(
+      "usage: photometer-benchmark-dials SET-DIR... [--show-errors] [--host PLUGINS.json] [--cell-model FILE.onnx]\n"
+        .utf8))
   exit(2)
 }
 print("Dial evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores")
@@ -30,7 +39,9 @@ let showErrors = arguments.contains("--show-errors")
 var scores: [(name: String, dials: DialScore, meters: CombinedScore)] = []
 var hostScores: [(name: String, score: HostScore)] = []
 do {
-  let reader = try SequenceReader.bundled()
+  let bundled = try SequenceReader.bundled()
+  let reader =
+    try cellModel.map { SequenceReader(network: bundled.network, cells: try CellClassifier(model: $0)) } ?? bundled
   for set in sets {
     // Each photo decoded and each dial read once, for both tables.
     var (dials, meters) = (DialScore(), CombinedScore())
