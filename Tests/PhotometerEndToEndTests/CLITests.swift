@@ -225,6 +225,9 @@ import Testing
     #expect(rows.map { $0["known"] as? Int } == [2, 2])
     #expect(rows.last?["unknown"] as? Int == 1)
     #expect(rows.last?["rejected"] as? Double == 1)
+    // The first query's time, every reference learnt in it, stands apart on the vote's row.
+    #expect((rows.last?["first_ms"] as? Double).map { $0 > 0 } == true)
+    #expect(rows.first?["first_ms"] is NSNull)
     // The user's database is not touched: the meters went to a temporary one.
     #expect(try await run(["meter", "list", "--json"]).lines.isEmpty)
   }

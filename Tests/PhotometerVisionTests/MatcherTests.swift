@@ -51,6 +51,45 @@ import Testing
     }
   }
 
+  /// With a cache folder, a new matcher (a new plugin process, after a restart) knows the
+  /// references another learnt, without their photos, and ranks every query as it does; a reference
+  /// whose window moved is not known from the cache, and bytes that are no keypoints are refused.
+  @Test func learntReferencesAreReadBackFromTheCache() async throws {
+    let household = try await Self.household()
+    let cache = Scratch.folder.appendingPathComponent("keypoints-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: cache) }
+    try await onOwnThread {
+      var settings = KeypointMatcher.Settings()
+      settings.cache = cache
+      // SHA-256s as the host sends them: hexadecimal, one per photo.
+      let references = household.references.enumerated().map { index, reference in
+        var reference = reference
+        reference.sha256 = String(repeating: "0", count: 63) + String(index, radix: 16)
+        reference.roi = Rect(x: 10, y: 10, width: 200, height: 60)
+        return reference
+      }
+      let learnt = KeypointMatcher(settings: settings)
+      for (reference, original) in zip(references, household.references) {
+        try learnt.learn(reference, image: household.images[original.sha256]!)
+      }
+      let restarted = KeypointMatcher(settings: settings)
+      #expect(references.allSatisfy(restarted.knows))
+      for query in household.queries {
+        let (before, after) = (
+          try learnt.rank(query.image, references: references), try restarted.rank(query.image, references: references)
+        )
+        #expect(before.map(\.meter) == after.map(\.meter))
+        #expect(before.map(\.score) == after.map(\.score))
+        #expect(before.map(\.colour) == after.map(\.colour))
+      }
+      var moved = references[0]
+      moved.roi = Rect(x: 20, y: 10, width: 200, height: 60)
+      #expect(!KeypointMatcher(settings: settings).knows(moved))
+      #expect(!KeypointMatcher().knows(references[0]), "no cache, nothing known")
+      #expect(throws: VisionError.self) { _ = try Keypoints(encoded: Array("not keypoints".utf8)) }
+    }
+  }
+
   /// A query's matching and verification are shared among threads; what is verified, and so the
   /// ranking and each homography, must not depend on how many there are or which finished first.
   @Test func keypointsRankTheSameOnOneThreadAndOnSeveral() async throws {

@@ -5,6 +5,9 @@
 #include <opencv2/features2d.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
 
 using namespace pm;
 
@@ -133,6 +136,26 @@ cv::Mat meterMask(const cv::Mat &colour, cv::Rect window) {
 
 }  // namespace
 
+namespace {
+
+// The layout of encoded keypoints: a tag naming this layout, then the fields in order.
+constexpr char kEncodedTag[8] = {'p', 'm', 'k', 'p', 't', 's', '0', '1'};
+
+template <typename T> void put(std::vector<uint8_t> &bytes, const T *values, size_t count) {
+  const auto *start = reinterpret_cast<const uint8_t *>(values);
+  bytes.insert(bytes.end(), start, start + sizeof(T) * count);
+}
+
+template <typename T> bool take(const uint8_t *&cursor, const uint8_t *end, T *values, size_t count) {
+  size_t length = sizeof(T) * count;
+  if (size_t(end - cursor) < length) return false;
+  std::memcpy(values, cursor, length);
+  cursor += length;
+  return true;
+}
+
+}  // namespace
+
 extern "C" {
 
 pm_status pm_keypoints_detect(const pm_image *image, int max_features, pm_keypoints **out) {
@@ -186,6 +209,67 @@ void pm_keypoints_points(const pm_keypoints *keypoints, float *xy) {
     *xy++ = point.x;
     *xy++ = point.y;
   }
+}
+
+pm_status pm_keypoints_encode(const pm_keypoints *keypoints, uint8_t **out, size_t *size) {
+  if (!keypoints || !out || !size) return fail(PM_BAD_ARGUMENT, "no keypoints or no place for the bytes");
+  const int32_t count = int32_t(keypoints->points.size());
+  const int32_t width = keypoints->descriptors.empty() ? 0 : keypoints->descriptors.cols;
+  if (keypoints->angles.size() != size_t(count) || keypoints->octaves.size() != size_t(count) ||
+      (count > 0 && (keypoints->descriptors.rows != count || keypoints->descriptors.type() != CV_8U))) {
+    return fail(PM_FAILED, "the keypoints are inconsistent and cannot be encoded");
+  }
+  std::vector<uint8_t> bytes;
+  put(bytes, kEncodedTag, sizeof kEncodedTag);
+  const int32_t header[5] = {count, width, keypoints->headOn, keypoints->size.width, keypoints->size.height};
+  put(bytes, header, 5);
+  put(bytes, &keypoints->scale, 1);
+  put(bytes, keypoints->points.data(), keypoints->points.size());
+  put(bytes, keypoints->angles.data(), keypoints->angles.size());
+  put(bytes, keypoints->octaves.data(), keypoints->octaves.size());
+  for (int row = 0; row < keypoints->descriptors.rows; ++row) {
+    put(bytes, keypoints->descriptors.ptr<uint8_t>(row), size_t(width));
+  }
+  *out = static_cast<uint8_t *>(std::malloc(bytes.size()));
+  if (!*out) return fail(PM_FAILED, "out of memory encoding keypoints");
+  std::memcpy(*out, bytes.data(), bytes.size());
+  *size = bytes.size();
+  return PM_OK;
+}
+
+pm_status pm_keypoints_decode(const uint8_t *data, size_t size, pm_keypoints **out) {
+  if (!data || !out) return fail(PM_BAD_ARGUMENT, "no bytes or no place for the keypoints");
+  const uint8_t *cursor = data, *end = data + size;
+  char tag[sizeof kEncodedTag];
+  int32_t header[5];
+  double scale = 1;
+  if (!take(cursor, end, tag, sizeof tag) || std::memcmp(tag, kEncodedTag, sizeof tag) != 0 ||
+      !take(cursor, end, header, 5) || !take(cursor, end, &scale, 1)) {
+    return fail(PM_BAD_ARGUMENT, "the bytes are not encoded keypoints of this version");
+  }
+  const int32_t count = header[0], width = header[1];
+  if (count < 0 || width < 0 || header[2] < 0 || header[2] > count || (count > 0 && width == 0)) {
+    return fail(PM_BAD_ARGUMENT, "the encoded keypoints' header is inconsistent");
+  }
+  auto keypoints = std::make_unique<pm_keypoints>();
+  keypoints->points.resize(size_t(count));
+  keypoints->angles.resize(size_t(count));
+  keypoints->octaves.resize(size_t(count));
+  keypoints->headOn = header[2];
+  keypoints->size = cv::Size(header[3], header[4]);
+  keypoints->scale = scale;
+  bool complete = take(cursor, end, keypoints->points.data(), size_t(count)) &&
+                  take(cursor, end, keypoints->angles.data(), size_t(count)) &&
+                  take(cursor, end, keypoints->octaves.data(), size_t(count));
+  if (complete && count > 0) {
+    keypoints->descriptors.create(count, width, CV_8U);
+    for (int row = 0; complete && row < count; ++row) {
+      complete = take(cursor, end, keypoints->descriptors.ptr<uint8_t>(row), size_t(width));
+    }
+  }
+  if (!complete || cursor != end) return fail(PM_BAD_ARGUMENT, "the encoded keypoints are cut off or too long");
+  *out = keypoints.release();
+  return PM_OK;
 }
 
 }  // extern "C"

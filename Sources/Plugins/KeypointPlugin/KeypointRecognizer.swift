@@ -1,3 +1,4 @@
+import Foundation
 import MeterMatchers
 import PhotometerProtocol
 import PhotometerVision
@@ -10,7 +11,20 @@ struct KeypointRecognizer: Recognizer {
     OptionSpec(name: "features", description: "ORB keypoints per photo", defaultValue: "1200"),
     OptionSpec(name: "verify", description: "references checked with a homography per query", defaultValue: "8"),
     OptionSpec(name: "threads", description: "threads a query's matching shares", defaultValue: "2"),
+    OptionSpec(
+      name: "cache",
+      description: "a folder where learnt references are kept across restarts (none: learn them in every process)",
+      defaultValue: KeypointRecognizer.defaultCache),
   ]
+
+  /// $XDG_CACHE_HOME/photometer/keypoints, or ~/.cache/photometer/keypoints.
+  static var defaultCache: String {
+    let environment = ProcessInfo.processInfo.environment
+    let base =
+      environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache").path
+    return URL(fileURLWithPath: base).appendingPathComponent("photometer/keypoints").path
+  }
 
   let roles: [Role] = [.identify]
   private var matcher = KeypointMatcher()
@@ -23,10 +37,14 @@ struct KeypointRecognizer: Recognizer {
       "verify", in: 1...100, fallback: settings.verify, expected: "a whole number from 1 to 100")
     settings.threads = try host.number(
       "threads", in: 1...16, fallback: settings.threads, expected: "a whole number from 1 to 16")
+    let cache = host.options["cache"] ?? Self.defaultCache
+    settings.cache = cache == "none" || cache.isEmpty ? nil : URL(fileURLWithPath: cache)
     matcher = KeypointMatcher(settings: settings)
     return Hello(
       name: "photometer-keypoints", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
-      details: ["engine": "opencv-orb", "features": "\(settings.features)"])
+      details: [
+        "engine": "opencv-orb", "features": "\(settings.features)", "cache": settings.cache?.path ?? "none",
+      ])
   }
 
   mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> PluginCandidates {

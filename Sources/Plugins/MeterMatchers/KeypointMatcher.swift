@@ -5,8 +5,10 @@ import PhotometerVision
 /// Which meter is this, by its print: ORB keypoints matched through one LSH index over every
 /// reference, the best few verified with a RANSAC homography whose inliers are the score.
 ///
-/// Keypoints of a reference are computed once per photo (keyed by its SHA-256) and kept; the
-/// index is rebuilt only when the set of references changes.
+/// Keypoints of a reference are computed once per photo (keyed by its SHA-256) and kept, and with
+/// ``Settings/cache`` also on disk, so that a new process (after a restart) reads them back
+/// instead of learning every reference again; the index is rebuilt only when the set of
+/// references changes.
 public final class KeypointMatcher: @unchecked Sendable {
   // Used by one plugin request at a time (PluginServer serves requests in order).
 
@@ -25,6 +27,10 @@ public final class KeypointMatcher: @unchecked Sendable {
     public var maxSide = 640
     /// Threads a query's matching and verification share (the answer is the same for any number).
     public var threads = 2
+    /// A folder where learnt references are kept across processes (nil: in memory only). A file
+    /// is named by the photo's SHA-256, its digit window and the settings that shape keypoints,
+    /// so a changed window or setting learns the photo again.
+    public var cache: URL?
 
     public init() {}
   }
@@ -41,21 +47,69 @@ public final class KeypointMatcher: @unchecked Sendable {
     self.settings = settings
   }
 
-  /// Whether the reference has been learnt, with its digit window as it is now.
+  /// Whether the reference has been learnt, with its digit window as it is now (read back from
+  /// ``Settings/cache`` when this process has not learnt it).
   public func knows(_ reference: Reference) -> Bool {
-    known[reference.sha256].map { $0.window == reference.roi } ?? false
+    if let entry = known[reference.sha256], entry.window == reference.roi { return true }
+    return readCached(reference)
   }
 
   /// Learns a reference photo, decoded with ``Settings/maxSide``: its keypoints on the meter
   /// around its digit window when it has one (see ``Keypoints``), else all over the photo.
   public func learn(_ reference: Reference, image: VisionImage) throws(VisionError) {
-    known[reference.sha256] = (
-      try Keypoints(
-        of: image, maxFeatures: settings.features, tiltedFeatures: settings.tiltedFeatures, window: reference.roi),
-      Int((Double(image.width) / image.scale).rounded()), Int((Double(image.height) / image.scale).rounded()),
-      try image.dominantColour(), reference.roi
-    )
+    let keypoints = try Keypoints(
+      of: image, maxFeatures: settings.features, tiltedFeatures: settings.tiltedFeatures, window: reference.roi)
+    let entry = LearntReference(
+      width: Int((Double(image.width) / image.scale).rounded()),
+      height: Int((Double(image.height) / image.scale).rounded()), colour: try image.dominantColour())
+    remember(reference, keypoints, entry)
+    writeCached(reference, keypoints, entry)
+  }
+
+  /// What a reference keeps besides its keypoints: the photo's size in its own pixels and colour.
+  private struct LearntReference: Codable {
+    var width: Int
+    var height: Int
+    var colour: String
+  }
+
+  private func remember(_ reference: Reference, _ keypoints: Keypoints, _ entry: LearntReference) {
+    known[reference.sha256] = (keypoints, entry.width, entry.height, entry.colour, reference.roi)
     index = nil  // a photo learnt again around another window keeps its place in the order
+  }
+
+  /// The cache files' version: raise it whenever what ``Keypoints`` detects changes, so that a
+  /// new build learns the references again instead of reading an old build's keypoints.
+  static let cacheVersion = 1
+
+  /// Where ``Settings/cache`` keeps `reference` learnt as now: the cache's version, the settings
+  /// that shape keypoints, the window.
+  private func cacheFile(_ reference: Reference) -> URL? {
+    guard let cache = settings.cache, reference.sha256.allSatisfy(\.isHexDigit) else { return nil }
+    let window = reference.roi.map { "\($0.x)_\($0.y)_\($0.width)_\($0.height)" } ?? "whole"
+    let shaping = "f\(settings.features)-t\(settings.tiltedFeatures)-m\(settings.maxSide)-v\(Self.cacheVersion)"
+    return cache.appendingPathComponent("\(reference.sha256)-\(window)-\(shaping).keypoints")
+  }
+
+  /// The file: a line of JSON (``LearntReference``), then ``Keypoints/encoded()``.
+  private func writeCached(_ reference: Reference, _ keypoints: Keypoints, _ entry: LearntReference) {
+    guard let file = cacheFile(reference), let header = try? JSONEncoder().encode(entry),
+      let bytes = try? keypoints.encoded()
+    else { return }
+    // A cache that cannot be written costs the next process time, not answers: errors are ignored.
+    try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try? (header + Data([0x0A]) + Data(bytes)).write(to: file, options: .atomic)
+  }
+
+  /// Reads `reference` back from the cache; false when it has no file or the file does not read.
+  private func readCached(_ reference: Reference) -> Bool {
+    guard let file = cacheFile(reference), let data = try? Data(contentsOf: file),
+      let newline = data.firstIndex(of: 0x0A),
+      let entry = try? JSONDecoder().decode(LearntReference.self, from: data[..<newline]),
+      let keypoints = try? Keypoints(encoded: [UInt8](data[(newline + 1)...]))
+    else { return false }
+    remember(reference, keypoints, entry)
+    return true
   }
 
   /// Ranks the meters of `references` (all learnt) for the photo (decoded with

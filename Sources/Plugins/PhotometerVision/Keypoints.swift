@@ -25,8 +25,24 @@ public final class Keypoints: @unchecked Sendable {
     pointer = result!
   }
 
+  /// The keypoints ``encoded`` gave, as they were (for a cache on disk).
+  public init(encoded bytes: [UInt8]) throws(VisionError) {
+    var result: OpaquePointer?
+    try check(pm_keypoints_decode(bytes, bytes.count, &result))
+    pointer = result!
+  }
+
   deinit {
     pm_keypoints_free(pointer)
+  }
+
+  /// The keypoints, descriptors and views as bytes that ``init(encoded:)`` reads back.
+  public func encoded() throws(VisionError) -> [UInt8] {
+    var bytes: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    try check(pm_keypoints_encode(pointer, &bytes, &size))
+    defer { pm_free(bytes) }
+    return Array(UnsafeBufferPointer(start: bytes, count: size))
   }
 
   public var count: Int { Int(pm_keypoints_count(pointer)) }

@@ -133,6 +133,11 @@ int pm_keypoints_count(const pm_keypoints *keypoints);
 /// Where the keypoints are, in pixels of the image they were detected in: x, y for each, into
 /// `xy` (2 x count floats).
 void pm_keypoints_points(const pm_keypoints *keypoints, float *xy);
+/// The keypoints as bytes (for a cache on disk; free with `pm_free`), and back: the same
+/// keypoints, descriptors, views and scale. Decoding bytes of another layout or a cut-off file is
+/// PM_BAD_ARGUMENT.
+pm_status pm_keypoints_encode(const pm_keypoints *keypoints, uint8_t **out, size_t *size);
+pm_status pm_keypoints_decode(const uint8_t *data, size_t size, pm_keypoints **out);
 
 typedef struct pm_keypoint_index pm_keypoint_index;
 
