@@ -90,6 +90,31 @@ import Testing
     }
   }
 
+  /// Keypoints encoded for the cache read back as they were; a file cut short, grown or with a
+  /// count that does not fit its bytes is refused, never read past its end.
+  @Test func encodedKeypointsReadBackAndDamagedOnesAreRefused() async throws {
+    let household = try await Self.household()
+    try await onOwnThread {
+      let image = household.images[household.references[0].sha256]!
+      let keypoints = try Keypoints(of: image, maxFeatures: 300, tiltedFeatures: 100)
+      let bytes = try keypoints.encoded()
+      let read = try Keypoints(encoded: bytes)
+      #expect(read.count == keypoints.count && read.count > 0)
+      #expect(read.points.map(\.x) == keypoints.points.map(\.x))
+      #expect(try read.encoded() == bytes)
+      for length in [0, 8, 20, 36, bytes.count / 2, bytes.count - 1] {
+        #expect(throws: VisionError.self, "cut to \(length) bytes") {
+          _ = try Keypoints(encoded: Array(bytes.prefix(length)))
+        }
+      }
+      #expect(throws: VisionError.self, "a byte more") { _ = try Keypoints(encoded: bytes + [0]) }
+      var grown = bytes
+      grown[8] = 0xFF  // the count's low byte: more keypoints than the bytes hold
+      grown[11] = 0x7F
+      #expect(throws: VisionError.self, "a count past the end") { _ = try Keypoints(encoded: grown) }
+    }
+  }
+
   /// A query's matching and verification are shared among threads; what is verified, and so the
   /// ranking and each homography, must not depend on how many there are or which finished first.
   @Test func keypointsRankTheSameOnOneThreadAndOnSeveral() async throws {

@@ -251,6 +251,11 @@ pm_status pm_keypoints_decode(const uint8_t *data, size_t size, pm_keypoints **o
   if (count < 0 || width < 0 || header[2] < 0 || header[2] > count || (count > 0 && width == 0)) {
     return fail(PM_BAD_ARGUMENT, "the encoded keypoints' header is inconsistent");
   }
+  // What the header promises must be what is left, before anything is allocated for it.
+  const uint64_t perKeypoint = sizeof(cv::Point2f) + sizeof(float) + sizeof(int8_t) + uint64_t(width);
+  if (uint64_t(end - cursor) != uint64_t(count) * perKeypoint) {
+    return fail(PM_BAD_ARGUMENT, "the encoded keypoints are cut off or too long");
+  }
   auto keypoints = std::make_unique<pm_keypoints>();
   keypoints->points.resize(size_t(count));
   keypoints->angles.resize(size_t(count));
