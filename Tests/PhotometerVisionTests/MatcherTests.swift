@@ -51,16 +51,17 @@ import Testing
     }
   }
 
-  /// With a cache folder, a new matcher (a new plugin process, after a restart) knows the
-  /// references another learnt, without their photos, and ranks every query as it does; a reference
-  /// whose window moved is not known from the cache, and bytes that are no keypoints are refused.
+  /// With a cache folder, a new matcher (a new plugin process, after a restart) reads back the
+  /// references another learnt: an identify request without their photos is answered, not
+  /// answered with the photos to send, and ranks as the first matcher does. A reference whose
+  /// window moved is not read back, and without a cache nothing is.
   @Test func learntReferencesAreReadBackFromTheCache() async throws {
     let household = try await Self.household()
-    let cache = Scratch.folder.appendingPathComponent("keypoints-\(UUID().uuidString)")
+    let cache = Scratch.folder.appendingPathComponent("references-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: cache) }
     try await onOwnThread {
       var settings = KeypointMatcher.Settings()
-      settings.cache = cache
+      settings.cache = cache.appendingPathComponent("keypoints")
       // SHA-256s as the host sends them: hexadecimal, one per photo.
       let references = household.references.enumerated().map { index, reference in
         var reference = reference
@@ -69,23 +70,31 @@ import Testing
         return reference
       }
       let learnt = KeypointMatcher(settings: settings)
+      var histograms = HistogramMatcher(mode: .robust, cache: cache.appendingPathComponent("histograms"))
       for (reference, original) in zip(references, household.references) {
         try learnt.learn(reference, image: household.images[original.sha256]!)
+        try histograms.learn(reference, image: household.images[original.sha256]!)
       }
-      let restarted = KeypointMatcher(settings: settings)
-      #expect(references.allSatisfy(restarted.knows))
+      var restarted = KeypointMatcher(settings: settings)
+      var restartedHistograms = HistogramMatcher(mode: .robust, cache: cache.appendingPathComponent("histograms"))
       for query in household.queries {
-        let (before, after) = (
-          try learnt.rank(query.image, references: references), try restarted.rank(query.image, references: references)
-        )
-        #expect(before.map(\.meter) == after.map(\.meter))
-        #expect(before.map(\.score) == after.map(\.score))
-        #expect(before.map(\.colour) == after.map(\.colour))
+        let encoded = try query.image.encoded()
+        let request = IdentifyRequest(image: Image(data: encoded), references: references)
+        let keypoints = try ReferenceIntake.identify(request, with: &restarted)
+        let colours = try ReferenceIntake.identify(request, with: &restartedHistograms)
+        #expect(keypoints.missingReferences.isEmpty && colours.missingReferences.isEmpty)
+        let before = try learnt.rank(try ReferenceIntake.query(request.image), references: references)
+        #expect(keypoints.candidates.map(\.meter) == before.map(\.meter))
+        #expect(keypoints.candidates.map(\.score) == before.map(\.score))
+        let coloursBefore = try histograms.rank(try ReferenceIntake.query(request.image), references: references)
+        #expect(colours.candidates.map(\.meter) == coloursBefore.map(\.meter))
       }
       var moved = references[0]
       moved.roi = Rect(x: 20, y: 10, width: 200, height: 60)
-      #expect(!KeypointMatcher(settings: settings).knows(moved))
-      #expect(!KeypointMatcher().knows(references[0]), "no cache, nothing known")
+      let fresh = KeypointMatcher(settings: settings)
+      #expect(!fresh.recall(moved))
+      let uncached = KeypointMatcher()
+      #expect(!uncached.recall(references[0]), "no cache, nothing read back")
       #expect(throws: VisionError.self) { _ = try Keypoints(encoded: Array("not keypoints".utf8)) }
     }
   }

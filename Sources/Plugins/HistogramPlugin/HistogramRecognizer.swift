@@ -4,12 +4,17 @@ import PhotometerVision
 import PluginKit
 
 /// The histogram matcher as a plugin. Option `mode`: `robust` (default) or `seed`, the reference
-/// application's method kept for comparison.
+/// application's method kept for comparison; `cache`: where learnt references are kept across
+/// restarts (``ReferenceCache``; `none`: nowhere).
 struct HistogramRecognizer: Recognizer {
   static let acceptedOptions = [
     OptionSpec(
       name: "mode", description: "robust (illumination-normalised) or seed (HSV 50 x 60, four measures voting)",
-      defaultValue: "robust")
+      defaultValue: "robust"),
+    OptionSpec(
+      name: "cache",
+      description: "a folder where learnt references are kept across restarts (none: learn them in every process)",
+      defaultValue: ReferenceCache.defaultFolder("histograms")),
   ]
 
   let roles: [Role] = [.identify]
@@ -20,10 +25,11 @@ struct HistogramRecognizer: Recognizer {
     guard let mode = ColourHistogram.Mode(rawValue: name) else {
       throw ErrorReply(.invalidRequest, "mode must be robust or seed, not '\(name)'")
     }
-    matcher = HistogramMatcher(mode: mode)
+    let cache = ReferenceCache.folder(option: host.options["cache"] ?? ReferenceCache.defaultFolder("histograms"))
+    matcher = HistogramMatcher(mode: mode, cache: cache)
     return Hello(
       name: "photometer-histogram", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
-      details: ["engine": "opencv", "mode": mode.rawValue])
+      details: ["engine": "opencv", "mode": mode.rawValue, "cache": cache?.path ?? "none"])
   }
 
   mutating func identify(_ request: IdentifyRequest) throws(ErrorReply) -> PluginCandidates {

@@ -1,4 +1,3 @@
-import Foundation
 import MeterMatchers
 import PhotometerProtocol
 import PhotometerVision
@@ -14,17 +13,8 @@ struct KeypointRecognizer: Recognizer {
     OptionSpec(
       name: "cache",
       description: "a folder where learnt references are kept across restarts (none: learn them in every process)",
-      defaultValue: KeypointRecognizer.defaultCache),
+      defaultValue: ReferenceCache.defaultFolder("keypoints")),
   ]
-
-  /// $XDG_CACHE_HOME/photometer/keypoints, or ~/.cache/photometer/keypoints.
-  static var defaultCache: String {
-    let environment = ProcessInfo.processInfo.environment
-    let base =
-      environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache").path
-    return URL(fileURLWithPath: base).appendingPathComponent("photometer/keypoints").path
-  }
 
   let roles: [Role] = [.identify]
   private var matcher = KeypointMatcher()
@@ -37,8 +27,7 @@ struct KeypointRecognizer: Recognizer {
       "verify", in: 1...100, fallback: settings.verify, expected: "a whole number from 1 to 100")
     settings.threads = try host.number(
       "threads", in: 1...16, fallback: settings.threads, expected: "a whole number from 1 to 16")
-    let cache = host.options["cache"] ?? Self.defaultCache
-    settings.cache = cache == "none" || cache.isEmpty ? nil : URL(fileURLWithPath: cache)
+    settings.cache = ReferenceCache.folder(option: host.options["cache"] ?? ReferenceCache.defaultFolder("keypoints"))
     matcher = KeypointMatcher(settings: settings)
     return Hello(
       name: "photometer-keypoints", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,

@@ -5,24 +5,51 @@ import PhotometerVision
 /// Which meter is this, by colour: compares the photo's colour histogram with each reference's.
 ///
 /// Reference histograms are computed once per photo (keyed by its SHA-256) and kept, so a query
-/// costs one histogram and one comparison per reference.
+/// costs one histogram and one comparison per reference; with a `cache` folder also on disk, so a
+/// new process reads them back instead of asking for every photo again.
 public struct HistogramMatcher: Sendable {
   public let mode: ColourHistogram.Mode
+  public let cache: URL?
   private var known: [String: (histogram: ColourHistogram, colour: String)] = [:]
 
-  public init(mode: ColourHistogram.Mode) {
+  public init(mode: ColourHistogram.Mode, cache: URL? = nil) {
     self.mode = mode
+    self.cache = cache
   }
+
+  /// The cache files' version: raise it whenever what ``ColourHistogram`` computes changes.
+  static let cacheVersion = 1
 
   /// Whether the reference's photo has been learnt.
   public func knows(_ reference: Reference) -> Bool {
     known[reference.sha256] != nil
   }
 
+  /// Reads the reference's histogram back from `cache`; false when it has no file there or the
+  /// file does not read.
+  public mutating func recall(_ reference: Reference) -> Bool {
+    guard let cache = cache.map(ReferenceCache.init),
+      let (colour, bytes) = cache.read(String.self, sha256: reference.sha256, shape: shape),
+      bytes.count % MemoryLayout<Float>.size == 0,
+      let histogram = try? ColourHistogram(
+        mode: mode,
+        bins: bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) })
+    else { return false }
+    known[reference.sha256] = (histogram, colour)
+    return true
+  }
+
   /// Learns a reference's photo, all of it.
   public mutating func learn(_ reference: Reference, image: VisionImage) throws(VisionError) {
-    known[reference.sha256] = (try ColourHistogram(of: image, mode: mode), try image.dominantColour())
+    let learnt = (try ColourHistogram(of: image, mode: mode), try image.dominantColour())
+    known[reference.sha256] = learnt
+    if let cache = cache.map(ReferenceCache.init) {
+      let bytes = learnt.0.bins.withUnsafeBytes { Array($0) }
+      cache.write(learnt.1, bytes, sha256: reference.sha256, shape: shape)
+    }
   }
+
+  private var shape: String { "\(mode.rawValue)-v\(Self.cacheVersion).histogram" }
 
   /// Ranks the meters of `references` (all learnt) for the photo, best first.
   public func rank(_ image: VisionImage, references: [Reference]) throws(VisionError) -> [Candidate] {

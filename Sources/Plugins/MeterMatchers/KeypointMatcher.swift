@@ -47,11 +47,9 @@ public final class KeypointMatcher: @unchecked Sendable {
     self.settings = settings
   }
 
-  /// Whether the reference has been learnt, with its digit window as it is now (read back from
-  /// ``Settings/cache`` when this process has not learnt it).
+  /// Whether the reference has been learnt, with its digit window as it is now.
   public func knows(_ reference: Reference) -> Bool {
-    if let entry = known[reference.sha256], entry.window == reference.roi { return true }
-    return readCached(reference)
+    known[reference.sha256].map { $0.window == reference.roi } ?? false
   }
 
   /// Learns a reference photo, decoded with ``Settings/maxSide``: its keypoints on the meter
@@ -82,31 +80,26 @@ public final class KeypointMatcher: @unchecked Sendable {
   /// new build learns the references again instead of reading an old build's keypoints.
   static let cacheVersion = 1
 
-  /// Where ``Settings/cache`` keeps `reference` learnt as now: the cache's version, the settings
-  /// that shape keypoints, the window.
-  private func cacheFile(_ reference: Reference) -> URL? {
-    guard let cache = settings.cache, reference.sha256.allSatisfy(\.isHexDigit) else { return nil }
+  /// How `reference` is learnt as now: the window, the settings that shape keypoints, the
+  /// cache's version.
+  private func shape(_ reference: Reference) -> String {
     let window = reference.roi.map { "\($0.x)_\($0.y)_\($0.width)_\($0.height)" } ?? "whole"
-    let shaping = "f\(settings.features)-t\(settings.tiltedFeatures)-m\(settings.maxSide)-v\(Self.cacheVersion)"
-    return cache.appendingPathComponent("\(reference.sha256)-\(window)-\(shaping).keypoints")
+    let settings = "f\(settings.features)-t\(settings.tiltedFeatures)-m\(settings.maxSide)"
+    return "\(window)-\(settings)-v\(Self.cacheVersion).keypoints"
   }
 
-  /// The file: a line of JSON (``LearntReference``), then ``Keypoints/encoded()``.
+  /// Keeps `reference` in ``Settings/cache``: ``LearntReference``, then ``Keypoints/encoded()``.
   private func writeCached(_ reference: Reference, _ keypoints: Keypoints, _ entry: LearntReference) {
-    guard let file = cacheFile(reference), let header = try? JSONEncoder().encode(entry),
-      let bytes = try? keypoints.encoded()
-    else { return }
-    // A cache that cannot be written costs the next process time, not answers: errors are ignored.
-    try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try? (header + Data([0x0A]) + Data(bytes)).write(to: file, options: .atomic)
+    guard let cache = settings.cache.map(ReferenceCache.init), let bytes = try? keypoints.encoded() else { return }
+    cache.write(entry, bytes, sha256: reference.sha256, shape: shape(reference))
   }
 
-  /// Reads `reference` back from the cache; false when it has no file or the file does not read.
-  private func readCached(_ reference: Reference) -> Bool {
-    guard let file = cacheFile(reference), let data = try? Data(contentsOf: file),
-      let newline = data.firstIndex(of: 0x0A),
-      let entry = try? JSONDecoder().decode(LearntReference.self, from: data[..<newline]),
-      let keypoints = try? Keypoints(encoded: [UInt8](data[(newline + 1)...]))
+  /// Reads `reference`, with its digit window as it is now, back from ``Settings/cache``; false
+  /// when it has no file there or the file does not read.
+  public func recall(_ reference: Reference) -> Bool {
+    guard let cache = settings.cache.map(ReferenceCache.init),
+      let (entry, bytes) = cache.read(LearntReference.self, sha256: reference.sha256, shape: shape(reference)),
+      let keypoints = try? Keypoints(encoded: bytes)
     else { return false }
     remember(reference, keypoints, entry)
     return true

@@ -5,6 +5,9 @@ import PhotometerVision
 public protocol ReferenceMatcher {
   /// Whether the reference has been learnt (its photo, and whatever else of it the matcher uses).
   func knows(_ reference: Reference) -> Bool
+  /// Reads the reference back from what a process before learnt and kept (a cache on disk);
+  /// false when nothing of it was kept, and then it must be learnt from its photo.
+  mutating func recall(_ reference: Reference) -> Bool
   /// Learns a reference: its photo, decoded with ``ReferenceIntake/maxSide``.
   mutating func learn(_ reference: Reference, image: VisionImage) throws(VisionError)
   /// Ranks the meters of `references` (all learnt) for the photo, best first.
@@ -55,6 +58,9 @@ public enum ReferenceIntake {
   public static func identify(_ request: IdentifyRequest, with matcher: inout some ReferenceMatcher)
     throws(ErrorReply) -> PluginCandidates
   {
+    for reference in request.references where !matcher.knows(reference) {
+      _ = matcher.recall(reference)
+    }
     let missing = try take(request.references, knows: matcher.knows) { reference, image throws(VisionError) in
       try matcher.learn(reference, image: image)
     }

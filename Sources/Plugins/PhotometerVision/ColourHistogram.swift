@@ -45,6 +45,18 @@ public struct ColourHistogram: Sendable {
     try check(status)
   }
 
+  /// A histogram computed before (its `bins`, as a cache kept them); the bins must be as many
+  /// as the mode makes.
+  public init(mode: Mode, bins: [Float]) throws(VisionError) {
+    guard bins.count == Int(pm_histogram_size(mode.shim)) else {
+      throw VisionError(
+        kind: .badArgument,
+        description: "a \(mode.rawValue) histogram has \(pm_histogram_size(mode.shim)) bins, not \(bins.count)")
+    }
+    self.mode = mode
+    self.bins = bins
+  }
+
   /// OpenCV's `compareHist` of the two histograms, which must share a mode.
   public func compare(_ other: ColourHistogram, by measure: Measure) -> Double {
     precondition(mode == other.mode, "histograms of different modes do not compare")

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A folder where an identify plugin keeps what it learnt of each reference photo, so that a new
+/// process (after a restart) reads it back instead of asking for the photo and learning it again.
+/// One file per photo and shape: named by the photo's SHA-256 and a key of everything that shaped
+/// what was learnt (settings, window, the learner's version); a line of JSON, then bytes.
+public struct ReferenceCache {
+  let folder: URL
+
+  /// `$XDG_CACHE_HOME/photometer/NAME`, or `~/.cache/photometer/NAME`: where a plugin keeps its
+  /// learnt references unless told otherwise.
+  public static func defaultFolder(_ name: String) -> String {
+    let environment = ProcessInfo.processInfo.environment
+    let base =
+      environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache").path
+    return URL(fileURLWithPath: base).appendingPathComponent("photometer").appendingPathComponent(name).path
+  }
+
+  /// The folder a plugin's `cache` option names: none for `none` or empty.
+  public static func folder(option: String) -> URL? {
+    option == "none" || option.isEmpty ? nil : URL(fileURLWithPath: option)
+  }
+
+  /// The file for a photo learnt as `shape` says, nil for a SHA-256 that is no hexadecimal name.
+  func file(_ sha256: String, shape: String) -> URL? {
+    guard !sha256.isEmpty, sha256.allSatisfy(\.isHexDigit) else { return nil }
+    return folder.appendingPathComponent("\(sha256)-\(shape)")
+  }
+
+  /// Writes `header` and `payload` atomically. A cache that cannot be written costs the next
+  /// process time, not answers, so errors are ignored.
+  func write<Header: Encodable>(_ header: Header, _ payload: [UInt8], sha256: String, shape: String) {
+    guard let file = file(sha256, shape: shape), let line = try? JSONEncoder().encode(header) else { return }
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try? (line + Data([0x0A]) + Data(payload)).write(to: file, options: .atomic)
+  }
+
+  /// The header and payload written for the photo and shape; nil when there is no such file or it
+  /// does not read.
+  func read<Header: Decodable>(_: Header.Type, sha256: String, shape: String) -> (Header, [UInt8])? {
+    guard let file = file(sha256, shape: shape), let data = try? Data(contentsOf: file),
+      let newline = data.firstIndex(of: 0x0A),
+      let header = try? JSONDecoder().decode(Header.self, from: data[..<newline])
+    else { return nil }
+    return (header, [UInt8](data[(newline + 1)...]))
+  }
+}
