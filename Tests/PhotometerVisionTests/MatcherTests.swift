@@ -1,9 +1,10 @@
 import Foundation
-import MeterMatchers
 import PhotometerProtocol
 import PhotometerVision
 import TestSupport
 import Testing
+
+@testable import MeterMatchers
 
 /// The identify matchers on a small rendered household: later photos of registered meters (other
 /// reading, light, framing) and a meter that was never registered.
@@ -97,6 +98,29 @@ import Testing
       #expect(!uncached.recall(references[0]), "no cache, nothing read back")
       #expect(throws: VisionError.self) { _ = try Keypoints(encoded: Array("not keypoints".utf8)) }
     }
+  }
+
+  /// The cache forgets what goes unused: a file neither written nor read back for 90 days is
+  /// removed at a plugin's start, one read back is kept, and nothing else in the folder is touched.
+  @Test func theCacheForgetsReferencesUnusedForLong() throws {
+    let folder = Scratch.folder.appendingPathComponent("cache-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cache = ReferenceCache(folder: folder)
+    let (used, unused) = (String(repeating: "a", count: 64), String(repeating: "b", count: 64))
+    cache.write("#123456", [1, 2, 3], sha256: used, shape: "robust-v1.histogram")
+    cache.write("#654321", [4, 5, 6], sha256: unused, shape: "robust-v1.histogram")
+    let foreign = folder.appendingPathComponent("notes.txt")
+    try Data("the user's".utf8).write(to: foreign)
+    let old = Date(timeIntervalSinceNow: -100 * 24 * 3600)
+    for name in ["\(used)-robust-v1.histogram", "\(unused)-robust-v1.histogram", "notes.txt"] {
+      try FileManager.default.setAttributes(
+        [.modificationDate: old], ofItemAtPath: folder.appendingPathComponent(name).path)
+    }
+    #expect(cache.read(String.self, sha256: used, shape: "robust-v1.histogram")?.1 == [1, 2, 3])
+    #expect(cache.prune() == 1)
+    #expect(cache.read(String.self, sha256: used, shape: "robust-v1.histogram")?.0 == "#123456")
+    #expect(cache.read(String.self, sha256: unused, shape: "robust-v1.histogram") == nil)
+    #expect(FileManager.default.fileExists(atPath: foreign.path))
   }
 
   /// Keypoints encoded for the cache read back as they were; a file cut short, grown or with a

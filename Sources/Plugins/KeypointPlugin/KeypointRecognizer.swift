@@ -28,6 +28,8 @@ struct KeypointRecognizer: Recognizer {
     settings.threads = try host.number(
       "threads", in: 1...16, fallback: settings.threads, expected: "a whole number from 1 to 16")
     settings.cache = ReferenceCache.folder(option: host.options["cache"] ?? ReferenceCache.defaultFolder("keypoints"))
+    // References unused for long (deleted meters, moved windows) leave the cache at each start.
+    settings.cache.map(ReferenceCache.init(folder:))?.prune()
     matcher = KeypointMatcher(settings: settings)
     return Hello(
       name: "photometer-keypoints", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,

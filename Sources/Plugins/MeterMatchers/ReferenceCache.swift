@@ -3,9 +3,18 @@ import Foundation
 /// A folder where an identify plugin keeps what it learnt of each reference photo, so that a new
 /// process (after a restart) reads it back instead of asking for the photo and learning it again.
 /// One file per photo and shape: named by the photo's SHA-256 and a key of everything that shaped
-/// what was learnt (settings, window, the learner's version); a line of JSON, then bytes.
+/// what was learnt (settings, window, the learner's version); a line of JSON, then bytes. A file
+/// read back is marked used (its modification date), and ``prune(unusedFor:now:)`` removes those
+/// unused for long: the references of deleted meters and of windows since moved.
 public struct ReferenceCache {
   let folder: URL
+
+  public init(folder: URL) {
+    self.folder = folder
+  }
+
+  /// How long a file may go unused before ``prune(unusedFor:now:)`` removes it.
+  public static let keptUnused: TimeInterval = 90 * 24 * 3600
 
   /// `$XDG_CACHE_HOME/photometer/NAME`, or `~/.cache/photometer/NAME`: where a plugin keeps its
   /// learnt references unless told otherwise.
@@ -36,13 +45,36 @@ public struct ReferenceCache {
     try? (line + Data([0x0A]) + Data(payload)).write(to: file, options: .atomic)
   }
 
-  /// The header and payload written for the photo and shape; nil when there is no such file or it
-  /// does not read.
+  /// The header and payload written for the photo and shape, the file marked used; nil when
+  /// there is no such file or it does not read.
   func read<Header: Decodable>(_: Header.Type, sha256: String, shape: String) -> (Header, [UInt8])? {
     guard let file = file(sha256, shape: shape), let data = try? Data(contentsOf: file),
       let newline = data.firstIndex(of: 0x0A),
       let header = try? JSONDecoder().decode(Header.self, from: data[..<newline])
     else { return nil }
+    try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
     return (header, [UInt8](data[(newline + 1)...]))
+  }
+
+  /// Removes the cache's files (named by a SHA-256 as ``file(_:shape:)`` names them; nothing else
+  /// in the folder) neither written nor read back for `unusedFor` seconds. Returns how many.
+  @discardableResult
+  public func prune(unusedFor age: TimeInterval = keptUnused, now: Date = Date()) -> Int {
+    let manager = FileManager.default
+    guard
+      let names = try? manager.contentsOfDirectory(
+        at: folder, includingPropertiesForKeys: [.contentModificationDateKey], options: [.skipsHiddenFiles])
+    else { return 0 }
+    var removed = 0
+    for file in names {
+      let name = file.lastPathComponent
+      guard let dash = name.firstIndex(of: "-"), name.distance(from: name.startIndex, to: dash) == 64,
+        name[..<dash].allSatisfy(\.isHexDigit),
+        let used = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
+        now.timeIntervalSince(used) > age
+      else { continue }
+      if (try? manager.removeItem(at: file)) != nil { removed += 1 }
+    }
+    return removed
   }
 }
