@@ -121,6 +121,12 @@ import Testing
     #expect(cache.read(String.self, sha256: used, shape: "robust-v1.histogram")?.0 == "#123456")
     #expect(cache.read(String.self, sha256: unused, shape: "robust-v1.histogram") == nil)
     #expect(FileManager.default.fileExists(atPath: foreign.path))
+    // Once a day at most: a start an hour later looks at nothing, a day later it looks again.
+    cache.write("#654321", [4, 5, 6], sha256: unused, shape: "robust-v1.histogram")
+    try FileManager.default.setAttributes(
+      [.modificationDate: old], ofItemAtPath: folder.appendingPathComponent("\(unused)-robust-v1.histogram").path)
+    #expect(cache.prune(now: Date(timeIntervalSinceNow: 3600)) == 0)
+    #expect(cache.prune(now: Date(timeIntervalSinceNow: 25 * 3600)) == 1)
   }
 
   /// Keypoints encoded for the cache read back as they were; a file cut short, grown or with a

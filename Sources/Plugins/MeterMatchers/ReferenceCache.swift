@@ -57,10 +57,20 @@ public struct ReferenceCache {
   }
 
   /// Removes the cache's files (named by a SHA-256 as ``file(_:shape:)`` names them; nothing else
-  /// in the folder) neither written nor read back for `unusedFor` seconds. Returns how many.
+  /// in the folder) neither written nor read back for `unusedFor` seconds. Returns how many. At
+  /// most once a day (a hidden `.pruned` file says when): looking at every file of a large cache
+  /// takes about a second, which a plugin's start should not pay each time.
   @discardableResult
   public func prune(unusedFor age: TimeInterval = keptUnused, now: Date = Date()) -> Int {
     let manager = FileManager.default
+    let marker = folder.appendingPathComponent(".pruned")
+    if let last = try? marker.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
+      now.timeIntervalSince(last) < 24 * 3600
+    {
+      return 0
+    }
+    guard manager.fileExists(atPath: folder.path) else { return 0 }
+    try? Data().write(to: marker)
     guard
       let names = try? manager.contentsOfDirectory(
         at: folder, includingPropertiesForKeys: [.contentModificationDateKey], options: [.skipsHiddenFiles])
