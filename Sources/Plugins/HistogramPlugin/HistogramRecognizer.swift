@@ -25,9 +25,7 @@ struct HistogramRecognizer: Recognizer {
     guard let mode = ColourHistogram.Mode(rawValue: name) else {
       throw ErrorReply(.invalidRequest, "mode must be robust or seed, not '\(name)'")
     }
-    let cache = ReferenceCache.folder(option: host.options["cache"] ?? ReferenceCache.defaultFolder("histograms"))
-    // References unused for long (deleted meters) leave the cache at each start.
-    cache.map(ReferenceCache.init(folder:))?.prune()
+    let cache = ReferenceCache.open(option: host.options["cache"], name: "histograms")
     matcher = HistogramMatcher(mode: mode, cache: cache)
     return Hello(
       name: "photometer-histogram", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,

@@ -27,9 +27,7 @@ struct KeypointRecognizer: Recognizer {
       "verify", in: 1...100, fallback: settings.verify, expected: "a whole number from 1 to 100")
     settings.threads = try host.number(
       "threads", in: 1...16, fallback: settings.threads, expected: "a whole number from 1 to 16")
-    settings.cache = ReferenceCache.folder(option: host.options["cache"] ?? ReferenceCache.defaultFolder("keypoints"))
-    // References unused for long (deleted meters, moved windows) leave the cache at each start.
-    settings.cache.map(ReferenceCache.init(folder:))?.prune()
+    settings.cache = ReferenceCache.open(option: host.options["cache"], name: "keypoints")
     matcher = KeypointMatcher(settings: settings)
     return Hello(
       name: "photometer-keypoints", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,

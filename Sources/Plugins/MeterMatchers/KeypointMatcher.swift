@@ -84,8 +84,8 @@ public final class KeypointMatcher: @unchecked Sendable {
   /// cache's version.
   private func shape(_ reference: Reference) -> String {
     let window = reference.roi.map { "\($0.x)_\($0.y)_\($0.width)_\($0.height)" } ?? "whole"
-    let settings = "f\(settings.features)-t\(settings.tiltedFeatures)-m\(settings.maxSide)"
-    return "\(window)-\(settings)-v\(Self.cacheVersion).keypoints"
+    let shaping = "f\(settings.features)-t\(settings.tiltedFeatures)-m\(settings.maxSide)"
+    return "\(window)-\(shaping)-v\(Self.cacheVersion).keypoints"
   }
 
   /// Keeps `reference` in ``Settings/cache``: ``LearntReference``, then ``Keypoints/encoded()``.

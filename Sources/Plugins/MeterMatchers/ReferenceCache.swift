@@ -26,14 +26,24 @@ public struct ReferenceCache {
     return URL(fileURLWithPath: base).appendingPathComponent("photometer").appendingPathComponent(name).path
   }
 
-  /// The folder a plugin's `cache` option names: none for `none` or empty.
-  public static func folder(option: String) -> URL? {
-    option == "none" || option.isEmpty ? nil : URL(fileURLWithPath: option)
+  /// The folder a plugin's `cache` option names (``defaultFolder(_:)`` of `name` when the option
+  /// is absent; none for `none` or empty), its unused files pruned: what a plugin's start does.
+  public static func open(option: String?, name: String) -> URL? {
+    let path = option ?? defaultFolder(name)
+    guard path != "none", !path.isEmpty else { return nil }
+    let folder = URL(fileURLWithPath: path)
+    ReferenceCache(folder: folder).prune()
+    return folder
+  }
+
+  /// Whether `text` is a SHA-256 in hexadecimal, as the cache's file names begin.
+  static func isSHA256(_ text: Substring) -> Bool {
+    text.count == 64 && text.allSatisfy(\.isHexDigit)
   }
 
   /// The file for a photo learnt as `shape` says, nil for a SHA-256 that is no hexadecimal name.
   func file(_ sha256: String, shape: String) -> URL? {
-    guard !sha256.isEmpty, sha256.allSatisfy(\.isHexDigit) else { return nil }
+    guard Self.isSHA256(sha256[...]) else { return nil }
     return folder.appendingPathComponent("\(sha256)-\(shape)")
   }
 
@@ -78,8 +88,7 @@ public struct ReferenceCache {
     var removed = 0
     for file in names {
       let name = file.lastPathComponent
-      guard let dash = name.firstIndex(of: "-"), name.distance(from: name.startIndex, to: dash) == 64,
-        name[..<dash].allSatisfy(\.isHexDigit),
+      guard let dash = name.firstIndex(of: "-"), Self.isSHA256(name[..<dash]),
         let used = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
         now.timeIntervalSince(used) > age
       else { continue }
