@@ -55,6 +55,22 @@ import Testing
     #expect(RowFinder.merged(components, network, limit: 8).count == 3)
   }
 
+  /// A measured row that holds a found one and as much again besides (a brand label grouped with
+  /// the digits' top) is another row: both are kept, so that both are read.
+  @Test func aMeasuredRowTwiceTheSizeOfAFoundOneIsAnotherRow() {
+    func row(x: Float, y: Float, height: Float, score: Double) -> VisionImage.DigitRow {
+      VisionImage.DigitRow(
+        digitCorners: [(x, y), (x + 120, y), (x + 120, y + height), (x, y + height)], score: score, width: 640,
+        height: 480)
+    }
+    let labelAndDigits = row(x: 100, y: 60, height: 60, score: 80)
+    let digits = row(x: 100, y: 95, height: 25, score: 40)
+    #expect(labelAndDigits.box.overlapArea(with: digits.box) > 0.5 * digits.box.area)
+    let merged = RowFinder.merged([labelAndDigits], [digits], limit: 3)
+    #expect(merged.map(\.score) == [80, 40])
+    #expect(merged[1].box == digits.box)
+  }
+
   /// A row made from its digits' corners has the margins of the connected-component finder's
   /// rows: a third of the digits' height above and below, 0.8 of it at either end.
   @Test func aRowFromItsDigitsCarriesTheFindersMargins() {

@@ -78,15 +78,16 @@ extension RowFinder {
   }
 
   /// The rows of both finders in one list, best score first, at most `limit`. A row of
-  /// `measured` and one of `found` whose boxes share more than half of the smaller are the same
-  /// row (as `pm_digit_rows` counts a row found in both polarities once): it keeps the measured
-  /// row's geometry and digits, taken from the ink pixel by pixel where the network's come from a
-  /// map at a quarter of its input, with the better of the two scores.
+  /// `measured` and one of `found` whose boxes overlap by more than half their union are the same
+  /// row: it keeps the measured row's geometry and digits, taken from the ink pixel by pixel where
+  /// the network's come from a map at a quarter of its input, with the better of the two scores.
+  /// A measured box that holds a found one and much besides (a brand label grouped with the top of
+  /// the digits below it) is another row, and both are read.
   public static func merged(
     _ measured: [VisionImage.DigitRow], _ found: [VisionImage.DigitRow], limit: Int
   ) -> [VisionImage.DigitRow] {
     func same(_ a: VisionImage.DigitRow, _ b: VisionImage.DigitRow) -> Bool {
-      a.box.overlapArea(with: b.box) > 0.5 * min(a.box.area, b.box.area)
+      a.box.overlap(with: b.box) > 0.5
     }
     var rows = measured
     for row in found {
