@@ -69,6 +69,41 @@ import Testing
     #expect(left <= 81, "the window starts at \(left), right of the missed 7's stem at 81")
   }
 
+  /// A row as it is read: small print in a side margin above the digits' middle with nothing
+  /// under it (a clock's digits) is painted with the ground; a decimal point low in a margin and
+  /// a missed digit's top bar with its stroke below stay.
+  @Test func sidePrintAboveARowIsPaintedOut() throws {
+    // A 300 x 100 row: digits 60 high in the band from 20 to 80, margins of 0.8 x 60 = 48 at
+    // either end.
+    let (width, height) = (300, 100)
+    var pixels = [UInt8](repeating: 200, count: width * height)
+    func fill(x: Int, y: Int, width w: Int, height h: Int) {
+      for row in y..<(y + h) {
+        for column in x..<(x + w) { pixels[row * width + column] = 40 }
+      }
+    }
+    for x in [60, 110, 160, 210] {
+      fill(x: x, y: 20, width: 30, height: 6)
+      fill(x: x + 24, y: 20, width: 6, height: 60)
+    }
+    fill(x: 10, y: 8, width: 6, height: 26)  // a clock's 1 above and left of the value
+    fill(x: 22, y: 8, width: 14, height: 4)
+    fill(x: 262, y: 72, width: 6, height: 6)  // a decimal point
+    fill(x: 254, y: 20, width: 30, height: 6)  // a missed digit's top bar, its stroke apart below
+    fill(x: 278, y: 52, width: 6, height: 28)
+    let photo = try VisionImage(pixels: pixels, width: width, height: height, channels: 1)
+    let row = VisionImage.DigitRow(
+      digitCorners: [(48, 20), (252, 20), (252, 80), (48, 80)], score: 1, width: width, height: height)
+    let crop = try photo.rowCrop(row)
+    #expect(crop.width == width && crop.height == height)
+    let read = crop.pixels
+    let at = { (x: Int, y: Int) in Int(read[(y * crop.width + x) * crop.channels]) }
+    #expect(at(12, 20) > 150 && at(28, 9) > 150, "the clock stays: \(at(12, 20)), \(at(28, 9))")
+    #expect(at(264, 75) < 100, "the decimal point is gone: \(at(264, 75))")
+    #expect(at(260, 22) < 100, "the top bar is gone: \(at(260, 22))")
+    #expect(at(75, 22) < 100 && at(136, 50) < 100, "a digit is gone")
+  }
+
   static let width = 320
   static let height = 240
 

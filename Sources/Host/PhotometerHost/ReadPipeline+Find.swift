@@ -35,7 +35,7 @@ extension ReadPipeline {
     var crops: [Image] = []
     for row in rows {
       do {
-        images.append(try photo.straightened(row))
+        images.append(try photo.rowCrop(row))
         crops.append(Image(data: try images[images.count - 1].encoded(), name: "crop.png"))
       } catch {
         throw .windowNotCut(error)

@@ -231,4 +231,58 @@ pm_status pm_digit_rows(
   });
 }
 
+pm_status pm_row_clear_side_print(const pm_image *image, int margin, pm_image **out) {
+  return guarded([&] {
+    *out = nullptr;
+    cv::Mat cleared = image->mat.clone();
+    const int height = cleared.rows, width = cleared.cols;
+    if (margin <= 0 || height < 10 || width <= 2 * margin) {
+      *out = wrap(cleared);
+      return PM_OK;
+    }
+    // The digits' band is the middle three fifths of a row's height (a third of the digits'
+    // height of margin above and below).
+    const double digitHeight = 0.6 * height, middle = 0.5 * height, bandBottom = 0.8 * height;
+    cv::Mat greyImage = grey(cleared).clone();
+    if (lightOnDark(greyImage)) {
+      cv::bitwise_not(greyImage, greyImage);
+    }
+    cv::Mat ink;
+    cv::adaptiveThreshold(
+      greyImage, ink, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY_INV, std::max(3, (height / 2) | 1), 10);
+    // Columns with a stroke's worth of ink in the band's lower half: under them is a digit.
+    std::vector<bool> inkBelow(width, false);
+    const cv::Mat lower = ink.rowRange(int(middle), int(bandBottom));
+    const int stroke = std::max(2, int(digitHeight / 10));
+    for (int x = 0; x < width; ++x) {
+      inkBelow[x] = cv::countNonZero(lower.col(x)) >= stroke;
+    }
+    cv::Mat labels, stats, centroids;
+    const int count = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+    const cv::Mat ground = ink == 0;
+    const cv::Mat grow = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+    for (int label = 1; label < count; ++label) {
+      const cv::Rect box(
+        stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+        stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+      const double centre = box.x + box.width / 2.0;
+      const bool inMargin = centre < margin || centre >= width - margin;
+      if (!inMargin || box.height >= 0.6 * digitHeight || box.y + box.height > middle ||
+          std::any_of(inkBelow.begin() + box.x, inkBelow.begin() + box.x + box.width, [](bool below) { return below; })) {
+        continue;
+      }
+      // Painted with the ground around it (a margin may hold the display's ground and the body's).
+      const int reach = std::max(3, box.height / 2);
+      const cv::Rect around = cv::Rect(box.x - reach, box.y - reach, box.width + 2 * reach, box.height + 2 * reach) &
+        cv::Rect(0, 0, width, height);
+      cv::Mat print = labels(around) == label;
+      cv::dilate(print, print, grow);
+      cv::Mat region = cleared(around);
+      region.setTo(cv::mean(image->mat(around), ground(around)), print);
+    }
+    *out = wrap(cleared);
+    return PM_OK;
+  });
+}
+
 }  // extern "C"

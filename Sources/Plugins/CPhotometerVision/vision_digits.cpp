@@ -7,18 +7,6 @@
 
 using namespace pm;
 
-namespace {
-
-// Polarity: whether the digits are light on a dark background, the background being the larger
-// side of Otsu's threshold.
-bool lightOnDark(const cv::Mat &greyImage) {
-  cv::Mat binary;
-  cv::threshold(greyImage, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-  return cv::countNonZero(binary) < int(binary.total() / 2);
-}
-
-}  // namespace
-
 extern "C" {
 
 pm_status pm_digits_prepare(const pm_image *image, int height, int border, int binarize, pm_image **out) {

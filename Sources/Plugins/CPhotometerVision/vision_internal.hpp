@@ -77,6 +77,14 @@ template <typename Body> inline pm_status guarded(Body body) {
   }
 }
 
+/// Polarity: whether the digits are light on a dark background, the background being the larger
+/// side of Otsu's threshold.
+inline bool lightOnDark(const cv::Mat &greyImage) {
+  cv::Mat binary;
+  cv::threshold(greyImage, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+  return cv::countNonZero(binary) < int(binary.total() / 2);
+}
+
 inline pm_status fail(pm_status status, const char *message) {
   lastError = message;
   return status;

@@ -116,6 +116,17 @@ extension VisionImage {
       row.corners, width: side(row.corners[0], row.corners[1]), height: side(row.corners[1], row.corners[2]))
   }
 
+  /// A row as it is read: ``straightened(_:)``, with the print of its side margins that is no
+  /// digit of the row painted with their ground (`pm_row_clear_side_print`: a clock's small digits
+  /// above and beside a display's value, read as a leading digit otherwise).
+  public func rowCrop(_ row: DigitRow) throws(VisionError) -> VisionImage {
+    let straight = try straightened(row)
+    var result: OpaquePointer?
+    let margin = Int32(DigitRow.sideMargin * row.digitHeight)
+    try check(pm_row_clear_side_print(straight.pointer, margin, &result))
+    return VisionImage(result!)
+  }
+
   /// `count` rectangles of 4 ints each (x, y, width, height).
   private static func rects(_ ints: [Int32], count: Int) -> [Rect] {
     (0..<count).map { index in

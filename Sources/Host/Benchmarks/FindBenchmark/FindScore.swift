@@ -63,7 +63,7 @@ struct FindScore {
     if showErrors && !scene {
       print("  \(name): read whole; rows \(rows.map { "\($0.box) \(Int($0.score)) \($0.digits)" })")
     }
-    let images = try (scene ? rows : []).map { try photo.straightened($0) }
+    let images = try (scene ? rows : []).map { try photo.rowCrop($0) }
     let candidates = try zip(rows, images).enumerated().map { index, pair in
       let (row, crop) = pair
       if let crops {
