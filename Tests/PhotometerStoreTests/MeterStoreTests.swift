@@ -61,6 +61,24 @@ import Testing
     #expect(images.count == 1 && images[full[0].sha256]?.data == photo.data)
   }
 
+  /// Every meter's references, or one meter's, by meter and then in the order they were added,
+  /// each with its meter's region; the same with and without their bytes.
+  @Test func referencesComeByMeterInTheOrderAdded() async throws {
+    _ = try await addGas()
+    let photos = (2...6).map { Image(data: TestImages.png($0, width: 64, height: 48), name: "water-\($0).png") }
+    _ = try await store.addMeter(
+      Meter(name: "Water", kind: .water, roi: Rect(x: 1, y: 2, width: 30, height: 10)), references: photos)
+    let full = try await store.references()
+    let bare = try await store.references(images: false)
+    #expect(full.map(\.meter) == ["Gas"] + Array(repeating: "Water", count: 5))
+    #expect(Array(full.dropFirst().map(\.image.data)) == photos.map(\.data))
+    #expect(bare.map(\.sha256) == full.map(\.sha256) && bare.map(\.roi) == full.map(\.roi))
+    #expect(full.first?.roi == Rect(x: 10, y: 20, width: 200, height: 40))
+    #expect(full.last?.roi == Rect(x: 1, y: 2, width: 30, height: 10))
+    let water = try await store.references(of: "WATER", images: false)
+    #expect(water.map(\.sha256) == Array(full.dropFirst().map(\.sha256)))
+  }
+
   @Test func keepsPhotosAndCropsAsBlobsOfTheirOwnSize() async throws {
     _ = try await addGas()
     let crop = TestImages.png(3, width: 8, height: 8)
