@@ -35,6 +35,7 @@ struct pm_keypoints {
 };
 
 struct pm_keypoint_index {
+  // Every reference's head-on keypoints' descriptors, the rows that are hashed.
   cv::Mat descriptors;
   // For each row of `descriptors`: its reference.
   std::vector<int> owner;
@@ -44,8 +45,9 @@ struct pm_keypoint_index {
   std::vector<cv::Point2f> rowPoints;
   std::vector<float> rowAngles;
   std::vector<int8_t> rowOctaves;
-  // For each row of `descriptors`: whether it is hashed (a head-on keypoint).
-  std::vector<bool> rowHeadOn;
+  // Each reference's keypoints, its tilted views' too, for verification; not copied (two thirds
+  // of them are the views'), so whoever built the index keeps them alive as long as it.
+  std::vector<const pm_keypoints *> sources;
   std::vector<double> scales;
   std::vector<cv::Size> sizes;
   int references = 0;

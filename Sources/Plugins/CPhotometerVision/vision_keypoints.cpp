@@ -45,12 +45,8 @@ uint32_t hashKey(const uint8_t *descriptor, const std::vector<int> &bits) {
 void buildHashTables(pm_keypoint_index &index) {
   cv::RNG random(20261122);
   const int rowCount = index.descriptors.rows;
-  std::vector<int> hashed;
-  for (int row = 0; row < rowCount; ++row) {
-    if (index.rowHeadOn[size_t(row)]) {
-      hashed.push_back(row);
-    }
-  }
+  std::vector<int> hashed(static_cast<size_t>(rowCount), 0);
+  std::iota(hashed.begin(), hashed.end(), 0);
   const int hashBits = hashBitsFor(int(hashed.size()));
   for (int table = 0; table < hashTables; ++table) {
     std::vector<int> bits(static_cast<size_t>(hashBits), 0);
@@ -367,20 +363,19 @@ pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, pm
     std::vector<cv::Mat> parts;
     for (int reference = 0; reference < count; ++reference) {
       const pm_keypoints &own = *references[reference];
+      index->sources.push_back(&own);
       index->firstRow.push_back(int(index->owner.size()));
       index->scales.push_back(own.scale);
       index->sizes.push_back(own.size);
-      if (own.descriptors.empty()) {
+      const int rows = std::clamp(own.headOn, 0, own.descriptors.rows);
+      if (rows == 0) {
         continue;
       }
-      parts.push_back(own.descriptors);
-      index->rowPoints.insert(index->rowPoints.end(), own.points.begin(), own.points.end());
-      index->rowAngles.insert(index->rowAngles.end(), own.angles.begin(), own.angles.end());
-      index->rowOctaves.insert(index->rowOctaves.end(), own.octaves.begin(), own.octaves.end());
-      index->owner.insert(index->owner.end(), size_t(own.descriptors.rows), reference);
-      for (int row = 0; row < own.descriptors.rows; ++row) {
-        index->rowHeadOn.push_back(row < own.headOn);
-      }
+      parts.push_back(own.descriptors.rowRange(0, rows));
+      index->rowPoints.insert(index->rowPoints.end(), own.points.begin(), own.points.begin() + rows);
+      index->rowAngles.insert(index->rowAngles.end(), own.angles.begin(), own.angles.begin() + rows);
+      index->rowOctaves.insert(index->rowOctaves.end(), own.octaves.begin(), own.octaves.begin() + rows);
+      index->owner.insert(index->owner.end(), size_t(rows), reference);
     }
     index->firstRow.push_back(int(index->owner.size()));
     if (!parts.empty()) {
@@ -430,10 +425,10 @@ pm_status pm_keypoint_index_query(
         // references the index's neighbours of a keypoint are mostly other meters' look-alike
         // glyphs: at 1,000 look-alike meters the right one kept a third of its inliers.
         std::vector<cv::Point2f> from, to;
-        const cv::Mat own = index->descriptors.rowRange(
-          index->firstRow[size_t(reference)], index->firstRow[size_t(reference) + 1]);
-        for (const auto &[queryRow, referenceRow] : ratioMatches(query->descriptors, own, maxDistance, kRatio)) {
-          from.push_back(index->rowPoints[size_t(index->firstRow[size_t(reference)] + referenceRow)]);
+        const pm_keypoints &own = *index->sources[size_t(reference)];
+        for (const auto &[queryRow, referenceRow] :
+             ratioMatches(query->descriptors, own.descriptors, maxDistance, kRatio)) {
+          from.push_back(own.points[size_t(referenceRow)]);
           to.push_back(query->points[size_t(queryRow)]);
         }
         verified[rank] = reference;

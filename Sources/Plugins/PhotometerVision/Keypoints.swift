@@ -61,6 +61,8 @@ public final class KeypointIndex: @unchecked Sendable {
   // Safe to share: the index is read-only after it is built.
   let pointer: OpaquePointer
   public let count: Int
+  /// Kept alive with the index, which verifies against them without a copy of its own.
+  private let references: [Keypoints]
 
   public init(_ references: [Keypoints]) throws(VisionError) {
     var result: OpaquePointer?
@@ -68,6 +70,7 @@ public final class KeypointIndex: @unchecked Sendable {
     try check(pm_keypoint_index_build(pointers, Int32(references.count), &result))
     pointer = result!
     count = references.count
+    self.references = references
   }
 
   deinit {
