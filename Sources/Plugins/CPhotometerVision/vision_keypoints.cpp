@@ -42,35 +42,6 @@ uint32_t hashKey(const uint8_t *descriptor, const std::vector<int> &bits) {
   return key;
 }
 
-void buildHashTables(pm_keypoint_index &index) {
-  cv::RNG random(20261122);
-  const int rowCount = index.descriptors.rows;
-  std::vector<int> hashed(static_cast<size_t>(rowCount), 0);
-  std::iota(hashed.begin(), hashed.end(), 0);
-  const int hashBits = hashBitsFor(int(hashed.size()));
-  for (int table = 0; table < hashTables; ++table) {
-    std::vector<int> bits(static_cast<size_t>(hashBits), 0);
-    for (int &bit : bits) {
-      bit = random.uniform(0, 256);
-    }
-    std::vector<int> counts((1 << hashBits) + 1, 0);
-    std::vector<uint32_t> keys(hashed.size(), 0);
-    for (size_t position = 0; position < hashed.size(); ++position) {
-      keys[position] = hashKey(index.descriptors.ptr<uint8_t>(hashed[position]), bits);
-      counts[keys[position] + 1]++;
-    }
-    std::partial_sum(counts.begin(), counts.end(), counts.begin());
-    std::vector<int> rows(hashed.size(), 0);
-    std::vector<int> cursor(counts.begin(), counts.end() - 1);
-    for (size_t position = 0; position < hashed.size(); ++position) {
-      rows[size_t(cursor[keys[position]]++)] = hashed[position];
-    }
-    index.keyBits.push_back(std::move(bits));
-    index.offsets.push_back(std::move(counts));
-    index.rows.push_back(std::move(rows));
-  }
-}
-
 // A 256-bit ORB descriptor as four words, loaded once to be compared with many.
 struct Descriptor {
   uint64_t words[4];
@@ -331,6 +302,43 @@ template <typename Work> void onThreads(int threads, Work work) {
   }
 }
 
+// The index's hash tables, built on `threads` threads, a table at a time each: each table's
+// bits are drawn first, in order, so that the tables are the same for any number of threads.
+void buildHashTables(pm_keypoint_index &index, int threads) {
+  cv::RNG random(20261122);
+  const int rowCount = index.descriptors.rows;
+  const int hashBits = hashBitsFor(rowCount);
+  index.keyBits.assign(hashTables, std::vector<int>(static_cast<size_t>(hashBits), 0));
+  for (auto &bits : index.keyBits) {
+    for (int &bit : bits) {
+      bit = random.uniform(0, 256);
+    }
+  }
+  index.offsets.assign(hashTables, {});
+  index.rows.assign(hashTables, {});
+  std::atomic<int> next{0};
+  onThreads(std::clamp(threads, 1, hashTables), [&](int) {
+    for (int table = next++; table < hashTables; table = next++) {
+      const std::vector<int> &bits = index.keyBits[size_t(table)];
+      std::vector<int> counts((1 << hashBits) + 1, 0);
+      std::vector<uint32_t> keys(static_cast<size_t>(rowCount), 0);
+      for (int row = 0; row < rowCount; ++row) {
+        keys[size_t(row)] = hashKey(index.descriptors.ptr<uint8_t>(row), bits);
+        counts[keys[size_t(row)] + 1]++;
+      }
+      std::partial_sum(counts.begin(), counts.end(), counts.begin());
+      std::vector<int> rows(static_cast<size_t>(rowCount), 0);
+      std::vector<int> cursor(counts.begin(), counts.end() - 1);
+      for (int row = 0; row < rowCount; ++row) {
+        rows[size_t(cursor[keys[size_t(row)]]++)] = row;
+      }
+      index.offsets[size_t(table)] = std::move(counts);
+      index.rows[size_t(table)] = std::move(rows);
+    }
+  });
+}
+
+
 // The query's rows are split among `threads`; a pose's votes are summed whatever the order, so
 // the tally is the same as on one thread.
 void shortlistVotes(
@@ -355,7 +363,7 @@ void shortlistVotes(
 
 extern "C" {
 
-pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, pm_keypoint_index **out) {
+pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, int threads, pm_keypoint_index **out) {
   return guarded([&] {
     *out = nullptr;
     auto index = std::make_unique<pm_keypoint_index>();
@@ -380,7 +388,7 @@ pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, pm
     index->firstRow.push_back(int(index->owner.size()));
     if (!parts.empty()) {
       cv::vconcat(parts, index->descriptors);
-      buildHashTables(*index);
+      buildHashTables(*index, threads);
     }
     *out = index.release();
     return PM_OK;

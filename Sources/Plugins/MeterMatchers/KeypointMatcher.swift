@@ -25,7 +25,8 @@ public final class KeypointMatcher: @unchecked Sendable {
     public var maxDistance = 64
     /// Photos are shrunk to this longer side before detection.
     public var maxSide = 640
-    /// Threads a query's matching and verification share (the answer is the same for any number).
+    /// Threads a query's matching and verification share, and building the index (the answer is
+    /// the same for any number).
     public var threads = 2
     /// A folder where learnt references are kept across processes (nil: in memory only). A file
     /// is named by the photo's SHA-256, its digit window and the settings that shape keypoints,
@@ -112,7 +113,7 @@ public final class KeypointMatcher: @unchecked Sendable {
     guard !usable.isEmpty else { return [] }
     let order = usable.map(\.sha256)
     if index?.order != order {
-      index = (order, try KeypointIndex(order.map { known[$0]!.keypoints }))
+      index = (order, try KeypointIndex(order.map { known[$0]!.keypoints }, threads: settings.threads))
     }
     let query = try Keypoints(of: image, maxFeatures: settings.features)
     var best: [String: Candidate] = [:]

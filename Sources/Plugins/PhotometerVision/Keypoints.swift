@@ -64,10 +64,11 @@ public final class KeypointIndex: @unchecked Sendable {
   /// Kept alive with the index, which verifies against them without a copy of its own.
   private let references: [Keypoints]
 
-  public init(_ references: [Keypoints]) throws(VisionError) {
+  /// Indexes `references`, hashing on `threads` threads (the same index for any number).
+  public init(_ references: [Keypoints], threads: Int = 1) throws(VisionError) {
     var result: OpaquePointer?
     let pointers: [OpaquePointer?] = references.map(\.pointer)
-    try check(pm_keypoint_index_build(pointers, Int32(references.count), &result))
+    try check(pm_keypoint_index_build(pointers, Int32(references.count), Int32(threads), &result))
     pointer = result!
     count = references.count
     self.references = references

@@ -141,10 +141,10 @@ pm_status pm_keypoints_decode(const uint8_t *data, size_t size, pm_keypoints **o
 
 typedef struct pm_keypoint_index pm_keypoint_index;
 
-/// One LSH index over the head-on descriptors of all `count` references. It reads the references'
-/// keypoints (their tilted views' too) when it verifies, without copying them: they must outlive
-/// the index.
-pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, pm_keypoint_index **out);
+/// One LSH index over the head-on descriptors of all `count` references, its hash tables built on
+/// `threads` threads (the same index for any number). It reads the references' keypoints (their
+/// tilted views' too) when it verifies, without copying them: they must outlive the index.
+pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, int threads, pm_keypoint_index **out);
 void pm_keypoint_index_free(pm_keypoint_index *index);
 /// Matches the query's descriptors against every reference at once. `votes` (one int per
 /// reference) weighs the query descriptors with a near neighbour in that reference (at most
