@@ -27,8 +27,9 @@ public enum Products {
 
   /// A copy of the shipped plugins.json whose plugins wait ``eventLimit`` for an answer: tests
   /// check what the shipped plugins answer, and while other tests compute beside them on 2 cores
-  /// an answer can take longer than the shipped 10 s. Files it names relative to the repository
-  /// (a plugin's script) are named by their full path in the copy, which lives elsewhere.
+  /// an answer can take longer than the 10 s a read plugin is given. Files it names relative to
+  /// the repository (a plugin's script) are named by their full path in the copy, which lives
+  /// elsewhere.
   public static func shippedPlugins() -> String {
     var text = patient((try? String(contentsOfFile: "\(repository)/plugins.json", encoding: .utf8)) ?? "")
     let quoted = try! NSRegularExpression(pattern: #""([^"/][^"]*/[^"]*)""#)
