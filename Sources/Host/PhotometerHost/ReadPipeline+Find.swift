@@ -4,9 +4,6 @@ import PhotometerVision
 import PhotometerVoting
 
 extension ReadPipeline {
-  /// How many of the rows found in a photo are read.
-  static let rowsRead = 3
-
   /// The row finder's network, loaded at the first whole photo (nil when it cannot be: the
   /// connected-component finder then works alone).
   static let rowFinder: RowFinder? = try? RowFinder.bundled()
@@ -27,7 +24,7 @@ extension ReadPipeline {
   {
     // A small photo is a window already: no rows are looked for.
     guard min(photo.width, photo.height) >= WindowChoice.smallestScene else { return nil }
-    let rows = Self.digitRows(in: photo, limit: Self.rowsRead)
+    let rows = Self.digitRows(in: photo, limit: WindowChoice.rowsRead)
     guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box)) else {
       return nil
     }

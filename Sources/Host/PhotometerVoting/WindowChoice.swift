@@ -37,6 +37,10 @@ public enum WindowChoice {
     }
   }
 
+  /// How many of the rows found in a whole photo are read (the host's and the find benchmark's):
+  /// 4, since a box around another is a row of its own (docs/recognizers.md, *Four rows read*).
+  public static let rowsRead = 4
+
   /// A photo whose shorter side is under ``smallestScene`` pixels, or whose best row found covers
   /// more than ``windowShare`` of its area or (with its margin) more than ``rowShare`` of its
   /// width, is itself a digit window (a crop, a strip, a counter's window): it is read whole.

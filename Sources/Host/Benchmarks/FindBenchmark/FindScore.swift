@@ -48,16 +48,13 @@ struct FindTally {
 struct FindScore {
   var tally = FindTally()
 
-  /// How many of the best rows are read, as the host reads them.
-  static let rowsRead = 3
-
   mutating func add(
     _ bytes: [UInt8], kind: MeterKind, value: String, box: Rect, reader: SequenceReader, showErrors: Bool,
     name: String, crops: URL?, finder: RowFinder, finders: RowFinder.Finders
   ) throws {
     let started = ContinuousClock.now
     let photo = try VisionImage(decoding: bytes)
-    let rows = try finder.rows(in: photo, limit: Self.rowsRead, finders: finders)
+    let rows = try finder.rows(in: photo, limit: WindowChoice.rowsRead, finders: finders)
     // As the host: a photo that is itself a window is read whole (and the window counts as missed).
     let scene = WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box))
     if showErrors && !scene {
