@@ -39,8 +39,20 @@ public enum Products {
     for file in Set(strings) where FileManager.default.fileExists(atPath: "\(repository)/\(file)") {
       text = text.replacingOccurrences(of: "\"\(file)\"", with: "\"\(repository)/\(file)\"")
     }
+    // Every plugin keeps its caches in the scratch folder, not in the machine's ~/.cache; edited
+    // as text, so that tests can still find an entry by its lines.
+    precondition(!text.contains("\"env\""), "the shipped plugins.json sets an env: merge XDG_CACHE_HOME into it")
+    text = text.replacingOccurrences(
+      of: "\"command\": [", with: "\"env\": {\"XDG_CACHE_HOME\": \"\(scratchCaches)\"}, \"command\": [")
     // A test without its plugins cannot run: fail loudly.
     return try! writeTemporaryFile("plugins.json", Array(text.utf8))
+  }
+
+  /// Where the plugins that tests start keep their caches (`XDG_CACHE_HOME`): in the test
+  /// process's scratch folder, removed with it, so that a test run leaves nothing in the
+  /// machine's `~/.cache/photometer` (the identify plugins' learnt references).
+  public static var scratchCaches: String {
+    Scratch.folder.appendingPathComponent("caches").path
   }
 
   /// A plugins.json's text with every plugin waiting ``eventLimit`` for an answer.
