@@ -39,8 +39,6 @@ struct pm_keypoint_index {
   cv::Mat descriptors;
   // For each row of `descriptors`: its reference.
   std::vector<int> owner;
-  // Each reference's rows of `descriptors` start here (and end where the next one's start).
-  std::vector<int> firstRow;
   // For each row of `descriptors`: its keypoint's position, orientation and pyramid level.
   std::vector<cv::Point2f> rowPoints;
   std::vector<float> rowAngles;

@@ -338,7 +338,6 @@ void buildHashTables(pm_keypoint_index &index, int threads) {
   });
 }
 
-
 // The query's rows are split among `threads`; a pose's votes are summed whatever the order, so
 // the tally is the same as on one thread.
 void shortlistVotes(
@@ -372,7 +371,6 @@ pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, in
     for (int reference = 0; reference < count; ++reference) {
       const pm_keypoints &own = *references[reference];
       index->sources.push_back(&own);
-      index->firstRow.push_back(int(index->owner.size()));
       index->scales.push_back(own.scale);
       index->sizes.push_back(own.size);
       const int rows = std::clamp(own.headOn, 0, own.descriptors.rows);
@@ -385,7 +383,6 @@ pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, in
       index->rowOctaves.insert(index->rowOctaves.end(), own.octaves.begin(), own.octaves.begin() + rows);
       index->owner.insert(index->owner.end(), size_t(rows), reference);
     }
-    index->firstRow.push_back(int(index->owner.size()));
     if (!parts.empty()) {
       cv::vconcat(parts, index->descriptors);
       buildHashTables(*index, threads);
