@@ -145,6 +145,19 @@ import Testing
     #expect(try await store.meters().count == 2)
   }
 
+  /// An ASCII name finds a stored name that only folding makes its own (a long s is an s), and a
+  /// name with spaces around it finds the stored one, whatever their case.
+  @Test func asciiNamesFindStoredNamesThatFoldToThem() async throws {
+    let longS = try await store.addMeter(Meter(name: "Tank \u{017F}1", kind: .water), references: [photo])
+    let gas = try await addGas()
+    #expect(try await store.meter(named: "tank s1").id == longS.id)
+    #expect(try await store.meter(named: "  gAs ").id == gas.id)
+    #expect(
+      await error { _ = try await store.addMeter(Meter(name: "TANK S1", kind: .water), references: [photo]) }
+        == .duplicateMeter("TANK S1"))
+    #expect(await error { _ = try await store.meter(named: "tank s2") } == .meterNotFound("tank s2"))
+  }
+
   @Test func importTakesNamesByTheSameRules() async throws {
     let header = try await store.exportCSV().csv.split(separator: "\n")[0].split(separator: ",").map(String.init)
     for (name, reason) in [(String(repeating: "x", count: 10_000), "1 to 100"), ("a\u{1B}b", "U+001B")] {
