@@ -212,69 +212,73 @@ void pm_keypoints_points(const pm_keypoints *keypoints, float *xy) {
 }
 
 pm_status pm_keypoints_encode(const pm_keypoints *keypoints, uint8_t **out, size_t *size) {
-  if (!keypoints || !out || !size) return fail(PM_BAD_ARGUMENT, "no keypoints or no place for the bytes");
-  const int32_t count = int32_t(keypoints->points.size());
-  const int32_t width = keypoints->descriptors.empty() ? 0 : keypoints->descriptors.cols;
-  if (keypoints->angles.size() != size_t(count) || keypoints->octaves.size() != size_t(count) ||
-      (count > 0 && (keypoints->descriptors.rows != count || keypoints->descriptors.type() != CV_8U))) {
-    return fail(PM_FAILED, "the keypoints are inconsistent and cannot be encoded");
-  }
-  std::vector<uint8_t> bytes;
-  put(bytes, kEncodedTag, sizeof kEncodedTag);
-  const int32_t header[5] = {count, width, keypoints->headOn, keypoints->size.width, keypoints->size.height};
-  put(bytes, header, 5);
-  put(bytes, &keypoints->scale, 1);
-  put(bytes, keypoints->points.data(), keypoints->points.size());
-  put(bytes, keypoints->angles.data(), keypoints->angles.size());
-  put(bytes, keypoints->octaves.data(), keypoints->octaves.size());
-  for (int row = 0; row < keypoints->descriptors.rows; ++row) {
-    put(bytes, keypoints->descriptors.ptr<uint8_t>(row), size_t(width));
-  }
-  *out = static_cast<uint8_t *>(std::malloc(bytes.size()));
-  if (!*out) return fail(PM_FAILED, "out of memory encoding keypoints");
-  std::memcpy(*out, bytes.data(), bytes.size());
-  *size = bytes.size();
-  return PM_OK;
+  return guarded([&] {
+    if (!keypoints || !out || !size) return fail(PM_BAD_ARGUMENT, "no keypoints or no place for the bytes");
+    const int32_t count = int32_t(keypoints->points.size());
+    const int32_t width = keypoints->descriptors.empty() ? 0 : keypoints->descriptors.cols;
+    if (keypoints->angles.size() != size_t(count) || keypoints->octaves.size() != size_t(count) ||
+        (count > 0 && (keypoints->descriptors.rows != count || keypoints->descriptors.type() != CV_8U))) {
+      return fail(PM_FAILED, "the keypoints are inconsistent and cannot be encoded");
+    }
+    std::vector<uint8_t> bytes;
+    put(bytes, kEncodedTag, sizeof kEncodedTag);
+    const int32_t header[5] = {count, width, keypoints->headOn, keypoints->size.width, keypoints->size.height};
+    put(bytes, header, 5);
+    put(bytes, &keypoints->scale, 1);
+    put(bytes, keypoints->points.data(), keypoints->points.size());
+    put(bytes, keypoints->angles.data(), keypoints->angles.size());
+    put(bytes, keypoints->octaves.data(), keypoints->octaves.size());
+    for (int row = 0; row < keypoints->descriptors.rows; ++row) {
+      put(bytes, keypoints->descriptors.ptr<uint8_t>(row), size_t(width));
+    }
+    *out = static_cast<uint8_t *>(std::malloc(bytes.size()));
+    if (!*out) return fail(PM_FAILED, "out of memory encoding keypoints");
+    std::memcpy(*out, bytes.data(), bytes.size());
+    *size = bytes.size();
+    return PM_OK;
+  });
 }
 
 pm_status pm_keypoints_decode(const uint8_t *data, size_t size, pm_keypoints **out) {
-  if (!data || !out) return fail(PM_BAD_ARGUMENT, "no bytes or no place for the keypoints");
-  const uint8_t *cursor = data, *end = data + size;
-  char tag[sizeof kEncodedTag];
-  int32_t header[5];
-  double scale = 1;
-  if (!take(cursor, end, tag, sizeof tag) || std::memcmp(tag, kEncodedTag, sizeof tag) != 0 ||
-      !take(cursor, end, header, 5) || !take(cursor, end, &scale, 1)) {
-    return fail(PM_BAD_ARGUMENT, "the bytes are not encoded keypoints of this version");
-  }
-  const int32_t count = header[0], width = header[1];
-  if (count < 0 || width < 0 || header[2] < 0 || header[2] > count || (count > 0 && width == 0)) {
-    return fail(PM_BAD_ARGUMENT, "the encoded keypoints' header is inconsistent");
-  }
-  // What the header promises must be what is left, before anything is allocated for it.
-  const uint64_t perKeypoint = sizeof(cv::Point2f) + sizeof(float) + sizeof(int8_t) + uint64_t(width);
-  if (uint64_t(end - cursor) != uint64_t(count) * perKeypoint) {
-    return fail(PM_BAD_ARGUMENT, "the encoded keypoints are cut off or too long");
-  }
-  auto keypoints = std::make_unique<pm_keypoints>();
-  keypoints->points.resize(size_t(count));
-  keypoints->angles.resize(size_t(count));
-  keypoints->octaves.resize(size_t(count));
-  keypoints->headOn = header[2];
-  keypoints->size = cv::Size(header[3], header[4]);
-  keypoints->scale = scale;
-  // The sizes were checked above, so every field is there to take.
-  take(cursor, end, keypoints->points.data(), size_t(count));
-  take(cursor, end, keypoints->angles.data(), size_t(count));
-  take(cursor, end, keypoints->octaves.data(), size_t(count));
-  if (count > 0) {
-    keypoints->descriptors.create(count, width, CV_8U);
-    for (int row = 0; row < count; ++row) {
-      take(cursor, end, keypoints->descriptors.ptr<uint8_t>(row), size_t(width));
+  return guarded([&] {
+    if (!data || !out) return fail(PM_BAD_ARGUMENT, "no bytes or no place for the keypoints");
+    const uint8_t *cursor = data, *end = data + size;
+    char tag[sizeof kEncodedTag];
+    int32_t header[5];
+    double scale = 1;
+    if (!take(cursor, end, tag, sizeof tag) || std::memcmp(tag, kEncodedTag, sizeof tag) != 0 ||
+        !take(cursor, end, header, 5) || !take(cursor, end, &scale, 1)) {
+      return fail(PM_BAD_ARGUMENT, "the bytes are not encoded keypoints of this version");
     }
-  }
-  *out = keypoints.release();
-  return PM_OK;
+    const int32_t count = header[0], width = header[1];
+    if (count < 0 || width < 0 || header[2] < 0 || header[2] > count || (count > 0 && width == 0)) {
+      return fail(PM_BAD_ARGUMENT, "the encoded keypoints' header is inconsistent");
+    }
+    // What the header promises must be what is left, before anything is allocated for it.
+    const uint64_t perKeypoint = sizeof(cv::Point2f) + sizeof(float) + sizeof(int8_t) + uint64_t(width);
+    if (uint64_t(end - cursor) != uint64_t(count) * perKeypoint) {
+      return fail(PM_BAD_ARGUMENT, "the encoded keypoints are cut off or too long");
+    }
+    auto keypoints = std::make_unique<pm_keypoints>();
+    keypoints->points.resize(size_t(count));
+    keypoints->angles.resize(size_t(count));
+    keypoints->octaves.resize(size_t(count));
+    keypoints->headOn = header[2];
+    keypoints->size = cv::Size(header[3], header[4]);
+    keypoints->scale = scale;
+    // The sizes were checked above, so every field is there to take.
+    take(cursor, end, keypoints->points.data(), size_t(count));
+    take(cursor, end, keypoints->angles.data(), size_t(count));
+    take(cursor, end, keypoints->octaves.data(), size_t(count));
+    if (count > 0) {
+      keypoints->descriptors.create(count, width, CV_8U);
+      for (int row = 0; row < count; ++row) {
+        take(cursor, end, keypoints->descriptors.ptr<uint8_t>(row), size_t(width));
+      }
+    }
+    *out = keypoints.release();
+    return PM_OK;
+  });
 }
 
 }  // extern "C"
