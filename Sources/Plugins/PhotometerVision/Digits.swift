@@ -117,8 +117,8 @@ extension VisionImage {
   }
 
   /// A row as it is read: ``straightened(_:)``, with the print of its side margins that is no
-  /// digit of the row painted with their ground (`pm_row_clear_side_print`: a clock's small digits
-  /// above and beside a display's value, read as a leading digit otherwise).
+  /// digit of the row painted out with the ground around it (`pm_row_clear_side_print`: a clock's
+  /// small digits above and beside a display's value, read as a leading digit otherwise).
   public func rowCrop(_ row: DigitRow) throws(VisionError) -> VisionImage {
     let straight = try straightened(row)
     var result: OpaquePointer?

@@ -60,9 +60,9 @@ public final class Keypoints: @unchecked Sendable {
 public final class KeypointIndex: @unchecked Sendable {
   // Safe to share: the index is read-only after it is built.
   let pointer: OpaquePointer
-  public let count: Int
   /// Kept alive with the index, which verifies against them without a copy of its own.
   private let references: [Keypoints]
+  public var count: Int { references.count }
 
   /// Indexes `references`, hashing on `threads` threads (the same index for any number).
   public init(_ references: [Keypoints], threads: Int = 1) throws(VisionError) {
@@ -70,7 +70,6 @@ public final class KeypointIndex: @unchecked Sendable {
     let pointers: [OpaquePointer?] = references.map(\.pointer)
     try check(pm_keypoint_index_build(pointers, Int32(references.count), Int32(threads), &result))
     pointer = result!
-    count = references.count
     self.references = references
   }
 

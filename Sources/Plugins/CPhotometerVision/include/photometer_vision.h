@@ -186,9 +186,10 @@ pm_status pm_digit_rows(
 
 /// A row as ``pm_digit_rows``' corners cut it upright (its digits the middle three fifths of its
 /// height), with the print in its first and last `margin` columns that is no digit of the row
-/// painted with the margins' ground: components of ink shorter than 0.6 of the digits' height
-/// that end above the band's middle and have no ink beneath them in its lower half (a clock's or
-/// a memory number's small digits above and beside a display's value). A copy when none is.
+/// painted out, each component with the ground around it: components of ink shorter than 0.6 of
+/// the digits' height that end above the band's middle and have no ink beneath them in its lower
+/// half (a clock's or a memory number's small digits above and beside a display's value). A copy
+/// when none is.
 pm_status pm_row_clear_side_print(const pm_image *image, int margin, pm_image **out);
 
 #ifdef __cplusplus
