@@ -11,10 +11,7 @@ struct HistogramRecognizer: Recognizer {
     OptionSpec(
       name: "mode", description: "robust (illumination-normalised) or seed (HSV 50 x 60, four measures voting)",
       defaultValue: "robust"),
-    OptionSpec(
-      name: "cache",
-      description: "a folder where learnt references are kept across restarts (none: learn them in every process)",
-      defaultValue: ReferenceCache.defaultFolder("histograms")),
+    ReferenceCache.option("histograms"),
   ]
 
   let roles: [Role] = [.identify]

@@ -10,10 +10,7 @@ struct KeypointRecognizer: Recognizer {
     OptionSpec(name: "features", description: "ORB keypoints per photo", defaultValue: "1200"),
     OptionSpec(name: "verify", description: "references checked with a homography per query", defaultValue: "8"),
     OptionSpec(name: "threads", description: "threads a query's matching shares", defaultValue: "2"),
-    OptionSpec(
-      name: "cache",
-      description: "a folder where learnt references are kept across restarts (none: learn them in every process)",
-      defaultValue: ReferenceCache.defaultFolder("keypoints")),
+    ReferenceCache.option("keypoints"),
   ]
 
   let roles: [Role] = [.identify]

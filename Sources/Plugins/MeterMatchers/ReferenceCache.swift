@@ -1,4 +1,5 @@
 import Foundation
+import PhotometerProtocol
 
 /// A folder where an identify plugin keeps what it learnt of each reference photo, so that a new
 /// process (after a restart) reads it back instead of asking for the photo and learning it again.
@@ -24,6 +25,14 @@ public struct ReferenceCache {
       environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
       ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache").path
     return URL(fileURLWithPath: base).appendingPathComponent("photometer").appendingPathComponent(name).path
+  }
+
+  /// The `cache` option of the plugin whose folder is `name` (a plugin's `Hello`).
+  public static func option(_ name: String) -> OptionSpec {
+    OptionSpec(
+      name: "cache",
+      description: "a folder where learnt references are kept across restarts (none: learn them in every process)",
+      defaultValue: defaultFolder(name))
   }
 
   /// The folder a plugin's `cache` option names (``defaultFolder(_:)`` of `name` when the option
