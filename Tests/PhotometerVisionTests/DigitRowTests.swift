@@ -114,6 +114,16 @@ import Testing
     }
   }
 
+  @Test func theDigitsInARowsWindowAreItsDigitsWithoutTheMargin() {
+    // Three digits 60 pixels tall: the window is 20 pixels wider on every side, which a found
+    // row is judged without (with it, a perfect three-digit row overlaps its digits by IoU 0.46).
+    let row = VisionImage.DigitRow(
+      digitCorners: [(100, 50), (220, 50), (220, 110), (100, 110)], score: 1, width: 640, height: 480)
+    #expect(row.box == Rect(x: 80, y: 30, width: 160, height: 100))
+    #expect(VisionImage.DigitRow.digits(in: row.box) == Rect(x: 100, y: 50, width: 120, height: 60))
+    #expect(row.box.overlap(with: Rect(x: 100, y: 50, width: 120, height: 60)) < 0.5)
+  }
+
   @Test func aBlankPhotoHasNoRows() throws {
     let blank = try VisionImage(pixels: [UInt8](repeating: 180, count: 320 * 240), width: 320, height: 240, channels: 1)
     #expect(try blank.digitRows().isEmpty)

@@ -81,6 +81,16 @@ extension VisionImage {
         corners: corners, score: score, digits: max(1, Int((width / (0.65 * height)).rounded())))
     }
 
+    /// The digits' box inside a row's upright `window` (``box``, or a window a read gave back):
+    /// the window less its margin of a third of the digits' height on every side, a fifth of the
+    /// window's height. A row's window is cut with that margin; the digits are what was found.
+    public static func digits(in window: Rect) -> Rect {
+      let margin = window.height / 5
+      return Rect(
+        x: window.x + margin, y: window.y + margin, width: max(1, window.width - 2 * margin),
+        height: max(1, window.height - 2 * margin))
+    }
+
     /// The digits' height: the row's, less its margins above and below.
     public var digitHeight: Double {
       Double(distance(corners[0], corners[3])) * 3 / 5
