@@ -152,6 +152,7 @@ let package = Package(
       name: "DialBenchmark",
       dependencies: [
         "DigitReader", "PhotometerClient", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/Host/Benchmarks/DialBenchmark"
     ),
@@ -159,6 +160,7 @@ let package = Package(
       name: "FindBenchmark",
       dependencies: [
         "DigitReader", "PhotometerClient", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/Host/Benchmarks/FindBenchmark"
     ),

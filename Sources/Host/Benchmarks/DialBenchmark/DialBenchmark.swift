@@ -1,0 +1,88 @@
+// photometer-benchmark-dials: the pointer dial reader on rendered water meters
+// (Tools/make-dial-meters.py). Per set: the share of dials read within 0.2 of a division of the
+// truth (and within 0.5), the mean error, and the time per dial (p50, p95; a meter's dials are read
+// together and the time shared out) in this process; then whole meters, wheels and four dials as
+// one value (DialChain), exact to the finest dial's digit, with the meters whose last wheel was
+// caught mid-roll apart, beside the wheels alone. With `--host PLUGINS.json` (sets written with
+// `--references`), whole meters also read through photometer-host as a registered meter is: set
+// up from its reference photo, the photo found and straightened through the identify homography
+// (HostScore). `--cell-model FILE.onnx` reads the wheels in process with another training of the
+// cell classifier, for comparing trainings.
+//
+//   swift build -c release
+//   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors] [--host PLUGINS.json] [--cell-model FILE.onnx]
+import ArgumentParser
+import DigitReader
+import Foundation
+import PhotometerProtocol
+import PhotometerVision
+
+@main
+struct DialBenchmark: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "photometer-benchmark-dials",
+    abstract: "Read rendered water meters' pointer dials, and whole meters as one value.")
+
+  @Argument(help: "Folders of rendered meters (Tools/make-dial-meters.py).")
+  var sets: [String]
+
+  @Flag(help: "List every dial and meter read wrong.")
+  var showErrors = false
+
+  @Option(
+    name: .customLong("host"),
+    help: ArgumentHelp(
+      "Also read whole meters through photometer-host and the plugins of this file.", valueName: "plugins.json"))
+  var plugins: String?
+
+  @Option(help: ArgumentHelp("Read the wheels with another training of the cell classifier.", valueName: "file.onnx"))
+  var cellModel: String?
+
+  func run() async throws {
+    print("Dial evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    var scores: [(name: String, dials: DialScore, meters: CombinedScore)] = []
+    var hostScores: [(name: String, score: HostScore)] = []
+    let bundled = try SequenceReader.bundled()
+    let reader =
+      try cellModel.map {
+        SequenceReader(network: bundled.network, cells: try CellClassifier(model: URL(fileURLWithPath: $0)))
+      } ?? bundled
+    for set in sets {
+      // Each photo decoded and each dial read once, for both tables.
+      var (dials, meters) = (DialScore(), CombinedScore())
+      let folder = URL(fileURLWithPath: set)
+      for meter in try RenderedMeter.load(folder) {
+        let image = try VisionImage(
+          decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(meter.file))))
+        // A meter's dials read together, as the plugin reads them; the time is shared out.
+        let started = ContinuousClock.now
+        let readings = try PointerDial.read(
+          meter.dials.map { PointerDial.Placement(region: $0.region, counterClockwise: $0.counterClockwise) },
+          in: image)
+        let ms = (ContinuousClock.now - started).milliseconds / Double(max(1, readings.count))
+        for (dial, reading) in zip(meter.dials, readings) {
+          dials.add(reading, of: dial, in: meter, ms: ms, showErrors: showErrors)
+        }
+        try meters.add(meter, image: image, dials: readings, reader: reader, showErrors: showErrors)
+      }
+      scores.append((folder.lastPathComponent, dials, meters))
+      if let plugins {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("dials-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: store) }
+        let client = try await HostScore.launch(plugins: URL(fileURLWithPath: plugins), folder: store)
+        var score = HostScore()
+        for meter in try RenderedMeter.load(folder) {
+          try await score.add(meter, folder: folder, client: client, showErrors: showErrors)
+        }
+        await client.close()
+        hostScores.append((folder.lastPathComponent, score))
+      }
+    }
+    print("set | dials | within 0.2 | within 0.5 | mean error | p50 ms | p95 ms")
+    scores.forEach { print($0.dials.row($0.name)) }
+    print("set | meters | value exact | last wheel mid-roll | wheels alone exact")
+    scores.forEach { print($0.meters.row($0.name)) }
+    hostScores.forEach { print($0.score.row($0.name)) }
+  }
+}
