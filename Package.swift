@@ -137,6 +137,7 @@ let package = Package(
       name: "IdentifyBenchmark",
       dependencies: [
         "MeterMatchers", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol", "PluginSupervisor",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/Host/Benchmarks/IdentifyBenchmark"
     ),
@@ -145,6 +146,7 @@ let package = Package(
       dependencies: [
         "DigitReader", "TesseractEngine", "PhotometerVision", "PhotometerVoting",
         "PhotometerProtocol", "PhotometerScoring", "PluginSupervisor",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/Host/Benchmarks/ReadBenchmark"
     ),
