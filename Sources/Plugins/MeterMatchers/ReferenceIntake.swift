@@ -23,6 +23,8 @@ public enum ReferenceIntake {
   /// Photos are decoded with their longer side shrunk to this; matching needs no more.
   public static let maxSide = 640
 
+  /// Learns each reference `knows` says no to that came with its image (`knows` may learn it
+  /// itself, from a cache).
   /// - Returns: the SHA-256 of references the plugin must be sent again with their image.
   public static func take(
     _ references: [Reference],
@@ -58,11 +60,9 @@ public enum ReferenceIntake {
   public static func identify(_ request: IdentifyRequest, with matcher: inout some ReferenceMatcher)
     throws(ErrorReply) -> PluginCandidates
   {
-    for reference in request.references where !matcher.knows(reference) {
-      _ = matcher.recall(reference)
-    }
-    let missing = try take(request.references, knows: matcher.knows) { reference, image throws(VisionError) in
-      try matcher.learn(reference, image: image)
+    // Known, or read back from what a process before kept; else learnt from its photo.
+    let missing = try take(request.references, knows: { matcher.knows($0) || matcher.recall($0) }) {
+      reference, image throws(VisionError) in try matcher.learn(reference, image: image)
     }
     guard missing.isEmpty else {
       return PluginCandidates([], missingReferences: missing)
