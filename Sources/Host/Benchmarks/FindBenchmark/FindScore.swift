@@ -89,11 +89,12 @@ struct FindScore {
       window: chosen.map { candidates[$0].box }, blind: chosen.map { candidates[$0].value },
       told: told, truth: box, value: value, milliseconds: time,
       toldMilliseconds: (ContinuousClock.now - started).milliseconds)
-    if showErrors, let row = chosen, VisionImage.DigitRow.digits(in: candidates[row].box).overlap(with: box) < 0.5 {
-      let digits = VisionImage.DigitRow.digits(in: candidates[row].box)
-      let overlap = String(format: "%.2f", digits.overlap(with: box))
-      print("  \(name): digits found at \(digits), IoU \(overlap) with the true \(box)")
-    } else if showErrors, chosen == nil {
+    if showErrors, let digits = chosen.map({ VisionImage.DigitRow.digits(in: candidates[$0].box) }) {
+      if digits.overlap(with: box) < 0.5 {
+        let overlap = String(format: "%.2f", digits.overlap(with: box))
+        print("  \(name): digits found at \(digits), IoU \(overlap) with the true \(box)")
+      }
+    } else if showErrors {
       print("  \(name): no window chosen; the digits are at \(box)")
     }
     if showErrors, told != value {
