@@ -11,8 +11,14 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -34,6 +40,29 @@ struct pm_keypoints {
   double scale = 1;
 };
 
+namespace pm {
+
+// Visual words over an index's own descriptors (vision_keypoint_words.cpp), for households too
+// large for the hash tables to meet the right meter's descriptors: a two-level vocabulary drawn
+// from the index's descriptors, and an inverted file of each word's references with tf-idf weights.
+struct KeypointWords {
+  using Word = std::array<uint64_t, 4>;
+  // A descriptor's word: its nearest `top` word t, then its nearest of `leaves[t]`, numbered from
+  // `firstLeaf[t]`. Empty when the index has no words.
+  std::vector<Word> top;
+  std::vector<std::vector<Word>> leaves;
+  std::vector<int> firstLeaf;
+  // Per word: log(references / references holding it).
+  std::vector<float> idf;
+  // Per word, its references (CSR: `postingStart` has a word count plus one entries) and its
+  // weight in each: occurrences times idf, each reference's weights summing to one.
+  std::vector<int> postingStart;
+  std::vector<int> postingReference;
+  std::vector<float> postingWeight;
+};
+
+}  // namespace pm
+
 struct pm_keypoint_index {
   // Every reference's head-on keypoints' descriptors, the rows that are hashed.
   cv::Mat descriptors;
@@ -54,6 +83,8 @@ struct pm_keypoint_index {
   std::vector<std::vector<int>> keyBits;
   std::vector<std::vector<int>> offsets;
   std::vector<std::vector<int>> rows;
+  // Built on request (pm_keypoint_index_build's `words`): the shortlist's ranking then.
+  pm::KeypointWords words;
 };
 
 namespace pm {
@@ -137,6 +168,53 @@ inline std::pair<int, int> percentiles(const cv::Mat &greyImage, double low, dou
   }
   return {lowLevel, highLevel};
 }
+
+// Runs `work(worker)` for each of `threads` workers, the first on the calling thread (and any
+// the system would not start a thread for). Every worker is joined before an exception one of
+// them threw (OpenCV's, or out of memory) is rethrown on the calling thread, where `guarded`
+// turns it into a status.
+template <typename Work> inline void onThreads(int threads, Work work) {
+  std::mutex lock;
+  std::exception_ptr failure;
+  const auto run = [&](int worker) {
+    try {
+      work(worker);
+    } catch (...) {
+      const std::lock_guard<std::mutex> guard(lock);
+      if (!failure) {
+        failure = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  helpers.reserve(size_t(threads));  // so that adding a started thread cannot throw
+  std::vector<int> here = {0};
+  here.reserve(size_t(threads));
+  for (int worker = 1; worker < threads; ++worker) {
+    try {
+      helpers.emplace_back(run, worker);
+    } catch (const std::system_error &) {
+      here.push_back(worker);
+    }
+  }
+  for (int worker : here) {
+    run(worker);
+  }
+  for (auto &helper : helpers) {
+    helper.join();
+  }
+  if (failure) {
+    std::rethrow_exception(failure);
+  }
+}
+
+// Visual words (vision_keypoint_words.cpp): the vocabulary and inverted file of `descriptors`
+// (each row's reference in `owner`), built on `threads` threads (the same for any number).
+KeypointWords buildKeypointWords(const cv::Mat &descriptors, const std::vector<int> &owner, int references, int threads);
+
+// The `count` references whose words overlap the query's most (tf-idf, the sum over words of the
+// smaller of the two weights), best first; none that shares no word.
+std::vector<int> wordShortlist(const KeypointWords &words, const cv::Mat &query, int references, int count);
 
 // Keypoint verification (vision_keypoint_verification.cpp), used by the index's query.
 

@@ -263,45 +263,6 @@ void shortlistPosesPortable(
   shortlistPosesLoop(index, query, maxDistance, first, last, poses);
 }
 
-// Runs `work(worker)` for each of `threads` workers, the first on the calling thread (and any
-// the system would not start a thread for). Every worker is joined before an exception one of
-// them threw (OpenCV's, or out of memory) is rethrown on the calling thread, where `guarded`
-// turns it into a status.
-template <typename Work> void onThreads(int threads, Work work) {
-  std::mutex lock;
-  std::exception_ptr failure;
-  const auto run = [&](int worker) {
-    try {
-      work(worker);
-    } catch (...) {
-      const std::lock_guard<std::mutex> guard(lock);
-      if (!failure) {
-        failure = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> helpers;
-  helpers.reserve(size_t(threads));  // so that adding a started thread cannot throw
-  std::vector<int> here = {0};
-  here.reserve(size_t(threads));
-  for (int worker = 1; worker < threads; ++worker) {
-    try {
-      helpers.emplace_back(run, worker);
-    } catch (const std::system_error &) {
-      here.push_back(worker);
-    }
-  }
-  for (int worker : here) {
-    run(worker);
-  }
-  for (auto &helper : helpers) {
-    helper.join();
-  }
-  if (failure) {
-    std::rethrow_exception(failure);
-  }
-}
-
 // The index's hash tables, built on `threads` threads, a table at a time each: each table's
 // bits are drawn first, in order, so that the tables are the same for any number of threads.
 void buildHashTables(pm_keypoint_index &index, int threads) {
@@ -358,11 +319,44 @@ void shortlistVotes(
   tallyPoses(poses, votes);
 }
 
+// The references to verify, best first, at most `verify`: those with most pose votes (into
+// `votes`); with words, the pose votes' ranking and the words' taken in turn, each reference
+// once (at 3,000 look-alike meters the two in turn named more meters than the words alone, and
+// those more than the votes alone: docs/recognizers.md, *Visual words*).
+std::vector<int> shortlistOf(
+  const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, int verify, int threads, int *votes) {
+  shortlistVotes(index, query, maxDistance, threads, votes);
+  std::vector<int> order(static_cast<size_t>(index.references), 0);
+  std::iota(order.begin(), order.end(), 0);
+  const int shortlist = std::min(verify, index.references);
+  std::partial_sort(
+    order.begin(), order.begin() + shortlist, order.end(), [votes](int a, int b) { return votes[a] > votes[b]; });
+  order.resize(size_t(shortlist));
+  while (!order.empty() && votes[order.back()] == 0) {
+    order.pop_back();
+  }
+  if (index.words.top.empty()) {
+    return order;
+  }
+  const std::vector<int> named = wordShortlist(index.words, query.descriptors, index.references, verify);
+  std::vector<int> merged;
+  for (size_t rank = 0; merged.size() < size_t(verify) && (rank < order.size() || rank < named.size()); ++rank) {
+    for (const std::vector<int> *list : {static_cast<const std::vector<int> *>(&order), &named}) {
+      if (rank < list->size() && merged.size() < size_t(verify) &&
+          std::find(merged.begin(), merged.end(), (*list)[rank]) == merged.end()) {
+        merged.push_back((*list)[rank]);
+      }
+    }
+  }
+  return merged;
+}
+
 }  // namespace
 
 extern "C" {
 
-pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, int threads, pm_keypoint_index **out) {
+pm_status pm_keypoint_index_build(
+  pm_keypoints *const *references, int count, int threads, int words, pm_keypoint_index **out) {
   return guarded([&] {
     *out = nullptr;
     auto index = std::make_unique<pm_keypoint_index>();
@@ -386,6 +380,9 @@ pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, in
     if (!parts.empty()) {
       cv::vconcat(parts, index->descriptors);
       buildHashTables(*index, threads);
+      if (words) {
+        index->words = buildKeypointWords(index->descriptors, index->owner, count, threads);
+      }
     }
     *out = index.release();
     return PM_OK;
@@ -408,12 +405,8 @@ pm_status pm_keypoint_index_query(
       return PM_OK;
     }
     threads = std::clamp(threads, 1, 16);
-    shortlistVotes(*index, *query, maxDistance, threads, votes);
-    std::vector<int> order(static_cast<size_t>(index->references), 0);
-    std::iota(order.begin(), order.end(), 0);
-    const int shortlist = std::min(verify, index->references);
-    std::partial_sort(
-      order.begin(), order.begin() + shortlist, order.end(), [votes](int a, int b) { return votes[a] > votes[b]; });
+    const std::vector<int> order = shortlistOf(*index, *query, maxDistance, verify, threads, votes);
+    const int shortlist = int(order.size());
     // The shortlist is verified best first, each reference by a worker of its own; once one
     // is far beyond chance no later one starts. (Verifying two more after it, as before the pose
     // shortlist, named the same meters in 10-20% more time.)
@@ -422,9 +415,6 @@ pm_status pm_keypoint_index_query(
     onThreads(threads, [&](int) {
       for (int rank = next++; rank < shortlist && !enough; rank = next++) {
         const int reference = order[size_t(rank)];
-        if (votes[reference] == 0) {
-          break;
-        }
         // The index found this reference; its correspondences come from matching the query with
         // the reference alone (nearest of all its keypoints, ratio test), since with many
         // references the index's neighbours of a keypoint are mostly other meters' look-alike

@@ -21,6 +21,10 @@ public final class KeypointMatcher: @unchecked Sendable {
     /// How many references, by index votes, get the homography check (twice as many past
     /// ``largeHousehold`` references, where the index's votes rank the right meter lower).
     public var verify = 8
+    /// References past which a query verifies twice ``verify`` and the index draws visual words,
+    /// by which half of them are chosen (docs/recognizers.md, *A longer shortlist for large
+    /// households* and *Visual words*).
+    public var largeHousehold = 2000
     /// Hamming distance (of 256 bits) beyond which a nearest neighbour is no match.
     public var maxDistance = 64
     /// Photos are shrunk to this longer side before detection.
@@ -37,9 +41,6 @@ public final class KeypointMatcher: @unchecked Sendable {
   }
 
   public let settings: Settings
-  /// References past which a query verifies twice ``Settings/verify`` (docs/recognizers.md,
-  /// *A longer shortlist for large households*).
-  public static let largeHousehold = 2000
   /// By the reference photo's SHA-256, with the digit window its keypoints were learnt around.
   private var known: [String: (keypoints: Keypoints, width: Int, height: Int, colour: String, window: Rect?)] = [:]
   private var index: (order: [String], index: KeypointIndex)?
@@ -113,13 +114,17 @@ public final class KeypointMatcher: @unchecked Sendable {
     guard !usable.isEmpty else { return [] }
     let order = usable.map(\.sha256)
     if index?.order != order {
-      index = (order, try KeypointIndex(order.map { known[$0]!.keypoints }, threads: settings.threads))
+      index = (
+        order,
+        try KeypointIndex(
+          order.map { known[$0]!.keypoints }, threads: settings.threads, words: order.count > settings.largeHousehold)
+      )
     }
     let query = try Keypoints(of: image, maxFeatures: settings.features)
     var best: [String: Candidate] = [:]
     for match in try index!.index.matches(
       for: query, maxDistance: settings.maxDistance,
-      verify: settings.verify * (usable.count > Self.largeHousehold ? 2 : 1), threads: settings.threads)
+      verify: settings.verify * (usable.count > settings.largeHousehold ? 2 : 1), threads: settings.threads)
     where match.inliers > 0 {
       let reference = usable[match.reference]
       let entry = known[reference.sha256]!

@@ -64,11 +64,13 @@ public final class KeypointIndex: @unchecked Sendable {
   private let references: [Keypoints]
   public var count: Int { references.count }
 
-  /// Indexes `references`, hashing on `threads` threads (the same index for any number).
-  public init(_ references: [Keypoints], threads: Int = 1) throws(VisionError) {
+  /// Indexes `references`, hashing on `threads` threads (the same index for any number); with
+  /// `words`, also draws visual words from them, by which a query's shortlist is then ranked.
+  public init(_ references: [Keypoints], threads: Int = 1, words: Bool = false) throws(VisionError) {
     var result: OpaquePointer?
     let pointers: [OpaquePointer?] = references.map(\.pointer)
-    try check(pm_keypoint_index_build(pointers, Int32(references.count), Int32(threads), &result))
+    try check(
+      pm_keypoint_index_build(pointers, Int32(references.count), Int32(threads), words ? 1 : 0, &result))
     pointer = result!
     self.references = references
   }

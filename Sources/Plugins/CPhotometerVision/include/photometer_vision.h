@@ -143,13 +143,17 @@ typedef struct pm_keypoint_index pm_keypoint_index;
 
 /// One LSH index over the head-on descriptors of all `count` references, its hash tables built on
 /// `threads` threads (the same index for any number). It reads the references' keypoints (their
-/// tilted views' too) when it verifies, without copying them: they must outlive the index.
-pm_status pm_keypoint_index_build(pm_keypoints *const *references, int count, int threads, pm_keypoint_index **out);
+/// tilted views' too) when it verifies, without copying them: they must outlive the index. With
+/// `words` nonzero it also draws visual words from the references' descriptors, and a query's
+/// shortlist counts the words it shares with each reference (for large households).
+pm_status pm_keypoint_index_build(
+  pm_keypoints *const *references, int count, int threads, int words, pm_keypoint_index **out);
 void pm_keypoint_index_free(pm_keypoint_index *index);
 /// Matches the query's descriptors against every reference at once. `votes` (one int per
 /// reference) weighs the query descriptors with a near neighbour in that reference (at most
 /// `max_distance` bits away) that agree on its best pose (rotation, scale and shift). The `verify`
-/// references with most votes are then checked with a RANSAC homography over the query's
+/// references with most votes (an index with words: those and the references sharing most words
+/// with the query, in turn) are then checked with a RANSAC homography over the query's
 /// ratio-test matches with each alone, scored by how widely its inliers spread: `verified` holds
 /// their indices (-1 past the end), `inliers` their spread inlier scores (0 without a plausible
 /// homography), `homographies` 9 doubles each, mapping original reference pixels to original query
