@@ -24,7 +24,7 @@ public final class KeypointMatcher: @unchecked Sendable {
     /// References past which a query verifies twice ``verify`` and the index draws visual words,
     /// by which half of them are chosen (docs/recognizers.md, *A longer shortlist for large
     /// households* and *Visual words*).
-    public var largeHousehold = 2000
+    public var largeHousehold = 500
     /// Hamming distance (of 256 bits) beyond which a nearest neighbour is no match.
     public var maxDistance = 64
     /// Photos are shrunk to this longer side before detection.
