@@ -3,7 +3,8 @@ import PhotometerProtocol
 import PhotometerVision
 
 /// Which meter is this, by its print: ORB keypoints matched through one LSH index over every
-/// reference, the best few verified with a RANSAC homography whose inliers are the score.
+/// reference, the best few verified with a RANSAC homography whose inliers are the score. In a
+/// large household half of the few are those whose visual words the photo shares most.
 ///
 /// Keypoints of a reference are computed once per photo (keyed by its SHA-256) and kept, and with
 /// ``Settings/cache`` also on disk, so that a new process (after a restart) reads them back
