@@ -250,6 +250,36 @@ import Testing
     }
   }
 
+  /// The robust histogram compares a photo with every reference from square roots kept with each
+  /// histogram; that likeness must be OpenCV's Bhattacharyya distance taken from one, to within
+  /// the float sums' rounding (which the distance's square root magnifies near a photo's own
+  /// histogram: 3e-4 there). And the
+  /// matcher's table of references follows the references it is asked about and what it learns.
+  @Test func histogramLikenessIsOneLessOpenCVsBhattacharyya() async throws {
+    let household = try await Self.household()
+    try await onOwnThread {
+      let histograms = try household.queries.prefix(4).map { try ColourHistogram(of: $0.image, mode: .robust) }
+      for first in histograms {
+        for second in histograms {
+          let distance = first.compare(second, by: .bhattacharyya)
+          #expect(abs(first.likeness(to: second) - (1 - distance)) < 1e-3)
+        }
+      }
+      var matcher = HistogramMatcher(mode: .robust)
+      let (few, all) = (Array(household.references.prefix(2)), household.references)
+      for reference in few {
+        try matcher.learn(reference, image: household.images[reference.sha256]!)
+      }
+      let query = household.queries.first { !$0.meter.isEmpty }!
+      #expect(Set(try matcher.rank(query.image, references: few).map(\.meter)) == Set(few.map(\.meter)))
+      for reference in all {
+        try matcher.learn(reference, image: household.images[reference.sha256]!)
+      }
+      #expect(Set(try matcher.rank(query.image, references: all).map(\.meter)) == Set(all.map(\.meter)))
+      #expect(Set(try matcher.rank(query.image, references: few).map(\.meter)) == Set(few.map(\.meter)))
+    }
+  }
+
   /// In a home of one meter there is no other meter to be told apart from: colour alone is not
   /// sure of a photo of another meter because the only reference is the likeliest.
   @Test func aLoneMetersHistogramIsNotSureOfEveryPhoto() async throws {

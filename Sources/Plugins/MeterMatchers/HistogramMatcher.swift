@@ -1,6 +1,7 @@
 import Foundation
 import PhotometerProtocol
 import PhotometerVision
+import Synchronization
 
 /// Which meter is this, by colour: compares the photo's colour histogram with each reference's.
 ///
@@ -10,7 +11,10 @@ import PhotometerVision
 public struct HistogramMatcher: Sendable {
   public let mode: ColourHistogram.Mode
   public let cache: URL?
-  private var known: [String: (histogram: ColourHistogram, colour: String)] = [:]
+  private var known: [String: (histogram: ColourHistogram, colour: String)] = [:] {
+    didSet { table = Table.Cache() }  // a copy of the matcher keeps the cache of what it knew
+  }
+  private var table = Table.Cache()
 
   public init(mode: ColourHistogram.Mode, cache: URL? = nil) {
     self.mode = mode
@@ -54,10 +58,58 @@ public struct HistogramMatcher: Sendable {
   /// Ranks the meters of `references` (all learnt) for the photo, best first.
   public func rank(_ image: VisionImage, references: [Reference]) throws(VisionError) -> [Candidate] {
     let query = try ColourHistogram(of: image, mode: mode)
-    let entries = references.compactMap { reference in known[reference.sha256].map { (reference.meter, $0) } }
     switch mode {
-    case .seed: return Self.majority(query, entries)
-    case .robust: return Self.similarity(query, entries)
+    case .seed:
+      let entries = references.compactMap { reference in known[reference.sha256].map { (reference.meter, $0) } }
+      return Self.majority(query, entries)
+    case .robust:
+      return Self.similarity(query, table.of(references, known: known))
+    }
+  }
+
+  /// The learnt references in the order a query lists them, laid out for comparing a photo with
+  /// every one: at 10,000 references a lookup by SHA-256 and a dictionary by meter name for each
+  /// cost more than comparing the histograms.
+  struct Table: Sendable {
+    var order: [String] = []
+    var meters: [String] = []
+    /// Per row: its meter's index in `meters`, its histogram, its photo's colour.
+    var meterOf: [Int] = []
+    var histograms: [ColourHistogram] = []
+    var colours: [String] = []
+
+    init() {}
+
+    init(_ references: [Reference], known: [String: (histogram: ColourHistogram, colour: String)]) {
+      order = references.map(\.sha256)
+      var index: [String: Int] = [:]
+      for reference in references {
+        guard let entry = known[reference.sha256] else { continue }
+        let meter =
+          index[reference.meter]
+          ?? {
+            meters.append(reference.meter)
+            index[reference.meter] = meters.count - 1
+            return meters.count - 1
+          }()
+        meterOf.append(meter)
+        histograms.append(entry.histogram)
+        colours.append(entry.colour)
+      }
+    }
+
+    /// The last table made, for the references of the next query (mostly the same).
+    final class Cache: Sendable {
+      private let last = Mutex(Table())
+
+      func of(_ references: [Reference], known: [String: (histogram: ColourHistogram, colour: String)]) -> Table {
+        last.withLock { last in
+          if !last.order.elementsEqual(references.lazy.map(\.sha256)) {
+            last = Table(references, known: known)
+          }
+          return last
+        }
+      }
     }
   }
 
@@ -83,28 +135,30 @@ public struct HistogramMatcher: Sendable {
 
   /// Robust mode: likeness is 1 - Bhattacharyya distance; a meter scores its best reference.
   /// Confidence from the likeness and the margin (``HistogramCalibration``).
-  private static func similarity(
-    _ query: ColourHistogram, _ entries: [(String, (histogram: ColourHistogram, colour: String))]
-  ) -> [Candidate] {
-    var best: [String: (likeness: Double, colour: String)] = [:]
-    for (meter, entry) in entries {
-      let likeness = 1 - query.compare(entry.histogram, by: .bhattacharyya)
-      if likeness > best[meter]?.likeness ?? -1 {
-        best[meter] = (likeness, entry.colour)
+  private static func similarity(_ query: ColourHistogram, _ table: Table) -> [Candidate] {
+    var best = [Double](repeating: -1, count: table.meters.count)
+    var bestRow = [Int](repeating: 0, count: table.meters.count)
+    for row in table.histograms.indices {
+      let likeness = query.likeness(to: table.histograms[row])
+      let meter = table.meterOf[row]
+      if likeness > best[meter] {
+        best[meter] = likeness
+        bestRow[meter] = row
       }
     }
-    let ranked = best.sorted { ($0.value.likeness, $1.key) > ($1.value.likeness, $0.key) }
-    return ranked.enumerated().map { index, entry in
+    let ranked = table.meters.indices.sorted {
+      (best[$0], table.meters[$1]) > (best[$1], table.meters[$0])
+    }
+    return ranked.enumerated().map { index, meter in
       // The first's margin over the second; every other's (negative) to the first. A lone meter
       // has no margin: nothing was told apart (its likeness less 0 made a home of one meter sure
       // of every photo).
-      let other =
-        index == 0 ? (ranked.count > 1 ? ranked[1].value.likeness : entry.value.likeness) : ranked[0].value.likeness
-      let margin = entry.value.likeness - other
+      let other = index == 0 ? (ranked.count > 1 ? best[ranked[1]] : best[meter]) : best[ranked[0]]
+      let margin = best[meter] - other
       return Candidate(
-        meter: entry.key, score: entry.value.likeness,
-        confidence: HistogramCalibration.confidence(likeness: entry.value.likeness, margin: margin),
-        colour: entry.value.colour)
+        meter: table.meters[meter], score: best[meter],
+        confidence: HistogramCalibration.confidence(likeness: best[meter], margin: margin),
+        colour: table.colours[bestRow[meter]])
     }
   }
 }
