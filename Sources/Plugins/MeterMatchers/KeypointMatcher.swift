@@ -19,13 +19,22 @@ public final class KeypointMatcher: @unchecked Sendable {
     public var features = 1200
     /// More keypoints of a reference, from each of its views as seen from the side.
     public var tiltedFeatures = 600
-    /// How many references, by index votes, get the homography check (twice as many past
-    /// ``largeHousehold`` references, where the index's votes rank the right meter lower).
+    /// How many references, by index votes, get the homography check (more in large households:
+    /// ``verified(among:)``).
     public var verify = 8
     /// References past which a query verifies twice ``verify`` and the index draws visual words,
     /// by which half of them are chosen (docs/recognizers.md, *A longer shortlist for large
     /// households* and *Visual words*).
     public var largeHousehold = 500
+    /// References past which a query verifies four times ``verify`` (docs/recognizers.md, *32
+    /// verified past 5,000 references*).
+    public var veryLargeHousehold = 5000
+
+    /// How many references a query verifies among `references`: the more there are, the lower
+    /// the index's votes and words rank the right meter.
+    public func verified(among references: Int) -> Int {
+      verify * (references > veryLargeHousehold ? 4 : references > largeHousehold ? 2 : 1)
+    }
     /// Hamming distance (of 256 bits) beyond which a nearest neighbour is no match.
     public var maxDistance = 64
     /// Photos are shrunk to this longer side before detection.
@@ -125,7 +134,7 @@ public final class KeypointMatcher: @unchecked Sendable {
     var best: [String: Candidate] = [:]
     for match in try index!.index.matches(
       for: query, maxDistance: settings.maxDistance,
-      verify: settings.verify * (usable.count > settings.largeHousehold ? 2 : 1), threads: settings.threads)
+      verify: settings.verified(among: usable.count), threads: settings.threads)
     where match.inliers > 0 {
       let reference = usable[match.reference]
       let entry = known[reference.sha256]!
