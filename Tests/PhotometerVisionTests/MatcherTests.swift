@@ -277,6 +277,12 @@ import Testing
       }
       #expect(Set(try matcher.rank(query.image, references: all).map(\.meter)) == Set(all.map(\.meter)))
       #expect(Set(try matcher.rank(query.image, references: few).map(\.meter)) == Set(few.map(\.meter)))
+      let renamed = few.map { reference in
+        var reference = reference
+        reference.meter += " renamed"
+        return reference
+      }
+      #expect(Set(try matcher.rank(query.image, references: renamed).map(\.meter)) == Set(renamed.map(\.meter)))
     }
   }
 

@@ -71,7 +71,9 @@ public struct HistogramMatcher: Sendable {
   /// every one: at 10,000 references a lookup by SHA-256 and a dictionary by meter name for each
   /// cost more than comparing the histograms.
   struct Table: Sendable {
+    /// What it was made for: each reference's photo and meter, as the query listed them.
     var order: [String] = []
+    var named: [String] = []
     var meters: [String] = []
     /// Per row: its meter's index in `meters`, its histogram, its photo's colour.
     var meterOf: [Int] = []
@@ -82,6 +84,7 @@ public struct HistogramMatcher: Sendable {
 
     init(_ references: [Reference], known: [String: (histogram: ColourHistogram, colour: String)]) {
       order = references.map(\.sha256)
+      named = references.map(\.meter)
       var index: [String: Int] = [:]
       for reference in references {
         guard let entry = known[reference.sha256] else { continue }
@@ -98,13 +101,16 @@ public struct HistogramMatcher: Sendable {
       }
     }
 
-    /// The last table made, for the references of the next query (mostly the same).
+    /// The last table made, for the references of the next query (mostly the same; a meter
+    /// renamed or a photo moved to another meter makes a new one).
     final class Cache: Sendable {
       private let last = Mutex(Table())
 
       func of(_ references: [Reference], known: [String: (histogram: ColourHistogram, colour: String)]) -> Table {
         last.withLock { last in
-          if !last.order.elementsEqual(references.lazy.map(\.sha256)) {
+          if !last.order.elementsEqual(references.lazy.map(\.sha256))
+            || !last.named.elementsEqual(references.lazy.map(\.meter))
+          {
             last = Table(references, known: known)
           }
           return last
