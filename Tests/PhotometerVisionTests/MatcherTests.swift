@@ -182,8 +182,10 @@ import Testing
   /// keys on more bits and probes the keys one added bit away; past
   /// ``KeypointMatcher/Settings/largeHousehold`` references (here lowered to 100, so that a test
   /// reaches it) it also draws visual words from its own descriptors, and half the shortlist comes
-  /// from them. Either way each registered meter is still named first and a meter never
-  /// registered is not taken for a look-alike; the words, drawn on two threads, rank as on one.
+  /// from them; past ``KeypointMatcher/Settings/veryLargeHousehold`` (lowered too) the shortlist
+  /// is the candidates whose shared words agree on one pose. Each way each registered meter is
+  /// still named first and a meter never registered is not taken for a look-alike; the words and
+  /// the pose check, on two threads, rank as on one.
   /// (How often, at 1,000 and 10,000 meters: photometer-benchmark-identify.)
   @Test func keypointsNameLookAlikesInACrowdedIndex() async throws {
     let folder = try await Rendered.household(meters: 160, queries: 1, unknown: 3, set: "lookalike", seed: 7)
@@ -192,10 +194,20 @@ import Testing
     defer { try? FileManager.default.removeItem(at: cache) }
     try await onOwnThread {
       var named: [String: [[String]]] = [:]
-      let runs = [("hashed", 2000, 2), ("words", 100, 2), ("words on one thread", 100, 1)]
-      for (name, largeHousehold, threads) in runs {
+      // Words from 100 references on; words checked by their poses past 100 as well, with 8
+      // verified of each ranking's first 32 (more than that would verify a fifth of the index).
+      let runs = [
+        ("hashed", 2000, 5000, 2), ("words", 100, 5000, 2), ("words on one thread", 100, 5000, 1),
+        ("posed", 100, 100, 2), ("posed on one thread", 100, 100, 1),
+      ]
+      for (name, largeHousehold, veryLargeHousehold, threads) in runs {
         var settings = KeypointMatcher.Settings()
         settings.largeHousehold = largeHousehold
+        settings.veryLargeHousehold = veryLargeHousehold
+        if veryLargeHousehold == 100 {
+          settings.verify = 2
+          settings.posedCandidates = 32
+        }
         settings.threads = threads
         settings.cache = cache
         let matcher = KeypointMatcher(settings: settings)
@@ -218,6 +230,7 @@ import Testing
         named[name] = rankings
       }
       #expect(named["words on one thread"] == named["words"])
+      #expect(named["posed on one thread"] == named["posed"])
     }
   }
 

@@ -59,6 +59,11 @@ struct KeypointWords {
   std::vector<int> postingStart;
   std::vector<int> postingReference;
   std::vector<float> postingWeight;
+  // Per index row, its word; per reference, its first row (rows of a reference sit together;
+  // one entry more than references): the words a reference's keypoints fall in, for the
+  // shortlist's geometric re-ranking.
+  std::vector<int> rowWord;
+  std::vector<int> firstRow;
 };
 
 }  // namespace pm
@@ -212,9 +217,13 @@ template <typename Work> inline void onThreads(int threads, Work work) {
 // (each row's reference in `owner`), built on `threads` threads (the same for any number).
 KeypointWords buildKeypointWords(const cv::Mat &descriptors, const std::vector<int> &owner, int references, int threads);
 
+// The word of each of `query`'s rows.
+std::vector<int> wordsOf(const KeypointWords &words, const cv::Mat &query);
+
 // The `count` references whose words overlap the query's most (tf-idf, the sum over words of the
-// smaller of the two weights), best first; none that shares no word.
-std::vector<int> wordShortlist(const KeypointWords &words, const cv::Mat &query, int references, int count);
+// smaller of the two weights), best first; none that shares no word. `numbers`: the query's words.
+std::vector<int> wordShortlist(
+  const KeypointWords &words, const std::vector<int> &numbers, int references, int count);
 
 // Keypoint verification (vision_keypoint_verification.cpp), used by the index's query.
 

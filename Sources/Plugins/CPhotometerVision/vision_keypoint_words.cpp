@@ -154,6 +154,16 @@ KeypointWords buildKeypointWords(const cv::Mat &descriptors, const std::vector<i
       pairs[size_t(row)] = (word << 32) | uint32_t(owner[size_t(row)]);
     }
   });
+  words.rowWord.resize(size_t(rows));
+  for (int row = 0; row < rows; ++row) {
+    words.rowWord[size_t(row)] = int(pairs[size_t(row)] >> 32);
+  }
+  // The index lays each reference's rows together, in order.
+  words.firstRow.assign(size_t(references) + 1, 0);
+  for (int row = 0; row < rows; ++row) {
+    words.firstRow[size_t(owner[size_t(row)]) + 1]++;
+  }
+  std::partial_sum(words.firstRow.begin(), words.firstRow.end(), words.firstRow.begin());
   std::sort(pairs.begin(), pairs.end());
   words.postingStart.assign(size_t(wordCount) + 1, 0);
   std::vector<int> occurrences;
@@ -190,14 +200,20 @@ KeypointWords buildKeypointWords(const cv::Mat &descriptors, const std::vector<i
   return words;
 }
 
-std::vector<int> wordShortlist(const KeypointWords &words, const cv::Mat &query, int references, int count) {
-  if (words.top.empty() || query.rows == 0 || count <= 0) {
+std::vector<int> wordsOf(const KeypointWords &words, const cv::Mat &query) {
+  std::vector<int> numbers(static_cast<size_t>(words.top.empty() ? 0 : query.rows));
+  for (size_t row = 0; row < numbers.size(); ++row) {
+    numbers[row] = wordNumber(words, wordOf(query.ptr<uint8_t>(int(row))));
+  }
+  return numbers;
+}
+
+std::vector<int> wordShortlist(
+  const KeypointWords &words, const std::vector<int> &queryWords, int references, int count) {
+  if (words.top.empty() || queryWords.empty() || count <= 0) {
     return {};
   }
-  std::vector<int> numbers(static_cast<size_t>(query.rows));
-  for (int row = 0; row < query.rows; ++row) {
-    numbers[size_t(row)] = wordNumber(words, wordOf(query.ptr<uint8_t>(row)));
-  }
+  std::vector<int> numbers = queryWords;
   std::sort(numbers.begin(), numbers.end());
   std::vector<std::pair<int, float>> weights;  // (word, occurrences x idf)
   double total = 0;

@@ -319,36 +319,114 @@ void shortlistVotes(
   tallyPoses(poses, votes);
 }
 
-// The references to verify, best first, at most `verify`: those with most pose votes (into
-// `votes`); with words, the pose votes' ranking and the words' taken in turn, each reference
-// once (at 3,000 look-alike meters the two in turn named more meters than the words alone, and
-// those more than the votes alone: docs/recognizers.md, *Visual words*).
-std::vector<int> shortlistOf(
-  const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, int verify, int threads, int *votes) {
-  shortlistVotes(index, query, maxDistance, threads, votes);
-  std::vector<int> order(static_cast<size_t>(index.references), 0);
+// Weak geometric consistency (Jegou et al., 2008): each head-on keypoint of a candidate that falls
+// in a word one of the query's keypoints falls in votes, once per such pair, for the pose the pair
+// puts the candidate at; its score is its best pose's votes, tallied as the hash tables' shortlist
+// tallies them. `numbers` holds the query rows' words. A word held by more than
+// kBurstyWord query keypoints (a repeated pattern) casts no vote.
+constexpr int kBurstyWord = 4;
+
+std::vector<int> consistentVotes(
+  const pm_keypoint_index &index, const pm_keypoints &query, const std::vector<int> &numbers,
+  const std::vector<int> &candidates, int threads) {
+  // The query's rows by word (CSR over every word number).
+  const auto &words = index.words;
+  const size_t wordCount = words.idf.size();
+  std::vector<int> start(wordCount + 1, 0), rows(numbers.size(), 0);
+  for (int number : numbers) {
+    start[size_t(number) + 1]++;
+  }
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<int> cursor(start.begin(), start.end() - 1);
+  for (size_t row = 0; row < numbers.size(); ++row) {
+    rows[size_t(cursor[size_t(numbers[row])]++)] = int(row);
+  }
+  std::vector<int> scores(candidates.size(), 0);
+  // Each worker tallies distinct candidates, so one votes array serves them all.
+  std::vector<int> votes(static_cast<size_t>(index.references), 0);
+  std::atomic<int> next{0};
+  onThreads(threads, [&](int) {
+    std::vector<PoseVote> poses;
+    for (int position = next++; position < int(candidates.size()); position = next++) {
+      const int reference = candidates[size_t(position)];
+      poses.clear();
+      for (int row = words.firstRow[size_t(reference)]; row < words.firstRow[size_t(reference) + 1]; ++row) {
+        const int word = words.rowWord[size_t(row)];
+        const int first = start[size_t(word)], last = start[size_t(word) + 1];
+        if (last - first > kBurstyWord) {
+          continue;
+        }
+        for (int slot = first; slot < last; ++slot) {
+          const int queryRow = rows[size_t(slot)];
+          poses.push_back(poseVote(
+            index, reference, row, query.points[size_t(queryRow)], query.angles[size_t(queryRow)],
+            query.octaves[size_t(queryRow)], 1));
+        }
+      }
+      tallyPoses(poses, votes.data());
+      scores[size_t(position)] = votes[size_t(reference)];
+    }
+  });
+  return scores;
+}
+
+// The first `count` references by pose votes, none without.
+std::vector<int> mostVoted(const int *votes, int references, int count) {
+  std::vector<int> order(static_cast<size_t>(references), 0);
   std::iota(order.begin(), order.end(), 0);
-  const int shortlist = std::min(verify, index.references);
+  count = std::min(count, references);
   std::partial_sort(
-    order.begin(), order.begin() + shortlist, order.end(), [votes](int a, int b) { return votes[a] > votes[b]; });
-  order.resize(size_t(shortlist));
+    order.begin(), order.begin() + count, order.end(), [votes](int a, int b) { return votes[a] > votes[b]; });
+  order.resize(size_t(count));
   while (!order.empty() && votes[order.back()] == 0) {
     order.pop_back();
   }
+  return order;
+}
+
+// The references to verify, best first, at most `verify`: those with most pose votes (into
+// `votes`). With words, the pose votes' first and the words' first, taken in turn, each once;
+// with `posed` as well, the first `posed` of each ranking are taken so and ranked again by
+// `consistentVotes` (ties in that order): at thousands of meters the hash tables meet few of the
+// right meter's descriptors, and the words' ranking counts print that every look-alike shares;
+// words whose keypoints agree on one pose are the meter's own.
+std::vector<int> shortlistOf(
+  const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, int verify, int posed, int threads,
+  int *votes) {
+  shortlistVotes(index, query, maxDistance, threads, votes);
   if (index.words.top.empty()) {
-    return order;
+    return mostVoted(votes, index.references, verify);
   }
-  const std::vector<int> named = wordShortlist(index.words, query.descriptors, index.references, verify);
-  std::vector<int> merged;
-  for (size_t rank = 0; merged.size() < size_t(verify) && (rank < order.size() || rank < named.size()); ++rank) {
-    for (const std::vector<int> *list : {static_cast<const std::vector<int> *>(&order), &named}) {
-      if (rank < list->size() && merged.size() < size_t(verify) &&
-          std::find(merged.begin(), merged.end(), (*list)[rank]) == merged.end()) {
-        merged.push_back((*list)[rank]);
+  const int pool = std::max(posed, verify);
+  const std::vector<int> numbers = pm::wordsOf(index.words, query.descriptors);
+  const std::vector<int> voted = mostVoted(votes, index.references, pool);
+  const std::vector<int> named = pm::wordShortlist(index.words, numbers, index.references, pool);
+  std::vector<int> candidates;
+  std::vector<bool> taken(static_cast<size_t>(index.references), false);
+  for (size_t rank = 0; rank < voted.size() || rank < named.size(); ++rank) {
+    for (const std::vector<int> *list : {&voted, &named}) {
+      if (rank < list->size() && !taken[size_t((*list)[rank])]) {
+        taken[size_t((*list)[rank])] = true;
+        candidates.push_back((*list)[rank]);
       }
     }
   }
-  return merged;
+  if (posed <= 0) {
+    candidates.resize(std::min(candidates.size(), size_t(verify)));
+    return candidates;
+  }
+  const std::vector<int> consistent = consistentVotes(index, query, numbers, candidates, threads);
+  std::vector<int> ranks(candidates.size());
+  std::iota(ranks.begin(), ranks.end(), 0);
+  std::sort(ranks.begin(), ranks.end(), [&consistent](int a, int b) {
+    return consistent[size_t(a)] != consistent[size_t(b)] ? consistent[size_t(a)] > consistent[size_t(b)] : a < b;
+  });
+  ranks.resize(std::min(ranks.size(), size_t(verify)));
+  std::vector<int> chosen;
+  for (int rank : ranks) {
+    chosen.push_back(candidates[size_t(rank)]);
+  }
+  return chosen;
 }
 
 }  // namespace
@@ -394,8 +472,8 @@ void pm_keypoint_index_free(pm_keypoint_index *index) {
 }
 
 pm_status pm_keypoint_index_query(
-  const pm_keypoint_index *index, const pm_keypoints *query, int maxDistance, int verify, int threads, int *votes,
-  int *verified, int *inliers, double *homographies) {
+  const pm_keypoint_index *index, const pm_keypoints *query, int maxDistance, int verify, int posed, int threads,
+  int *votes, int *verified, int *inliers, double *homographies) {
   return guarded([&] {
     std::fill(votes, votes + index->references, 0);
     std::fill(verified, verified + verify, -1);
@@ -405,7 +483,7 @@ pm_status pm_keypoint_index_query(
       return PM_OK;
     }
     threads = std::clamp(threads, 1, 16);
-    const std::vector<int> order = shortlistOf(*index, *query, maxDistance, verify, threads, votes);
+    const std::vector<int> order = shortlistOf(*index, *query, maxDistance, verify, posed, threads, votes);
     const int shortlist = int(order.size());
     // The shortlist is verified best first, each reference by a worker of its own; once one
     // is far beyond chance no later one starts. (Verifying two more after it, as before the pose

@@ -35,6 +35,16 @@ public final class KeypointMatcher: @unchecked Sendable {
     public func verified(among references: Int) -> Int {
       verify * (references > veryLargeHousehold ? 4 : references > largeHousehold ? 2 : 1)
     }
+    /// Past ``veryLargeHousehold``, how many references of each ranking (pose votes, words) are
+    /// ranked again by whether their keypoints that share a word with the photo's agree on one
+    /// pose, before the first ``verified(among:)`` of that ranking are verified
+    /// (docs/recognizers.md, *Words checked by their poses*).
+    public var posedCandidates = 256
+
+    /// How many references of each ranking a query checks by their poses among `references`.
+    public func posed(among references: Int) -> Int {
+      references > veryLargeHousehold ? posedCandidates : 0
+    }
     /// Hamming distance (of 256 bits) beyond which a nearest neighbour is no match.
     public var maxDistance = 64
     /// Photos are shrunk to this longer side before detection.
@@ -134,7 +144,8 @@ public final class KeypointMatcher: @unchecked Sendable {
     var best: [String: Candidate] = [:]
     for match in try index!.index.matches(
       for: query, maxDistance: settings.maxDistance,
-      verify: settings.verified(among: usable.count), threads: settings.threads)
+      verify: settings.verified(among: usable.count), posed: settings.posed(among: usable.count),
+      threads: settings.threads)
     where match.inliers > 0 {
       let reference = usable[match.reference]
       let entry = known[reference.sha256]!

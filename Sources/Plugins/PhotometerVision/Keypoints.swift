@@ -94,9 +94,12 @@ public final class KeypointIndex: @unchecked Sendable {
   }
 
   /// The `verify` references with most votes for the query, each checked with a homography, on
-  /// `threads` threads (the same answer for any number).
+  /// `threads` threads (the same answer for any number). With words and `posed` nonzero, the
+  /// first `posed` references of the votes' and the words' rankings are ranked again by how many
+  /// of their keypoints that share a word with the query's agree on one pose, and the first
+  /// `verify` of that ranking are checked.
   public func matches(
-    for query: Keypoints, maxDistance: Int, verify: Int, threads: Int = 1
+    for query: Keypoints, maxDistance: Int, verify: Int, posed: Int = 0, threads: Int = 1
   ) throws(VisionError) -> [Match] {
     var votes = [Int32](repeating: 0, count: count)
     var verified = [Int32](repeating: -1, count: verify)
@@ -104,8 +107,8 @@ public final class KeypointIndex: @unchecked Sendable {
     var homographies = [Double](repeating: 0, count: 9 * verify)
     try check(
       pm_keypoint_index_query(
-        pointer, query.pointer, Int32(maxDistance), Int32(verify), Int32(threads), &votes, &verified, &inliers,
-        &homographies))
+        pointer, query.pointer, Int32(maxDistance), Int32(verify), Int32(posed), Int32(threads), &votes, &verified,
+        &inliers, &homographies))
     return (0..<verify).compactMap { rank in
       let reference = Int(verified[rank])
       guard reference >= 0 else { return nil }

@@ -153,15 +153,17 @@ void pm_keypoint_index_free(pm_keypoint_index *index);
 /// reference) weighs the query descriptors with a near neighbour in that reference (at most
 /// `max_distance` bits away) that agree on its best pose (rotation, scale and shift). The `verify`
 /// references with most votes (an index with words: those and the references sharing most words
-/// with the query, in turn) are then checked with a RANSAC homography over the query's
+/// with the query, in turn; with `posed` nonzero as well, that many of each ranked again by how
+/// many of their keypoints sharing a word with the query's agree on one pose, and the first
+/// `verify` of that) are then checked with a RANSAC homography over the query's
 /// ratio-test matches with each alone, scored by how widely its inliers spread: `verified` holds
 /// their indices (-1 past the end), `inliers` their spread inlier scores (0 without a plausible
 /// homography), `homographies` 9 doubles each, mapping original reference pixels to original query
 /// pixels. The work is shared among `threads` threads (the calling one and more); the answer is
 /// the same for any number.
 pm_status pm_keypoint_index_query(
-  const pm_keypoint_index *index, const pm_keypoints *query, int max_distance, int verify, int threads, int *votes,
-  int *verified, int *inliers, double *homographies);
+  const pm_keypoint_index *index, const pm_keypoints *query, int max_distance, int verify, int posed, int threads,
+  int *votes, int *verified, int *inliers, double *homographies);
 
 // MARK: Digits
 
