@@ -122,6 +122,28 @@ import Testing
     #expect(row.box == Rect(x: 80, y: 30, width: 160, height: 100))
     #expect(VisionImage.DigitRow.digits(in: row.box) == Rect(x: 100, y: 50, width: 120, height: 60))
     #expect(row.box.overlap(with: Rect(x: 100, y: 50, width: 120, height: 60)) < 0.5)
+    #expect(row.digitBox == Rect(x: 100, y: 50, width: 120, height: 60))
+  }
+
+  @Test func aTurnedRowsDigitsAreTheBoxAroundThemNotAFifthOfItsWindow() {
+    // The same digits turned by 20 degrees about (160, 80): their upright box is 133 x 97, and
+    // the row's window 20 pixels wider on every side. A fifth of the window's height (27
+    // pixels) would cut 14 pixels off the digits' height and width.
+    let (cosine, sine) = (Float(cos(20 * Double.pi / 180)), Float(sin(20 * Double.pi / 180)))
+    let turned = [(100, 50), (220, 50), (220, 110), (100, 110)].map { (x: Float, y: Float) in
+      (x: 160 + cosine * (x - 160) - sine * (y - 80), y: 80 + sine * (x - 160) + cosine * (y - 80))
+    }
+    let row = VisionImage.DigitRow(digitCorners: turned, score: 1, width: 640, height: 480)
+    let xs = turned.map(\.x), ys = turned.map(\.y)
+    let truth = Rect(
+      x: Int32(xs.min()!.rounded()), y: Int32(ys.min()!.rounded()),
+      width: Int32((xs.max()! - xs.min()!).rounded()), height: Int32((ys.max()! - ys.min()!).rounded()))
+    let found = row.digitBox
+    #expect(abs(found.x - truth.x) <= 1 && abs(found.y - truth.y) <= 1)
+    #expect(abs(found.width - truth.width) <= 1 && abs(found.height - truth.height) <= 1)
+    #expect(found.overlap(with: truth) > 0.95)
+    let fifth = VisionImage.DigitRow.digits(in: row.box)
+    #expect(fifth.height < truth.height - 10 && fifth.width < truth.width - 10)
   }
 
   @Test func aBlankPhotoHasNoRows() throws {

@@ -91,6 +91,27 @@ extension VisionImage {
         height: max(1, window.height - 2 * margin))
     }
 
+    /// The digits' upright box: around ``corners`` less their margins (a third of the digits'
+    /// height above and below, ``sideMargin`` digit heights at either end), not clipped to the
+    /// photo. For an upright row that is ``digits(in:)`` of its box; a turned row's box is
+    /// taller than its digits, so a fifth of the box's height would cut into them.
+    public var digitBox: Rect {
+      let height = Float(digitHeight)
+      let width = max(distance(corners[0], corners[1]), 1)
+      let along = (x: (corners[1].x - corners[0].x) / width, y: (corners[1].y - corners[0].y) / width)
+      let down = (x: -along.y, y: along.x)
+      let side = Float(Self.sideMargin) * height, above = height / 3
+      let inward: [(a: Float, d: Float)] = [(side, above), (-side, above), (-side, -above), (side, -above)]
+      let points = zip(corners, inward).map { corner, step in
+        (x: corner.x + step.a * along.x + step.d * down.x, y: corner.y + step.a * along.y + step.d * down.y)
+      }
+      let xs = points.map(\.x), ys = points.map(\.y)
+      let left = Int32(xs.min()!.rounded()), top = Int32(ys.min()!.rounded())
+      return Rect(
+        x: left, y: top, width: max(1, Int32(xs.max()!.rounded()) - left),
+        height: max(1, Int32(ys.max()!.rounded()) - top))
+    }
+
     /// The digits' height: the row's, less its margins above and below.
     public var digitHeight: Double {
       Double(distance(corners[0], corners[3])) * 3 / 5

@@ -10,7 +10,8 @@ import PhotometerVoting
 struct FindTally {
   var photos = 0
   /// Photos whose chosen row's digits (its window less the margin it is cut with) overlap the
-  /// true digits by IoU 0.5.
+  /// true digits by IoU 0.5 (the photo's true digits and the row's are both upright boxes, so
+  /// a turned row's digits are a larger box than they are wide and high).
   var found = 0
   /// The same for the window as cut, margin included (a perfect three-digit row's is 0.46).
   var foundWithMargin = 0
@@ -23,14 +24,14 @@ struct FindTally {
     "set | photos | window found (with its margin) | right, not told the kind | right, told the kind | p50 ms | p95 ms"
     + " | told p50 ms | told p95 ms"
 
-  /// Counts one photo: the window chosen (nil: none), the values read not told the kind and told
-  /// it, against the true display's box and value.
+  /// Counts one photo: the window chosen (nil: none) and the digits found in it, the values read
+  /// not told the kind and told it, against the true digits' box and value.
   mutating func add(
-    window: Rect?, blind: String?, told: String?, truth box: Rect, value: String, milliseconds time: Double,
-    toldMilliseconds toldTime: Double
+    window: Rect?, digits: Rect?, blind: String?, told: String?, truth box: Rect, value: String,
+    milliseconds time: Double, toldMilliseconds toldTime: Double
   ) {
     photos += 1
-    if let window, VisionImage.DigitRow.digits(in: window).overlap(with: box) >= 0.5 { found += 1 }
+    if let digits, digits.overlap(with: box) >= 0.5 { found += 1 }
     if let window, window.overlap(with: box) >= 0.5 { foundWithMargin += 1 }
     if blind == value { self.blind += 1 }
     if told == value { self.told += 1 }
@@ -86,10 +87,11 @@ struct FindScore {
       WindowChoice.chooseReread(rereadValues, kind: kind).map { rereadValues[$0].value }
       ?? WindowChoice.choose(candidates, kind: kind).map { candidates[$0].value }
     tally.add(
-      window: chosen.map { candidates[$0].box }, blind: chosen.map { candidates[$0].value },
+      window: chosen.map { candidates[$0].box }, digits: chosen.map { rows[$0].digitBox },
+      blind: chosen.map { candidates[$0].value },
       told: told, truth: box, value: value, milliseconds: time,
       toldMilliseconds: (ContinuousClock.now - started).milliseconds)
-    if showErrors, let digits = chosen.map({ VisionImage.DigitRow.digits(in: candidates[$0].box) }) {
+    if showErrors, let digits = chosen.map({ rows[$0].digitBox }) {
       if digits.overlap(with: box) < 0.5 {
         let overlap = String(format: "%.2f", digits.overlap(with: box))
         print("  \(name): digits found at \(digits), IoU \(overlap) with the true \(box)")

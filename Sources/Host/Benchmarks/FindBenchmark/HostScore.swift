@@ -1,6 +1,7 @@
 import Foundation
 import PhotometerClient
 import PhotometerProtocol
+import PhotometerVision
 
 /// Whole photos read through the host as a client sends them (no window, one at a time): the
 /// host finds the rows and fans each out to its read plugins. The time is the client's, from
@@ -25,9 +26,13 @@ struct HostScore {
     let time = (ContinuousClock.now - started).milliseconds
     let toldStarted = ContinuousClock.now
     let toldResult = try await Self.read(bytes, kind: kind, client: client)
+    // A read gives back its windows' boxes alone: their digits are taken as an upright row's, so
+    // a turned row's count as missed more often than in process (FindScore).
+    let window = blindResult.windows.first?.box
     tally.add(
-      window: blindResult.windows.first?.box, blind: blindResult.value, told: toldResult.value, truth: box,
-      value: value, milliseconds: time, toldMilliseconds: (ContinuousClock.now - toldStarted).milliseconds)
+      window: window, digits: window.map(VisionImage.DigitRow.digits(in:)), blind: blindResult.value,
+      told: toldResult.value, truth: box, value: value,
+      milliseconds: time, toldMilliseconds: (ContinuousClock.now - toldStarted).milliseconds)
     if showErrors, blindResult.value != value {
       print(
         "  \(name) (host): \(blindResult.value.isEmpty ? "none" : blindResult.value), truth \(value); windows "
