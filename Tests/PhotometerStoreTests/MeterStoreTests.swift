@@ -79,6 +79,27 @@ import Testing
     #expect(water.map(\.sha256) == Array(full.dropFirst().map(\.sha256)))
   }
 
+  /// Every meter's bare references are kept between identifies, and read again once the file
+  /// changes: by this store, or by another connection (another process's `meter add`).
+  @Test func keptReferencesFollowEveryChangeToTheFile() async throws {
+    _ = try await addGas()
+    #expect(try await store.references(images: false).map(\.meter) == ["Gas"])
+    let other = try MeterStore(path: path)
+    _ = try await other.addMeter(
+      Meter(name: "Water", kind: .water, roi: Rect(x: 1, y: 2, width: 30, height: 10)),
+      references: [Image(data: TestImages.png(2, width: 64, height: 48), name: "water.png")])
+    #expect(try await store.references(images: false).map(\.meter) == ["Gas", "Water"])
+    _ = try await other.removeMeter(named: "Gas", withReadings: true)
+    #expect(try await store.references(images: false).map(\.meter) == ["Water"])
+    _ = try await store.addMeter(
+      Meter(name: "Power", kind: .electricity, roi: Rect(x: 5, y: 5, width: 20, height: 10)),
+      references: [Image(data: TestImages.png(3, width: 64, height: 48), name: "power.png")])
+    let kept = try await store.references(images: false)
+    #expect(kept.map(\.meter) == ["Water", "Power"])
+    #expect(try await store.references(images: false).map(\.sha256) == kept.map(\.sha256))
+    #expect(try await other.references(images: false).map(\.meter) == ["Water", "Power"])
+  }
+
   @Test func keepsPhotosAndCropsAsBlobsOfTheirOwnSize() async throws {
     _ = try await addGas()
     let crop = TestImages.png(3, width: 8, height: 8)

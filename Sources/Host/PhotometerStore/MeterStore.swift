@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PhotometerProtocol
+import Synchronization
 
 /// Meters, their reference photos and readings, in one SQLite file.
 ///
@@ -30,6 +31,12 @@ public final class MeterStore: Sendable {
   }
 
   let database: any DatabaseWriter
+  /// Writes this store has made, counted when each is over: with SQLite's `data_version`, which
+  /// counts other connections' commits, it tells when a kept answer may be stale.
+  let writes = Atomic<Int>(0)
+  /// Every meter's references without their photos, as last read, with the versions they were
+  /// read at (``references(of:images:)``).
+  let keptReferences = Mutex<(version: StoreVersion, references: [Reference])?>(nil)
   /// Whether the file was opened for reading only (it lies on a read-only file system, or
   /// ``Access/readOnly`` was asked for): every change fails with ``StoreError/readOnly``.
   public let isReadOnly: Bool
@@ -169,8 +176,24 @@ public final class MeterStore: Sendable {
     guard !isReadOnly else {
       throw .readOnly
     }
+    defer { writes.add(1, ordering: .sequentiallyConsistent) }
     do {
       return try await database.write(body)
+    } catch {
+      throw Self.storeError(error)
+    }
+  }
+
+  /// What the file holds, as far as this store can tell: its own writes and other connections'
+  /// commits (`PRAGMA data_version` on the writer's connection, which other processes' commits
+  /// change). Taken before a read, it names what that read saw or something newer.
+  func version() async throws(StoreError) -> StoreVersion {
+    let writes = writes.load(ordering: .sequentiallyConsistent)
+    do {
+      let others = try await database.writeWithoutTransaction { db in
+        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+      }
+      return StoreVersion(writes: writes, others: others)
     } catch {
       throw Self.storeError(error)
     }
@@ -204,4 +227,10 @@ public final class MeterStore: Sendable {
   static var now: Int64 {
     milliseconds(Date())
   }
+}
+
+/// A store's own writes and other connections' commits, counted (``MeterStore/version()``).
+struct StoreVersion: Equatable, Sendable {
+  var writes: Int
+  var others: Int
 }
