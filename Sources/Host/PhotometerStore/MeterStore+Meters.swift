@@ -46,6 +46,7 @@ extension MeterStore {
   /// `images` false, without their bytes (the host sends references bare and the images a plugin
   /// asks for, ``referenceImages(_:)``: reading every photo of 1,000 meters for each identify took
   /// it longer than the keypoint plugin's whole answer).
+  ///
   /// Every meter's references without their photos are kept between calls until the file
   /// changes (this store's writes or another process's): at 10,000 meters reading them took a
   /// fifth of the host's time of an identify.
