@@ -103,7 +103,10 @@ struct Household {
         print(
           "  \(query.file) truth=\(query.meter) robust=\(top?.meter ?? "-") \(fmt(top?.score ?? 0)) "
             + "c=\(fmt(top?.confidence ?? 0)) kp=\(kp?.meter ?? "-") \(Int(kp?.score ?? 0)) "
-            + "second=\(Int(keypointRanking.dropFirst().first?.score ?? 0)) vote=\(vote.meter) \(fmt(vote.confidence))")
+            + "second=\(Int(keypointRanking.dropFirst().first?.score ?? 0)) "
+            // The right meter's keypoint score: "-" when it was not verified or not located.
+            + "truth's=\(keypointRanking.first { $0.meter == query.meter }.map { String(Int($0.score)) } ?? "-") "
+            + "vote=\(vote.meter) \(fmt(vote.confidence))")
       }
     }
     let name = directory.lastPathComponent
