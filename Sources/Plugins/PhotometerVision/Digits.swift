@@ -59,16 +59,8 @@ extension VisionImage {
       precondition(digits.count == 4, "a row has 4 corners")
       let height = max(distance(digits[0], digits[3]), 1)
       let width = distance(digits[0], digits[1])
-      let along = (x: (digits[1].x - digits[0].x) / max(width, 1), y: (digits[1].y - digits[0].y) / max(width, 1))
-      let down = (x: -along.y, y: along.x)
       let side = Float(Self.sideMargin) * height, above = height / 3
-      func moved(_ point: (x: Float, y: Float), _ a: Float, _ d: Float) -> (x: Float, y: Float) {
-        (point.x + a * along.x + d * down.x, point.y + a * along.y + d * down.y)
-      }
-      let corners = [
-        moved(digits[0], -side, -above), moved(digits[1], side, -above), moved(digits[2], side, above),
-        moved(digits[3], -side, above),
-      ]
+      let corners = Self.grown(digits, along: side, across: above)
       // The box around the digits and a third of their height, clipped to the photo (at least a
       // pixel of it).
       let xs = digits.map(\.x), ys = digits.map(\.y)
@@ -97,19 +89,25 @@ extension VisionImage {
     /// taller than its digits, so a fifth of the box's height would cut into them.
     public var digitBox: Rect {
       let height = Float(digitHeight)
-      let width = max(distance(corners[0], corners[1]), 1)
-      let along = (x: (corners[1].x - corners[0].x) / width, y: (corners[1].y - corners[0].y) / width)
-      let down = (x: -along.y, y: along.x)
-      let side = Float(Self.sideMargin) * height, above = height / 3
-      let inward: [(a: Float, d: Float)] = [(side, above), (-side, above), (-side, -above), (side, -above)]
-      let points = zip(corners, inward).map { corner, step in
-        (x: corner.x + step.a * along.x + step.d * down.x, y: corner.y + step.a * along.y + step.d * down.y)
-      }
+      let points = Self.grown(corners, along: -Float(Self.sideMargin) * height, across: -height / 3)
       let xs = points.map(\.x), ys = points.map(\.y)
       let left = Int32(xs.min()!.rounded()), top = Int32(ys.min()!.rounded())
       return Rect(
         x: left, y: top, width: max(1, Int32(xs.max()!.rounded()) - left),
         height: max(1, Int32(ys.max()!.rounded()) - top))
+    }
+
+    /// The 4 corners of `quad` (clockwise from the top left) moved outward by `along` along its
+    /// top edge's direction and by `across` at right angles to it; negative values move inward.
+    /// A row's corners are its digits' grown by its margins, and its digits the row's shrunk.
+    static func grown(_ quad: [(x: Float, y: Float)], along: Float, across: Float) -> [(x: Float, y: Float)] {
+      let width = max(distance(quad[0], quad[1]), 1)
+      let unit = (x: (quad[1].x - quad[0].x) / width, y: (quad[1].y - quad[0].y) / width)
+      let down = (x: -unit.y, y: unit.x)
+      let steps: [(a: Float, d: Float)] = [(-along, -across), (along, -across), (along, across), (-along, across)]
+      return zip(quad, steps).map { corner, step in
+        (x: corner.x + step.a * unit.x + step.d * down.x, y: corner.y + step.a * unit.y + step.d * down.y)
+      }
     }
 
     /// The digits' height: the row's, less its margins above and below.
