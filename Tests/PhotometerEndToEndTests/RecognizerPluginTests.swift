@@ -171,7 +171,12 @@ import Testing
     #expect(read.status == 0, "\(read.standardError)")
     let result = try #require(try json(read).first)
     #expect(result["value"] as? String == photos[0][2])
-    #expect(((result["windows"] as? [[String: Any]])?.count ?? 0) >= 1)
+    let window = try #require((result["windows"] as? [[String: Any]])?.first)
+    // The digits' box lies within the box the row was cut from.
+    let box = try #require(window["box"] as? [Double]), digits = try #require(window["digits"] as? [Double])
+    #expect(
+      digits[0] >= box[0] && digits[1] >= box[1] && digits[0] + digits[2] <= box[0] + box[2]
+        && digits[1] + digits[3] <= box[1] + box[3], "\(digits) in \(box)")
     let thermometer = try await run([
       "read", "--json", "--kind", "thermometer", folder.appendingPathComponent(photos[2][0]).path,
     ])

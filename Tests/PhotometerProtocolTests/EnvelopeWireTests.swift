@@ -63,6 +63,15 @@ import Testing
         ])),
     .readResult(
       ReadResult(
+        value: "36.7", confidence: 0.9, engines: [], flags: [], summary: "Reads 36.7",
+        windows: [
+          Window(
+            box: Rect(x: 10, y: 20, width: 120, height: 60), value: "36.7", confidence: 0.9,
+            digits: Rect(x: 18, y: 34, width: 100, height: 30)),
+          Window(box: Rect(x: 10, y: 90, width: 80, height: 30), value: "10:42", confidence: 0.6),
+        ])),
+    .readResult(
+      ReadResult(
         value: "01234.5", confidence: 0.5,
         engines: [
           EngineAnswer(plugin: "a", version: "1", outcome: .success(reading), milliseconds: 1.5, voted: true),

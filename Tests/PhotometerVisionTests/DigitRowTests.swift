@@ -146,6 +146,19 @@ import Testing
     #expect(fifth.height < truth.height - 10 && fifth.width < truth.width - 10)
   }
 
+  @Test func aRowAtThePhotosEdgeGivesBackItsDigitsWithinThePhoto() {
+    // Digits from x -10 (cut by the left edge) to 110: the box starts at 0, the digits' box at
+    // -10, and what a read gives back at 0.
+    let row = VisionImage.DigitRow(
+      digitCorners: [(-10, 50), (110, 50), (110, 110), (-10, 110)], score: 1, width: 640, height: 480)
+    #expect(row.box == Rect(x: 0, y: 30, width: 130, height: 100))
+    #expect(row.digitBox == Rect(x: -10, y: 50, width: 120, height: 60))
+    #expect(row.digitBoxInPhoto == Rect(x: 0, y: 50, width: 110, height: 60))
+    let inside = VisionImage.DigitRow(
+      digitCorners: [(100, 50), (220, 50), (220, 110), (100, 110)], score: 1, width: 640, height: 480)
+    #expect(inside.digitBoxInPhoto == inside.digitBox)
+  }
+
   @Test func aBlankPhotoHasNoRows() throws {
     let blank = try VisionImage(pixels: [UInt8](repeating: 180, count: 320 * 240), width: 320, height: 240, channels: 1)
     #expect(try blank.digitRows().isEmpty)

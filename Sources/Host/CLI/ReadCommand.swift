@@ -133,10 +133,11 @@ extension ReadResult: ImageResult {
           "windows",
           .array(
             result.windows.map { window in
-              .object([
-                ("box", .rect(window.box)), ("value", .string(window.value)),
-                ("confidence", .number(window.confidence.rounded(toPlaces: 4))),
-              ])
+              .object(
+                [
+                  ("box", .rect(window.box)), ("value", .string(window.value)),
+                  ("confidence", .number(window.confidence.rounded(toPlaces: 4))),
+                ] + (window.digits.map { [("digits", .rect($0))] } ?? []))
             })
         ))
     }

@@ -62,7 +62,9 @@ extension ReadPipeline {
     result.crop = crops[chosen]
     let order = [chosen] + candidates.indices.filter { $0 != chosen }
     result.windows = order.map {
-      Window(box: candidates[$0].box, value: candidates[$0].value, confidence: candidates[$0].confidence)
+      Window(
+        box: candidates[$0].box, value: candidates[$0].value, confidence: candidates[$0].confidence,
+        digits: rows[$0].digitBoxInPhoto)
     }
     return (result, images[chosen])
   }

@@ -97,6 +97,17 @@ extension VisionImage {
         height: max(1, Int32(ys.max()!.rounded()) - top))
     }
 
+    /// ``digitBox`` clipped to ``box``, and so to the photo: what a read gives back as a found
+    /// row's digits (`Window.digits`). The box itself when the two do not meet.
+    public var digitBoxInPhoto: Rect {
+      let digits = digitBox
+      let left = max(digits.x, box.x), top = max(digits.y, box.y)
+      let right = min(digits.x + digits.width, box.x + box.width)
+      let bottom = min(digits.y + digits.height, box.y + box.height)
+      guard right > left, bottom > top else { return box }
+      return Rect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
     /// The 4 corners of `quad` (clockwise from the top left) moved outward by `along` along its
     /// top edge's direction and by `across` at right angles to it; negative values move inward.
     /// A row's corners are its digits' grown by its margins, and its digits the row's shrunk.

@@ -4375,7 +4375,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
   (ProtobufCMessageInit) photometer__v1__read_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__window__field_descriptors[3] =
+static const ProtobufCFieldDescriptor photometer__v1__window__field_descriptors[4] =
 {
   {
     "box",
@@ -4413,16 +4413,29 @@ static const ProtobufCFieldDescriptor photometer__v1__window__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "digits",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__Window, digits),
+    &photometer__v1__rect__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__window__field_indices_by_name[] = {
   0,   /* field[0] = box */
   2,   /* field[2] = confidence */
+  3,   /* field[3] = digits */
   1,   /* field[1] = value */
 };
 static const ProtobufCIntRange photometer__v1__window__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor photometer__v1__window__descriptor =
 {
@@ -4432,7 +4445,7 @@ const ProtobufCMessageDescriptor photometer__v1__window__descriptor =
   "Photometer__V1__Window",
   "photometer.v1",
   sizeof(Photometer__V1__Window),
-  3,
+  4,
   photometer__v1__window__field_descriptors,
   photometer__v1__window__field_indices_by_name,
   1,  photometer__v1__window__number_ranges,

@@ -209,7 +209,9 @@ extension ReadResult {
       dials: try repeated(result.n_dials, result.dials, Symbol.init),
       windows: try repeated(result.n_windows, result.windows) { window throws(WireError) in
         guard let box = Rect.decode(window.box) else { throw .invalid("a window has no box") }
-        return Window(box: box, value: String(protobuf: window.value), confidence: window.confidence)
+        return Window(
+          box: box, value: String(protobuf: window.value), confidence: window.confidence,
+          digits: Rect.decode(window.digits))
       }
     )
   }
@@ -234,6 +236,7 @@ extension ReadResult {
           $0.box = Rect.encode(window.box, in: arena)
           $0.value = arena.string(window.value)
           $0.confidence = window.confidence
+          $0.digits = Rect.encode(window.digits, in: arena)
         }
       }
     }

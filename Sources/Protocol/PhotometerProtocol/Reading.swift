@@ -94,14 +94,19 @@ public struct ReadRequest: Hashable, Sendable {
 
 /// A row of digits the host found in a whole photo and had read (``ReadResult/windows``).
 public struct Window: Hashable, Sendable {
+  /// The upright box the row was cut from.
   public var box: Rect
   public var value: String
   public var confidence: Double
+  /// The box around the row's digits alone, inside ``box``: smaller for a turned row. Nil from
+  /// a host that does not send it.
+  public var digits: Rect?
 
-  public init(box: Rect, value: String, confidence: Double) {
+  public init(box: Rect, value: String, confidence: Double, digits: Rect? = nil) {
     self.box = box
     self.value = value
     self.confidence = confidence
+    self.digits = digits
   }
 }
 

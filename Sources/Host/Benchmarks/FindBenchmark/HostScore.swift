@@ -26,11 +26,10 @@ struct HostScore {
     let time = (ContinuousClock.now - started).milliseconds
     let toldStarted = ContinuousClock.now
     let toldResult = try await Self.read(bytes, kind: kind, client: client)
-    // A read gives back its windows' boxes alone: their digits are taken as an upright row's, so
-    // a turned row's count as missed more often than in process (FindScore).
-    let window = blindResult.windows.first?.box
+    // Judged as in process (FindScore): by the box around the row's digits.
+    let window = blindResult.windows.first
     tally.add(
-      window: window, digits: window.map(VisionImage.DigitRow.digits(in:)), blind: blindResult.value,
+      window: window?.box, digits: window?.digits, blind: blindResult.value,
       told: toldResult.value, truth: box, value: value,
       milliseconds: time, toldMilliseconds: (ContinuousClock.now - toldStarted).milliseconds)
     if showErrors, blindResult.value != value {

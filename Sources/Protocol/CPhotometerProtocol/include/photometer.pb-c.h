@@ -701,10 +701,16 @@ struct  Photometer__V1__Window
   Photometer__V1__Rect *box;
   char *value;
   double confidence;
+  /*
+   * The box around the row's digits alone (its corners less their margins): inside `box`, and
+   * smaller for a turned row, whose upright `box` takes in what lies beside it. Unset from
+   * older hosts.
+   */
+  Photometer__V1__Rect *digits;
 };
 #define PHOTOMETER__V1__WINDOW__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__window__descriptor) \
-    , NULL, (char *)protobuf_c_empty_string, 0 }
+    , NULL, (char *)protobuf_c_empty_string, 0, NULL }
 
 
 /*
