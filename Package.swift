@@ -136,8 +136,8 @@ let package = Package(
     .executableTarget(
       name: "IdentifyBenchmark",
       dependencies: [
-        "MeterMatchers", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol", "PluginSupervisor",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "MeterMatchers", "PhotometerDigest", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
+        "PluginSupervisor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/Host/Benchmarks/IdentifyBenchmark"
     ),

@@ -1,5 +1,6 @@
 import Foundation
 import MeterMatchers
+import PhotometerDigest
 import PhotometerProtocol
 import PhotometerVision
 import PhotometerVoting
@@ -13,6 +14,7 @@ struct Household {
   }
 
   let directory: URL
+  /// Each named by its photo's file, which stands for its SHA-256 until ``run`` reads the photo.
   let references: [Reference]
   let queries: [Query]
 
@@ -39,12 +41,21 @@ struct Household {
     var seed = HistogramMatcher(mode: .seed)
     var robust = HistogramMatcher(mode: .robust)
     let keypoints = KeypointMatcher(settings: settings)
-    for reference in references {
+    var references: [Reference] = []
+    for var reference in self.references {
       let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(reference.image.name)))
+      // With a cache the photo's own digest keys it, as the host's does: households of other
+      // seeds reuse file names.
+      if settings.cache != nil {
+        reference.sha256 = SHA256Digest.hex(bytes)
+      }
+      references.append(reference)
       let image = try VisionImage(decoding: bytes, maxSide: settings.maxSide)
       try seed.learn(reference, image: image)
       try robust.learn(reference, image: image)
-      try keypoints.learn(reference, image: image)
+      if !keypoints.recall(reference) {
+        try keypoints.learn(reference, image: image)
+      }
     }
     guard !queries.isEmpty else {
       print("\(directory.lastPathComponent): \(references.count) references learnt, no queries in queries.csv")
