@@ -52,6 +52,31 @@ import Testing
     }
   }
 
+  /// A request for one meter's references (locating a named meter, a second look) builds an
+  /// index of its own and leaves the household's, which the next request uses as it was.
+  @Test func aFewReferencesLeaveTheHouseholdsIndexBuilt() async throws {
+    let household = try await Self.household()
+    try await onOwnThread {
+      var settings = KeypointMatcher.Settings()
+      settings.fewReferences = 2
+      let matcher = KeypointMatcher(settings: settings)
+      for reference in household.references {
+        try matcher.learn(reference, image: household.images[reference.sha256]!)
+      }
+      let query = try #require(household.queries.first { !$0.meter.isEmpty })
+      let before = try matcher.rank(query.image, references: household.references)
+      let own = household.references.filter { $0.meter == query.meter }
+      #expect(try matcher.rank(query.image, references: own).first?.meter == query.meter)
+      #expect(try matcher.rank(query.image, references: household.references) == before)
+      #expect(matcher.indexesBuilt == 2)
+      // Another meter's references replace the few's index, not the household's.
+      let other = household.references.filter { $0.meter != query.meter }.prefix(1)
+      _ = try matcher.rank(query.image, references: Array(other))
+      #expect(try matcher.rank(query.image, references: household.references) == before)
+      #expect(matcher.indexesBuilt == 3)
+    }
+  }
+
   /// With a cache folder, a new matcher (a new plugin process, after a restart) reads back the
   /// references another learnt: an identify request without their photos is answered, not
   /// answered with the photos to send, and ranks as the first matcher does. A reference whose

@@ -9,7 +9,8 @@ import PhotometerVision
 /// Keypoints of a reference are computed once per photo (keyed by its SHA-256) and kept, and with
 /// ``Settings/cache`` also on disk, so that a new process (after a restart) reads them back
 /// instead of learning every reference again; the index is rebuilt only when the set of
-/// references changes.
+/// references changes. A request for a few references (``Settings/fewReferences``: one meter's, or a
+/// second look's) gets an index of its own, so the household's is not rebuilt after it.
 public final class KeypointMatcher: @unchecked Sendable {
   // Used by one plugin request at a time (PluginServer serves requests in order).
 
@@ -45,6 +46,9 @@ public final class KeypointMatcher: @unchecked Sendable {
     public func posed(among references: Int) -> Int {
       references > veryLargeHousehold ? posedCandidates : 0
     }
+    /// Requests of at most this many references keep their index apart from the household's,
+    /// which takes seconds to build at 10,000 meters (theirs milliseconds).
+    public var fewReferences = 64
     /// Hamming distance (of 256 bits) beyond which a nearest neighbour is no match.
     public var maxDistance = 64
     /// Photos are shrunk to this longer side before detection.
@@ -63,7 +67,10 @@ public final class KeypointMatcher: @unchecked Sendable {
   public let settings: Settings
   /// By the reference photo's SHA-256, with the digit window its keypoints were learnt around.
   private var known: [String: (keypoints: Keypoints, width: Int, height: Int, colour: String, window: Rect?)] = [:]
-  private var index: (order: [String], index: KeypointIndex)?
+  /// The household's index, and the last request's of at most ``Settings/fewReferences``.
+  private var indexes: [(order: [String], index: KeypointIndex)?] = [nil, nil]
+  /// How many indexes were built: what keeping them saves.
+  private(set) var indexesBuilt = 0
 
   public init(settings: Settings = Settings()) {
     self.settings = settings
@@ -95,7 +102,7 @@ public final class KeypointMatcher: @unchecked Sendable {
 
   private func remember(_ reference: Reference, _ keypoints: Keypoints, _ entry: LearntReference) {
     known[reference.sha256] = (keypoints, entry.width, entry.height, entry.colour, reference.roi)
-    index = nil  // a photo learnt again around another window keeps its place in the order
+    indexes = [nil, nil]  // a photo learnt again around another window keeps its place in the order
   }
 
   /// The cache files' version: raise it whenever what ``Keypoints`` detects changes, so that a
@@ -133,8 +140,10 @@ public final class KeypointMatcher: @unchecked Sendable {
     let usable = references.filter(knows)
     guard !usable.isEmpty else { return [] }
     let order = usable.map(\.sha256)
-    if index?.order != order {
-      index = (
+    let slot = usable.count <= settings.fewReferences ? 1 : 0
+    if indexes[slot]?.order != order {
+      indexesBuilt += 1
+      indexes[slot] = (
         order,
         try KeypointIndex(
           order.map { known[$0]!.keypoints }, threads: settings.threads, words: order.count > settings.largeHousehold)
@@ -142,7 +151,7 @@ public final class KeypointMatcher: @unchecked Sendable {
     }
     let query = try Keypoints(of: image, maxFeatures: settings.features)
     var best: [String: Candidate] = [:]
-    for match in try index!.index.matches(
+    for match in try indexes[slot]!.index.matches(
       for: query, maxDistance: settings.maxDistance,
       verify: settings.verified(among: usable.count), posed: settings.posed(among: usable.count),
       threads: settings.threads)
