@@ -175,6 +175,42 @@ import Testing
     #expect(await host.finish() == 0)
   }
 
+  /// A matcher that is sure only among a few references proposes the right meter unsure among
+  /// 1,001: the host looks again at the first 5 it ranked, and names it; a photo of no registered
+  /// meter stays unknown after its second look.
+  @Test func aSecondLookAtTheFirstProposedMetersNamesTheMeter() async throws {
+    let host = HostHarness(plugins: [testPlugin("a", roles: [.identify], options: ["sure_among": "5"])])
+    try await host.handshake()
+    // 1,001 distinct small photos: 256 seeds in each of four widths.
+    let references = (0...1000).map {
+      Reference(
+        meter: "m\($0)", image: Image(data: TestImages.png($0 % 256, width: UInt32(8 + $0 / 256), height: 8)),
+        sha256: "")
+    }
+    func identify(_ photo: [UInt8]) async throws -> IdentifyResult? {
+      let query = Image(data: photo)
+      let reply = try await host.client.request(.identify(IdentifyRequest(image: query, references: references)))
+      guard case .identifyResult(let result) = reply else {
+        Issue.record("expected an IdentifyResult, got \(reply.kind)")
+        return nil
+      }
+      return result
+    }
+    let named = try #require(try await identify(references[707].image.data))
+    #expect(named.meter == "m707")
+    #expect(named.summary.contains("second look"), "\(named.summary)")
+    #expect(named.candidates.map(\.meter) == ["m707"])
+    // The plugin's answer for all 1,001 is what the result reports.
+    if case .success(let candidates) = named.plugins.first?.outcome {
+      #expect(candidates.count == 1001)
+    } else {
+      Issue.record("the plugin's first answer is missing")
+    }
+    let unknown = try #require(try await identify(TestImages.png(7, width: 40, height: 8)))
+    #expect(unknown.meter.isEmpty)
+    #expect(await host.finish() == 0)
+  }
+
   @Test func oneFailingPluginDoesNotStopTheVote() async throws {
     let host = HostHarness(plugins: [
       testPlugin("good", options: ["text": "42"]),

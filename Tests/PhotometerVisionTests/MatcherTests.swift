@@ -53,7 +53,8 @@ import Testing
   }
 
   /// A request for one meter's references (locating a named meter, a second look) builds an
-  /// index of its own and leaves the household's, which the next request uses as it was.
+  /// index of its own and leaves the household's, which the next request uses as it was; the
+  /// same photo asked again is not detected again.
   @Test func aFewReferencesLeaveTheHouseholdsIndexBuilt() async throws {
     let household = try await Self.household()
     try await onOwnThread {
@@ -74,6 +75,10 @@ import Testing
       _ = try matcher.rank(query.image, references: Array(other))
       #expect(try matcher.rank(query.image, references: household.references) == before)
       #expect(matcher.indexesBuilt == 3)
+      #expect(matcher.photosDetected == 1)
+      let another = try #require(household.queries.last { $0.meter != query.meter })
+      _ = try matcher.rank(another.image, references: household.references)
+      #expect(matcher.photosDetected == 2)
     }
   }
 

@@ -89,3 +89,52 @@ import Testing
     #expect(IdentifyVote.decide([], meters: 100).meter == "")
   }
 }
+
+@Suite struct SecondLookTests {
+  func located(_ meter: String, _ confidence: Double) -> Candidate {
+    Candidate(meter: meter, score: 30, confidence: confidence, homography: [1, 0, 0, 0, 1, 0, 0, 0, 1])
+  }
+
+  func proposed(_ meter: String, _ confidence: Double) -> Candidate {
+    Candidate(meter: meter, score: 0.9, confidence: confidence)
+  }
+
+  func result(meter: String, _ candidates: [Candidate], plugins: [String] = ["keypoints", "histogram"])
+    -> IdentifyResult
+  {
+    IdentifyResult(
+      meter: meter, confidence: meter.isEmpty ? 0.2 : 0.9, candidates: candidates,
+      plugins: plugins.map {
+        PluginIdentification(plugin: $0, version: "1", outcome: .success([]), milliseconds: 1, voted: true)
+      }, summary: meter.isEmpty ? "Unknown meter" : "This is \(meter)")
+  }
+
+  @Test func looksAgainAtTheFirstMetersNoPluginLocated() {
+    // The keypoints located a meter at chance level; the histogram proposed six others.
+    let ranking =
+      [located("w-17", 0.3)] + (1...6).map { proposed("w-\($0)", 0.3 - Double($0) / 100) } + [located("w-9", 0.01)]
+    let meters = IdentifyVote.secondLook(after: result(meter: "", ranking), among: 10_000)
+    #expect(meters == ["w-1", "w-2", "w-3", "w-4", "w-5"])
+    #expect(meters.count == IdentifyVote.secondLookMeters)
+    // A household the verifying plugin checks a larger share of gets none.
+    #expect(IdentifyVote.secondLook(after: result(meter: "", ranking), among: IdentifyVote.secondLookAbove).isEmpty)
+  }
+
+  @Test func aNamedMeterGetsNoSecondLook() {
+    let named = result(meter: "gas", [proposed("gas", 0.9), proposed("water", 0.2)])
+    #expect(IdentifyVote.secondLook(after: named, among: 10_000).isEmpty)
+  }
+
+  @Test func theSecondLookAnswersOnlyWhenItNamesAMeter() {
+    let first = result(meter: "", [proposed("w-1", 0.3)], plugins: ["keypoints", "histogram"])
+    let named = result(meter: "w-1", [located("w-1", 0.99)], plugins: ["keypoints (look)", "histogram (look)"])
+    let after = IdentifyVote.afterSecondLook(first, named, looked: 5)
+    #expect(after.meter == "w-1")
+    #expect(after.candidates == named.candidates)
+    // Each plugin's answer for the whole household stays what the result reports.
+    #expect(after.plugins.map(\.plugin) == ["keypoints", "histogram"])
+    #expect(after.summary.contains("second look"))
+    let unnamed = result(meter: "", [proposed("w-2", 0.3)])
+    #expect(IdentifyVote.afterSecondLook(first, unnamed, looked: 5) == first)
+  }
+}

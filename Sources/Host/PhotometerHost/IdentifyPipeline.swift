@@ -1,10 +1,13 @@
 import PhotometerDigest
 import PhotometerProtocol
 import PhotometerStore
+import PhotometerVoting
 import PluginSupervisor
 
 /// Which meter a photo shows: the references to compare it with (the request's, or every
-/// registered meter's), every identify plugin's candidates, and their vote.
+/// registered meter's), every identify plugin's candidates, and their vote; when that names no
+/// meter in a large household, a second look at the few it ranks first unlocated
+/// (``IdentifyVote/secondLook(after:among:)``).
 struct IdentifyPipeline: Sendable {
   let plugins: PluginSet
   let store: MeterStore
@@ -15,9 +18,18 @@ struct IdentifyPipeline: Sendable {
     for index in request.references.indices where request.references[index].sha256.isEmpty {
       request.references[index].sha256 = SHA256Digest.hex(request.references[index].image.data)
     }
-    return try await fannedOut { () throws(ErrorReply) in
+    let first = try await fannedOut { () throws(ErrorReply) in
       try await plugins.identify(request, referenceImages: referenceImages)
     }
+    let looked = Set(
+      IdentifyVote.secondLook(after: first, among: Set(request.references.map(\.meter)).count))
+    var narrowed = request
+    narrowed.references = request.references.filter { looked.contains($0.meter) }
+    guard !looked.isEmpty else { return first }
+    let second = try await fannedOut { () throws(ErrorReply) in
+      try await plugins.identify(narrowed, referenceImages: referenceImages)
+    }
+    return IdentifyVote.afterSecondLook(first, second, looked: looked.count)
   }
 
   /// The stored reference photos a plugin asks for, by SHA-256 (references come bare from the

@@ -71,6 +71,11 @@ public final class KeypointMatcher: @unchecked Sendable {
   private var indexes: [(order: [String], index: KeypointIndex)?] = [nil, nil]
   /// How many indexes were built: what keeping them saves.
   private(set) var indexesBuilt = 0
+  /// The last photo's keypoints, by its size and pixels: the host's second look at a few meters
+  /// sends the same photo again.
+  private var lastQuery: (size: [Int], pixels: Int, keypoints: Keypoints)?
+  /// How many photos' keypoints were detected: what keeping the last saves.
+  private(set) var photosDetected = 0
 
   public init(settings: Settings = Settings()) {
     self.settings = settings
@@ -134,6 +139,21 @@ public final class KeypointMatcher: @unchecked Sendable {
     return true
   }
 
+  /// The photo's keypoints, detected unless it is the last photo ranked.
+  private func keypoints(of image: VisionImage) throws(VisionError) -> Keypoints {
+    let size = [image.width, image.height, image.channels]
+    var hasher = Hasher()
+    image.pixels.withUnsafeBytes { hasher.combine(bytes: $0) }
+    let pixels = hasher.finalize()
+    if let last = lastQuery, last.size == size, last.pixels == pixels {
+      return last.keypoints
+    }
+    let detected = try Keypoints(of: image, maxFeatures: settings.features)
+    photosDetected += 1
+    lastQuery = (size, pixels, detected)
+    return detected
+  }
+
   /// Ranks the meters of `references` (all learnt) for the photo (decoded with
   /// ``Settings/maxSide``), best first; only verified meters are candidates.
   public func rank(_ image: VisionImage, references: [Reference]) throws(VisionError) -> [Candidate] {
@@ -149,7 +169,7 @@ public final class KeypointMatcher: @unchecked Sendable {
           order.map { known[$0]!.keypoints }, threads: settings.threads, words: order.count > settings.largeHousehold)
       )
     }
-    let query = try Keypoints(of: image, maxFeatures: settings.features)
+    let query = try keypoints(of: image)
     var best: [String: Candidate] = [:]
     for match in try indexes[slot]!.index.matches(
       for: query, maxDistance: settings.maxDistance,

@@ -31,6 +31,10 @@ struct TestRecognizer: Recognizer {
       description: "answer, fail, hang, crash (SIGABRT), signal, exit, garbage (an absurd frame length), "
         + "bad-frame (a frame that is not a message), flood (stderr) or leak (memory)",
       defaultValue: "answer"),
+    OptionSpec(
+      name: "sure_among",
+      description: "identify: past this many references, propose the matching meter (confidence 0.3) "
+        + "among every other (0.05) as a matcher that cannot check them all; none: always sure"),
     OptionSpec(name: "exit_code", description: "the status for behaviour=exit", defaultValue: "3"),
     OptionSpec(name: "signal", description: "the signal for behaviour=signal", defaultValue: "9"),
     OptionSpec(name: "stderr_lines", description: "lines written to stderr before each answer", defaultValue: "0"),
@@ -114,10 +118,14 @@ struct TestRecognizer: Recognizer {
     guard missing.isEmpty else {
       return PluginCandidates([], missingReferences: missing)
     }
-    return PluginCandidates(
-      request.references
-        .filter { seenReferences[$0.sha256] == request.image.data }
-        .map { Candidate(meter: $0.meter, score: 1, confidence: 1) })
+    let matching = request.references.filter { seenReferences[$0.sha256] == request.image.data }
+    if let sureAmong = Int(options["sure_among"] ?? ""), request.references.count > sureAmong {
+      let others = request.references.filter { seenReferences[$0.sha256] != request.image.data }
+      return PluginCandidates(
+        matching.map { Candidate(meter: $0.meter, score: 0.3, confidence: 0.3) }
+          + others.map { Candidate(meter: $0.meter, score: 0.05, confidence: 0.05) })
+    }
+    return PluginCandidates(matching.map { Candidate(meter: $0.meter, score: 1, confidence: 1) })
   }
 
   private mutating func behave(_ settings: [String: String]) throws(ErrorReply) {

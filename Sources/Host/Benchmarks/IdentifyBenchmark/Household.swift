@@ -78,13 +78,11 @@ struct Household {
       started = ContinuousClock.now
       let keypointRanking = try keypoints.rank(image, references: references)
       let keypointTime = milliseconds(since: started)
-      let vote = IdentifyVote.decide(
-        [
-          PluginIdentification(
-            plugin: "histogram", version: "", outcome: .success(robustRanking), milliseconds: 0, voted: true),
-          PluginIdentification(
-            plugin: "keypoints", version: "", outcome: .success(keypointRanking), milliseconds: 0, voted: true),
-        ], weights: weights, meters: Set(references.map(\.meter)).count)
+      started = ContinuousClock.now
+      let (firstLook, vote) = try identified(
+        image, robust: robustRanking, keypoints: keypointRanking, matchers: (robust, keypoints),
+        references: references, weights: weights)
+      let lookTime = milliseconds(since: started)
 
       tallies["histogram seed", default: Tally()].add(
         query, answer: seedRanking.first?.meter ?? "", accepted: true, ms: seedTime)
@@ -94,12 +92,15 @@ struct Household {
       tallies["keypoints", default: Tally()].add(
         query, answer: keypointRanking.first?.meter ?? "",
         accepted: (keypointRanking.first?.confidence ?? 0) >= IdentifyVote.threshold, ms: keypointTime)
+      // Without the second look: the vote as it was before it.
+      tallies["vote, first look", default: Tally()].add(
+        query, answer: firstLook.meter, accepted: !firstLook.meter.isEmpty, ms: robustTime + keypointTime)
       tallies["vote", default: Tally()].add(
         query, answer: vote.meter, accepted: !vote.meter.isEmpty,
-        ms: robustTime + keypointTime)
+        ms: robustTime + keypointTime + lookTime)
       // The vote's first candidate, sure or not: its top-1 counted as a matcher's is.
       tallies["vote ranking", default: Tally()].add(
-        query, answer: vote.ranking.first?.meter ?? "", accepted: !vote.meter.isEmpty, ms: 0)
+        query, answer: vote.candidates.first?.meter ?? "", accepted: !vote.meter.isEmpty, ms: 0)
       if let features {
         let line: [String: Any] = [
           "set": directory.lastPathComponent, "references": references.count, "truth": query.meter,
@@ -122,7 +123,7 @@ struct Household {
     }
     let name = directory.lastPathComponent
     let known = queries.filter { !$0.meter.isEmpty }.count
-    for matcher in ["histogram seed", "histogram robust", "keypoints", "vote"] {
+    for matcher in ["histogram seed", "histogram robust", "keypoints", "vote, first look", "vote"] {
       let tally = tallies[matcher]!
       print(
         pad(name, 19) + " " + pad("\(references.count)", 6) + " " + pad("\(known)", 6) + " "
@@ -132,6 +133,32 @@ struct Household {
           + fmt(percentile(decodeTimes, 0.5)))
     }
     print(Self.againstBestMatcher(tallies, known: known, unknown: queries.count - known))
+  }
+
+  /// The vote of the two matchers' rankings, with the host's second look when it names no meter
+  /// (`IdentifyVote.secondLook(after:among:)`): both matchers rank the few meters it picks again.
+  func identified(
+    _ image: VisionImage, robust robustRanking: [Candidate], keypoints keypointRanking: [Candidate],
+    matchers: (robust: HistogramMatcher, keypoints: KeypointMatcher), references: [Reference],
+    weights: [String: Double]
+  ) throws -> (first: IdentifyResult, result: IdentifyResult) {
+    func result(_ robust: [Candidate], _ keypoints: [Candidate], among references: [Reference]) -> IdentifyResult {
+      IdentifyVote.result(
+        [
+          PluginIdentification(
+            plugin: "histogram", version: "", outcome: .success(robust), milliseconds: 0, voted: true),
+          PluginIdentification(
+            plugin: "keypoints", version: "", outcome: .success(keypoints), milliseconds: 0, voted: true),
+        ], weights: weights, meters: Set(references.map(\.meter)).count)
+    }
+    let first = result(robustRanking, keypointRanking, among: references)
+    let looked = Set(IdentifyVote.secondLook(after: first, among: Set(references.map(\.meter)).count))
+    let narrowed = references.filter { looked.contains($0.meter) }
+    guard !looked.isEmpty else { return (first, first) }
+    let second = result(
+      try matchers.robust.rank(image, references: narrowed), try matchers.keypoints.rank(image, references: narrowed),
+      among: narrowed)
+    return (first, IdentifyVote.afterSecondLook(first, second, looked: looked.count))
   }
 
   /// The rule the vote is held to: on every set, its top-1 at least the best single matcher's
