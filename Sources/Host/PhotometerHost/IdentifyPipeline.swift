@@ -23,9 +23,9 @@ struct IdentifyPipeline: Sendable {
     }
     let looked = Set(
       IdentifyVote.secondLook(after: first, among: Set(request.references.map(\.meter)).count))
+    guard !looked.isEmpty else { return first }
     var narrowed = request
     narrowed.references = request.references.filter { looked.contains($0.meter) }
-    guard !looked.isEmpty else { return first }
     let second = try await fannedOut { () throws(ErrorReply) in
       try await plugins.identify(narrowed, referenceImages: referenceImages)
     }
