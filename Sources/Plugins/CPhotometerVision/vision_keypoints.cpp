@@ -147,6 +147,9 @@ constexpr int kNeighbours = 4;
 // in one of the bits added beyond 16 (multi-probe LSH): each bit added to keep buckets small as
 // references are added lowers the chance that a true neighbour shares the key ((1 - 40/256)^bits
 // for a neighbour 40 bits away: 6.6% a table at 16 bits, 2.0% at 23; 4.6% with the probes).
+// Where candidates are checked by their words' poses (past 5,000 references) the key alone is
+// probed: the words find what the probes found, at a ninth of the probes' cost (R36 in the
+// notes of the session that chose it; docs/recognizers.md, *One probe past 5,000 meters*).
 constexpr int probedBits = 16;
 
 // The index rows one query row has been compared with (a row may lie in the buckets it probes in
@@ -182,12 +185,12 @@ class SeenRows {
 
 // The pose votes of the query's rows `first..<last` (`shortlistVotes` splits the rows among threads).
 __attribute__((always_inline)) inline void shortlistPosesLoop(
-  const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, int first, int last,
+  const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, bool multiProbe, int first, int last,
   std::vector<PoseVote> &poses) {
   constexpr int neighbours = kNeighbours;
   const cv::Mat &descriptors = query.descriptors;
   const int keyBits = index.keyBits.empty() ? 0 : int(index.keyBits.front().size());
-  const int probes = 1 + std::max(0, keyBits - probedBits);
+  const int probes = multiProbe ? 1 + std::max(0, keyBits - probedBits) : 1;
   SeenRows seen;
   for (int row = first; row < last; ++row, seen.next()) {
     const uint8_t *descriptor = descriptors.ptr<uint8_t>(row);
@@ -252,15 +255,15 @@ __attribute__((always_inline)) inline void shortlistPosesLoop(
 }
 
 __attribute__((target("popcnt"))) void shortlistPosesPopcount(
-  const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, int first, int last,
+  const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, bool multiProbe, int first, int last,
   std::vector<PoseVote> &poses) {
-  shortlistPosesLoop(index, query, maxDistance, first, last, poses);
+  shortlistPosesLoop(index, query, maxDistance, multiProbe, first, last, poses);
 }
 
 void shortlistPosesPortable(
-  const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, int first, int last,
+  const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, bool multiProbe, int first, int last,
   std::vector<PoseVote> &poses) {
-  shortlistPosesLoop(index, query, maxDistance, first, last, poses);
+  shortlistPosesLoop(index, query, maxDistance, multiProbe, first, last, poses);
 }
 
 // The index's hash tables, built on `threads` threads, a table at a time each: each table's
@@ -302,7 +305,8 @@ void buildHashTables(pm_keypoint_index &index, int threads) {
 // The query's rows are split among `threads`; a pose's votes are summed whatever the order, so
 // the tally is the same as on one thread.
 void shortlistVotes(
-  const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, int threads, int *votes) {
+  const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, bool multiProbe, int threads,
+  int *votes) {
   static const bool popcount = __builtin_cpu_supports("popcnt");
   const int rows = query.descriptors.rows;
   std::vector<std::vector<PoseVote>> parts(static_cast<size_t>(threads));
@@ -310,7 +314,8 @@ void shortlistVotes(
     auto &poses = parts[size_t(worker)];
     const int first = rows * worker / threads, last = rows * (worker + 1) / threads;
     poses.reserve(size_t(last - first) * kNeighbours);
-    (popcount ? shortlistPosesPopcount : shortlistPosesPortable)(index, query, maxDistance, first, last, poses);
+    (popcount ? shortlistPosesPopcount : shortlistPosesPortable)(
+      index, query, maxDistance, multiProbe, first, last, poses);
   });
   std::vector<PoseVote> poses = std::move(parts[0]);
   for (size_t part = 1; part < parts.size(); ++part) {
@@ -393,7 +398,7 @@ std::vector<int> mostVoted(const int *votes, int references, int count) {
 std::vector<int> shortlistOf(
   const pm_keypoint_index &index, const pm_keypoints &query, int maxDistance, int verify, int posed, int threads,
   int *votes) {
-  shortlistVotes(index, query, maxDistance, threads, votes);
+  shortlistVotes(index, query, maxDistance, posed <= 0, threads, votes);
   if (index.words.top.empty()) {
     return mostVoted(votes, index.references, verify);
   }
