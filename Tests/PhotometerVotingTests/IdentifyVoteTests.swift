@@ -120,6 +120,15 @@ import Testing
     #expect(IdentifyVote.secondLook(after: result(meter: "", ranking), among: IdentifyVote.secondLookAbove).isEmpty)
   }
 
+  @Test func theSecondLookTakesThePickedMetersReferences() {
+    let ranking = (1...6).map { proposed("w-\($0)", 0.3 - Double($0) / 100) }
+    let household = (0...1000).map { Reference(meter: "w-\($0)", image: Image(data: []), sha256: "s\($0)") }
+    let looked = IdentifyVote.secondLookReferences(after: result(meter: "", ranking), in: household)
+    #expect(looked.map(\.meter) == ["w-1", "w-2", "w-3", "w-4", "w-5"])
+    #expect(
+      IdentifyVote.secondLookReferences(after: result(meter: "", ranking), in: Array(household.prefix(1000))).isEmpty)
+  }
+
   @Test func aNamedMeterGetsNoSecondLook() {
     let named = result(meter: "gas", [proposed("gas", 0.9), proposed("water", 0.2)])
     #expect(IdentifyVote.secondLook(after: named, among: 10_000).isEmpty)

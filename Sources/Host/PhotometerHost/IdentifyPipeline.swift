@@ -7,7 +7,7 @@ import PluginSupervisor
 /// Which meter a photo shows: the references to compare it with (the request's, or every
 /// registered meter's), every identify plugin's candidates, and their vote; when that names no
 /// meter in a large household, a second look at the few it ranks first unlocated
-/// (``IdentifyVote/secondLook(after:among:)``).
+/// (``IdentifyVote/secondLookReferences(after:in:)``).
 struct IdentifyPipeline: Sendable {
   let plugins: PluginSet
   let store: MeterStore
@@ -21,15 +21,13 @@ struct IdentifyPipeline: Sendable {
     let first = try await fannedOut { () throws(ErrorReply) in
       try await plugins.identify(request, referenceImages: referenceImages)
     }
-    let looked = Set(
-      IdentifyVote.secondLook(after: first, among: Set(request.references.map(\.meter)).count))
-    guard !looked.isEmpty else { return first }
     var narrowed = request
-    narrowed.references = request.references.filter { looked.contains($0.meter) }
+    narrowed.references = IdentifyVote.secondLookReferences(after: first, in: request.references)
+    guard !narrowed.references.isEmpty else { return first }
     let second = try await fannedOut { () throws(ErrorReply) in
       try await plugins.identify(narrowed, referenceImages: referenceImages)
     }
-    return IdentifyVote.afterSecondLook(first, second, looked: looked.count)
+    return IdentifyVote.afterSecondLook(first, second, looked: Set(narrowed.references.map(\.meter)).count)
   }
 
   /// The stored reference photos a plugin asks for, by SHA-256 (references come bare from the

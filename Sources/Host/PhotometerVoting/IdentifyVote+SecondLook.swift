@@ -24,6 +24,15 @@ extension IdentifyVote {
     return Array(result.candidates.filter { $0.homography.isEmpty }.prefix(secondLookMeters).map(\.meter))
   }
 
+  /// The references of the meters ``secondLook(after:among:)`` picks among `references`, the
+  /// household the vote was among; empty when there is no second look. The household's meters
+  /// are counted only when the vote named none in more than ``secondLookAbove`` references.
+  public static func secondLookReferences(after result: IdentifyResult, in references: [Reference]) -> [Reference] {
+    guard result.meter.isEmpty, references.count > secondLookAbove else { return [] }
+    let looked = Set(secondLook(after: result, among: Set(references.map(\.meter)).count))
+    return references.filter { looked.contains($0.meter) }
+  }
+
   /// The identification after a second look at `meters` meters: `second`'s when it names a
   /// meter, with `first`'s plugin answers (each plugin's for the whole household); else `first`.
   public static func afterSecondLook(_ first: IdentifyResult, _ second: IdentifyResult, looked meters: Int)
