@@ -130,6 +130,75 @@ import Testing
     }
   }
 
+  /// A keypoint matcher that counts what it is asked to read back and to learn.
+  struct Counted: ReferenceMatcher {
+    var matcher: KeypointMatcher
+    var recalls = 0
+    var learnt = 0
+
+    func knows(_ reference: Reference) -> Bool { matcher.knows(reference) }
+
+    mutating func recall(_ reference: Reference) -> Bool {
+      recalls += 1
+      return matcher.recall(reference)
+    }
+
+    mutating func learn(_ reference: Reference, image: VisionImage) throws(VisionError) {
+      learnt += 1
+      try matcher.learn(reference, image: image)
+    }
+
+    func rank(_ image: VisionImage, references: [Reference]) throws(VisionError) -> [Candidate] {
+      try matcher.rank(image, references: references)
+    }
+  }
+
+  /// After a restart, each call reads back a bounded number of references and lists the rest as
+  /// missing, so that no call's work grows with the household past the plugin's timeout; a
+  /// reference sent with its photo is read back too, past the bound, not learnt again. Asked
+  /// again as the host asks, the plugin reads back as many more each time, then ranks as the
+  /// matcher before the restart.
+  @Test func aRestartReadsTheHouseholdBackAFewReferencesACall() async throws {
+    let household = try await Self.household()
+    let cache = Scratch.folder.appendingPathComponent("references-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: cache) }
+    try await onOwnThread {
+      var settings = KeypointMatcher.Settings()
+      settings.cache = cache
+      // SHA-256s as the host sends them (the cache names files by them), each with its photo.
+      var photos: [String: VisionImage] = [:]
+      let references = household.references.enumerated().map { index, reference in
+        var reference = reference
+        reference.sha256 = String(repeating: "0", count: 63) + String(index, radix: 16)
+        photos[reference.sha256] = household.images[household.references[index].sha256]
+        return reference
+      }
+      let learnt = KeypointMatcher(settings: settings)
+      for reference in references {
+        try learnt.learn(reference, image: photos[reference.sha256]!)
+      }
+      let query = household.queries.first { !$0.meter.isEmpty }!
+      var request = IdentifyRequest(image: Image(data: try query.image.encoded()), references: references)
+      var restarted = Counted(matcher: KeypointMatcher(settings: settings))
+      var lacking: [Int] = []
+      var answer = try ReferenceIntake.identify(request, with: &restarted, recallingAtMost: 2)
+      while !answer.missingReferences.isEmpty, lacking.count < 10 {
+        lacking.append(answer.missingReferences.count)
+        let last = answer.missingReferences.last!
+        for index in request.references.indices where request.references[index].sha256 == last {
+          request.references[index].image = Image(data: try photos[last]!.encoded())
+        }
+        answer = try ReferenceIntake.identify(request, with: &restarted, recallingAtMost: 2)
+      }
+      // Six references: two read back; two more and the one sent; the last.
+      #expect(lacking == [4, 1])
+      #expect(restarted.recalls == 6 && restarted.learnt == 0)
+      let before = try learnt.rank(query.image, references: references)
+      #expect(answer.candidates.map(\.meter) == before.map(\.meter))
+      #expect(answer.candidates.first?.meter == query.meter)
+    }
+  }
+
   /// The cache forgets what goes unused: a file neither written nor read back for 90 days is
   /// removed at a plugin's start, one read back is kept, and nothing else in the folder is touched.
   @Test func theCacheForgetsReferencesUnusedForLong() throws {

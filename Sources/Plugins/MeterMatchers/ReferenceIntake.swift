@@ -55,15 +55,30 @@ public enum ReferenceIntake {
     }
   }
 
+  /// How many references one call reads back from what a process before kept, at most, besides
+  /// those that came with their photo. The rest are listed as missing: the host asks again, and
+  /// each call reads back as many more. At 10,000 meters reading every one back took 17-24 s in
+  /// one call, and from a cold disk more than the plugin's timeout, which kills it mid-way.
+  public static let recallsPerCall = 2_000
+
   /// An identify plugin's answer: the candidates `matcher` ranks, or the references it must be
   /// sent first.
-  public static func identify(_ request: IdentifyRequest, with matcher: inout some ReferenceMatcher)
-    throws(ErrorReply) -> PluginCandidates
-  {
-    // Known, or read back from what a process before kept; else learnt from its photo.
-    let missing = try take(request.references, knows: { matcher.knows($0) || matcher.recall($0) }) {
-      reference, image throws(VisionError) in try matcher.learn(reference, image: image)
-    }
+  /// - Parameter limit: references read back at most (``recallsPerCall``).
+  public static func identify(
+    _ request: IdentifyRequest, with matcher: inout some ReferenceMatcher, recallingAtMost limit: Int = recallsPerCall
+  ) throws(ErrorReply) -> PluginCandidates {
+    // Known, or read back from what a process before kept; else learnt from its photo. One that
+    // came with its photo is read back whatever the limit: that is cheaper than learning it.
+    var recalls = 0
+    let missing = try take(
+      request.references,
+      knows: { reference in
+        guard !matcher.knows(reference) else { return true }
+        guard recalls < limit || !reference.image.data.isEmpty else { return false }
+        recalls += 1
+        return matcher.recall(reference)
+      }
+    ) { reference, image throws(VisionError) in try matcher.learn(reference, image: image) }
     guard missing.isEmpty else {
       return PluginCandidates([], missingReferences: missing)
     }
