@@ -102,13 +102,13 @@ public struct HistogramMatcher: Sendable {
     }
 
     /// The last table made for the household and for a few references (one meter's, or a second
-    /// look's: at most `KeypointMatcher.Settings.fewReferences`), for the references of the next
+    /// look's: at most ``ReferenceIntake/fewReferences``), for the references of the next
     /// query (mostly the same; a meter renamed or a photo moved to another meter makes a new one).
     final class Cache: Sendable {
       private let last = Mutex([Table(), Table()])
 
       func of(_ references: [Reference], known: [String: (histogram: ColourHistogram, colour: String)]) -> Table {
-        let slot = references.count <= KeypointMatcher.Settings().fewReferences ? 1 : 0
+        let slot = references.count <= ReferenceIntake.fewReferences ? 1 : 0
         return last.withLock { last in
           if !last[slot].order.elementsEqual(references.lazy.map(\.sha256))
             || !last[slot].named.elementsEqual(references.lazy.map(\.meter))

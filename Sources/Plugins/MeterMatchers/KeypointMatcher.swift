@@ -48,7 +48,7 @@ public final class KeypointMatcher: @unchecked Sendable {
     }
     /// Requests of at most this many references keep their index apart from the household's,
     /// which takes seconds to build at 10,000 meters (theirs milliseconds).
-    public var fewReferences = 64
+    public var fewReferences = ReferenceIntake.fewReferences
     /// Hamming distance (of 256 bits) beyond which a nearest neighbour is no match.
     public var maxDistance = 64
     /// Photos are shrunk to this longer side before detection.

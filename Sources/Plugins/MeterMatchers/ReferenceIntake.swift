@@ -23,6 +23,11 @@ public enum ReferenceIntake {
   /// Photos are decoded with their longer side shrunk to this; matching needs no more.
   public static let maxSide = 640
 
+  /// Requests of at most this many references are one meter's or a second look's: matchers keep
+  /// what they make for them (an index, a table) apart from what they make for the household,
+  /// which takes seconds at 10,000 meters.
+  public static let fewReferences = 64
+
   /// Learns each reference `knows` says no to that came with its image (`knows` may learn it
   /// itself, from a cache).
   /// - Returns: the SHA-256 of references the plugin must be sent again with their image.
