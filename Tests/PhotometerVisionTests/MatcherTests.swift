@@ -13,6 +13,19 @@ import Testing
     var references: [Reference] = []
     var images: [String: VisionImage] = [:]
     var queries: [(image: VisionImage, meter: String)] = []
+
+    /// The references named by SHA-256s as the host sends them, hexadecimal (a plugin's cache
+    /// names its files by them), and their photos by those names.
+    func namedAsTheHostNamesThem() -> (references: [Reference], photos: [String: VisionImage]) {
+      var photos: [String: VisionImage] = [:]
+      let named = references.enumerated().map { index, reference in
+        var named = reference
+        named.sha256 = String(repeating: "0", count: 63) + String(index, radix: 16)
+        photos[named.sha256] = images[reference.sha256]
+        return named
+      }
+      return (named, photos)
+    }
   }
 
   static func household() async throws -> Household {
@@ -93,18 +106,17 @@ import Testing
     try await onOwnThread {
       var settings = KeypointMatcher.Settings()
       settings.cache = cache.appendingPathComponent("keypoints")
-      // SHA-256s as the host sends them: hexadecimal, one per photo.
-      let references = household.references.enumerated().map { index, reference in
+      let (named, photos) = household.namedAsTheHostNamesThem()
+      let references = named.map { reference in
         var reference = reference
-        reference.sha256 = String(repeating: "0", count: 63) + String(index, radix: 16)
         reference.roi = Rect(x: 10, y: 10, width: 200, height: 60)
         return reference
       }
       let learnt = KeypointMatcher(settings: settings)
       var histograms = HistogramMatcher(mode: .robust, cache: cache.appendingPathComponent("histograms"))
-      for (reference, original) in zip(references, household.references) {
-        try learnt.learn(reference, image: household.images[original.sha256]!)
-        try histograms.learn(reference, image: household.images[original.sha256]!)
+      for reference in references {
+        try learnt.learn(reference, image: photos[reference.sha256]!)
+        try histograms.learn(reference, image: photos[reference.sha256]!)
       }
       var restarted = KeypointMatcher(settings: settings)
       var restartedHistograms = HistogramMatcher(mode: .robust, cache: cache.appendingPathComponent("histograms"))
@@ -165,14 +177,7 @@ import Testing
     try await onOwnThread {
       var settings = KeypointMatcher.Settings()
       settings.cache = cache
-      // SHA-256s as the host sends them (the cache names files by them), each with its photo.
-      var photos: [String: VisionImage] = [:]
-      let references = household.references.enumerated().map { index, reference in
-        var reference = reference
-        reference.sha256 = String(repeating: "0", count: 63) + String(index, radix: 16)
-        photos[reference.sha256] = household.images[household.references[index].sha256]
-        return reference
-      }
+      let (references, photos) = household.namedAsTheHostNamesThem()
       let learnt = KeypointMatcher(settings: settings)
       for reference in references {
         try learnt.learn(reference, image: photos[reference.sha256]!)
