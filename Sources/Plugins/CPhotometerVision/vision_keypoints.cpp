@@ -148,8 +148,8 @@ constexpr int kNeighbours = 4;
 // references are added lowers the chance that a true neighbour shares the key ((1 - 40/256)^bits
 // for a neighbour 40 bits away: 6.6% a table at 16 bits, 2.0% at 23; 4.6% with the probes).
 // Where candidates are checked by their words' poses (past 5,000 references) the key alone is
-// probed: the words find what the probes found, at a ninth of the probes' cost (R36 in the
-// notes of the session that chose it; docs/recognizers.md, *One probe past 5,000 meters*).
+// probed: the words find what the probes found, for a fraction of their cost
+// (docs/recognizers.md, *One probe past 5,000 meters*).
 constexpr int probedBits = 16;
 
 // The index rows one query row has been compared with (a row may lie in the buckets it probes in

@@ -62,8 +62,8 @@ public enum ReferenceIntake {
 
   /// How many references one call reads back from what a process before kept, at most, besides
   /// those that came with their photo. The rest are listed as missing: the host asks again, and
-  /// each call reads back as many more. At 10,000 meters reading every one back took 17-24 s in
-  /// one call, and from a cold disk more than the plugin's timeout, which kills it mid-way.
+  /// each call reads back as many more, so that no call's work grows with the household past the
+  /// plugin's timeout (docs/recognizers.md, *A bounded read-back per call*).
   public static let recallsPerCall = 2_000
 
   /// An identify plugin's answer: the candidates `matcher` ranks, or the references it must be
