@@ -291,6 +291,10 @@ let package = Package(
       dependencies: ["DigitReader", "PhotometerVision", "PhotometerProtocol", "TestSupport"]
     ),
     .testTarget(
+      name: "PluginKitTests",
+      dependencies: ["PluginKit", "PhotometerProtocol"]
+    ),
+    .testTarget(
       name: "PhotometerVotingTests",
       dependencies: ["PhotometerVoting"]
     ),

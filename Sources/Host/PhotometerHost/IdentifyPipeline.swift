@@ -21,8 +21,8 @@ struct IdentifyPipeline: Sendable {
     let first = try await fannedOut { () throws(ErrorReply) in
       try await plugins.identify(request, referenceImages: referenceImages)
     }
-    var narrowed = request
-    narrowed.references = IdentifyVote.secondLookReferences(after: first, in: request.references)
+    let narrowed = IdentifyRequest(
+      image: request.image, references: IdentifyVote.secondLookReferences(after: first, in: request.references))
     guard !narrowed.references.isEmpty else { return first }
     let second = try await fannedOut { () throws(ErrorReply) in
       try await plugins.identify(narrowed, referenceImages: referenceImages)
@@ -56,13 +56,18 @@ struct IdentifyPipeline: Sendable {
     return located.homography
   }
 
-  /// The request's references, or every registered meter's when it gives none.
+  /// The request's references, or every registered meter's when it gives none, named as a
+  /// reference set so plugins that keep it are sent the name alone. Only the host names sets: a
+  /// client's name could make plugins keep its list under the household's.
   private func withStoredReferences(_ request: IdentifyRequest) async throws(PipelineError) -> IdentifyRequest {
+    var request = request
+    request.referenceSet = ""
     guard request.references.isEmpty else {
       return request
     }
-    var request = request
-    request.references = try await stored { () throws(StoreError) in try await store.references(images: false) }
+    (request.references, request.referenceSet) = try await stored { () throws(StoreError) in
+      try await store.household()
+    }
     guard !request.references.isEmpty else {
       throw .noMetersRegistered
     }

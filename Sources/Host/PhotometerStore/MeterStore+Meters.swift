@@ -54,13 +54,20 @@ extension MeterStore {
     guard name == nil, !images else {
       return try await readReferences(of: name, images: images)
     }
+    return try await household().references
+  }
+
+  /// Every meter's references without their photos, and the name plugins keep that list under
+  /// (``SHA256Digest/referenceSet(_:)``); read and named once until the file changes.
+  public func household() async throws(StoreError) -> (references: [Reference], referenceSet: String) {
     let version = try await version()
     if let kept = keptReferences.withLock({ $0 }), kept.version == version {
-      return kept.references
+      return (kept.references, kept.referenceSet)
     }
     let references = try await readReferences(of: nil, images: false)
-    keptReferences.withLock { $0 = (version, references) }
-    return references
+    let referenceSet = SHA256Digest.referenceSet(references)
+    keptReferences.withLock { $0 = (version, references, referenceSet) }
+    return (references, referenceSet)
   }
 
   private func readReferences(of name: String?, images: Bool) async throws(StoreError) -> [Reference] {

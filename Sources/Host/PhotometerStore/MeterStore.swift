@@ -34,9 +34,9 @@ public final class MeterStore: Sendable {
   /// Writes this store has made, counted when each is over: with SQLite's `data_version`, which
   /// counts other connections' commits, it tells when a kept answer may be stale.
   let writes = Atomic<Int>(0)
-  /// Every meter's references without their photos, as last read, with the versions they were
-  /// read at (``references(of:images:)``).
-  let keptReferences = Mutex<(version: StoreVersion, references: [Reference])?>(nil)
+  /// Every meter's references without their photos, as last read, with the version they were
+  /// read at and their reference-set name (``household()``).
+  let keptReferences = Mutex<(version: StoreVersion, references: [Reference], referenceSet: String)?>(nil)
   /// Whether the file was opened for reading only (it lies on a read-only file system, or
   /// ``Access/readOnly`` was asked for): every change fails with ``StoreError/readOnly``.
   public let isReadOnly: Bool

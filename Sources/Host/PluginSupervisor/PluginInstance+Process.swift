@@ -138,6 +138,30 @@ extension PluginInstance {
     return hello
   }
 
+  /// Sends `message` and waits for the reply. An identify request that names its reference set
+  /// goes to a plugin that keeps sets (protocol 1.2 on) by the name alone while none of its
+  /// references carries an image, and once more with the list when the plugin does not keep it;
+  /// to an older plugin it goes without the name, which that plugin would refuse as unknown.
+  func exchange(_ message: Message, on connection: Connection) async -> Result<Message, ErrorReply> {
+    guard case .identify(var listed) = message, !listed.referenceSet.isEmpty else {
+      return await request(message, on: connection)
+    }
+    guard connection.hello.version.includes(.referenceSets) else {
+      listed.referenceSet = ""
+      return await request(.identify(listed), on: connection)
+    }
+    guard listed.references.allSatisfy({ $0.image.data.isEmpty }) else {
+      return await request(message, on: connection)
+    }
+    var named = listed
+    named.references = []
+    let reply = await request(.identify(named), on: connection)
+    guard case .success(.pluginCandidates(let answer)) = reply, answer.unknownReferenceSet else {
+      return reply
+    }
+    return await request(message, on: connection)
+  }
+
   func request(_ message: Message, on connection: Connection) async -> Result<Message, ErrorReply> {
     do {
       return .success(try await connection.channel.request(message, timeout: configuration.timeout))

@@ -76,7 +76,7 @@ public actor PluginInstance {
       let connection = try await running()
       version = connection.hello.softwareVersion
       started = clock.now
-      outcome = await request(message, on: connection)
+      outcome = await exchange(message, on: connection)
     } catch {
       outcome = .failure(ErrorReply.from(error, plugin: configuration.name))
     }

@@ -49,6 +49,7 @@ private final class Session<R: Recognizer>: @unchecked Sendable {
   private var recognizer: R
   private let channel: FrameChannel
   private var host: Hello?
+  private var referenceSets = ReferenceSets()
   private(set) var exitStatus: Int32 = 0
 
   init(recognizer: R, channel: FrameChannel) {
@@ -90,6 +91,10 @@ private final class Session<R: Recognizer>: @unchecked Sendable {
     case .read(let request) where recognizer.roles.contains(.read) || recognizer.roles.contains(.dials):
       answer(id) { () throws(ErrorReply) in .engineReading(try recognizer.read(request)) }
     case .identify(let request) where recognizer.roles.contains(.identify):
+      guard let request = referenceSets.resolve(request) else {
+        reply(id, .pluginCandidates(PluginCandidates([], unknownReferenceSet: true)))
+        break
+      }
       answer(id) { () throws(ErrorReply) in .pluginCandidates(try recognizer.identify(request)) }
     case .hello:
       reply(id, .error(ErrorReply(.invalidRequest, "the handshake is already done")))

@@ -5134,7 +5134,7 @@ const ProtobufCMessageDescriptor photometer__v1__reference__descriptor =
   (ProtobufCMessageInit) photometer__v1__reference__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__identify_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor photometer__v1__identify_request__field_descriptors[3] =
 {
   {
     "image",
@@ -5160,15 +5160,28 @@ static const ProtobufCFieldDescriptor photometer__v1__identify_request__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "reference_set",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__IdentifyRequest, reference_set),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__identify_request__field_indices_by_name[] = {
   0,   /* field[0] = image */
+  2,   /* field[2] = reference_set */
   1,   /* field[1] = references */
 };
 static const ProtobufCIntRange photometer__v1__identify_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor photometer__v1__identify_request__descriptor =
 {
@@ -5178,7 +5191,7 @@ const ProtobufCMessageDescriptor photometer__v1__identify_request__descriptor =
   "Photometer__V1__IdentifyRequest",
   "photometer.v1",
   sizeof(Photometer__V1__IdentifyRequest),
-  2,
+  3,
   photometer__v1__identify_request__field_descriptors,
   photometer__v1__identify_request__field_indices_by_name,
   1,  photometer__v1__identify_request__number_ranges,
@@ -5288,7 +5301,7 @@ const ProtobufCMessageDescriptor photometer__v1__candidate__descriptor =
   (ProtobufCMessageInit) photometer__v1__candidate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__plugin_candidates__field_descriptors[2] =
+static const ProtobufCFieldDescriptor photometer__v1__plugin_candidates__field_descriptors[3] =
 {
   {
     "candidates",
@@ -5314,15 +5327,28 @@ static const ProtobufCFieldDescriptor photometer__v1__plugin_candidates__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "unknown_reference_set",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__PluginCandidates, unknown_reference_set),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__plugin_candidates__field_indices_by_name[] = {
   0,   /* field[0] = candidates */
   1,   /* field[1] = missing_references */
+  2,   /* field[2] = unknown_reference_set */
 };
 static const ProtobufCIntRange photometer__v1__plugin_candidates__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor photometer__v1__plugin_candidates__descriptor =
 {
@@ -5332,7 +5358,7 @@ const ProtobufCMessageDescriptor photometer__v1__plugin_candidates__descriptor =
   "Photometer__V1__PluginCandidates",
   "photometer.v1",
   sizeof(Photometer__V1__PluginCandidates),
-  2,
+  3,
   photometer__v1__plugin_candidates__field_descriptors,
   photometer__v1__plugin_candidates__field_indices_by_name,
   1,  photometer__v1__plugin_candidates__number_ranges,

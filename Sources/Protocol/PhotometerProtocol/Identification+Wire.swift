@@ -24,7 +24,8 @@ extension IdentifyRequest {
   init(_ request: Photometer__V1__IdentifyRequest) throws(WireError) {
     self.init(
       image: Image(request.image),
-      references: try repeated(request.n_references, request.references, Reference.init)
+      references: try repeated(request.n_references, request.references, Reference.init),
+      referenceSet: String(protobuf: request.reference_set)
     )
   }
 
@@ -32,6 +33,7 @@ extension IdentifyRequest {
     arena.message(photometer__v1__identify_request__init) {
       $0.image = image.encode(in: arena)
       ($0.n_references, $0.references) = arena.array(references) { $0.encode(in: arena) }
+      $0.reference_set = arena.string(referenceSet)
     }
   }
 }
@@ -64,7 +66,8 @@ extension PluginCandidates {
   init(_ list: Photometer__V1__PluginCandidates) throws(WireError) {
     self.init(
       try repeated(list.n_candidates, list.candidates, Candidate.init),
-      missingReferences: (0..<list.n_missing_references).map { String(protobuf: list.missing_references[$0]) }
+      missingReferences: (0..<list.n_missing_references).map { String(protobuf: list.missing_references[$0]) },
+      unknownReferenceSet: list.unknown_reference_set != 0
     )
   }
 
@@ -73,6 +76,7 @@ extension PluginCandidates {
       ($0.n_candidates, $0.candidates) = arena.array(candidates) { $0.encode(in: arena) }
       ($0.n_missing_references, $0.missing_references) = arena.values(
         missingReferences.map { Optional(arena.string($0)) })
+      $0.unknown_reference_set = unknownReferenceSet ? 1 : 0
     }
   }
 }

@@ -21,10 +21,14 @@ public struct IdentifyRequest: Hashable, Sendable {
   public var image: Image
   /// The meters to choose from.
   public var references: [Reference]
+  /// A name for ``references`` (their meters, SHA-256s and ROIs, in order), empty for none. Sent
+  /// alone, it stands for the list a plugin kept under it (``ReferenceSets``).
+  public var referenceSet: String
 
-  public init(image: Image, references: [Reference]) {
+  public init(image: Image, references: [Reference], referenceSet: String = "") {
     self.image = image
     self.references = references
+    self.referenceSet = referenceSet
   }
 }
 
@@ -61,10 +65,13 @@ public struct PluginCandidates: Hashable, Sendable {
   public var candidates: [Candidate]
   /// SHA-256 of references that came without an image and are not in the plugin's cache.
   public var missingReferences: [String]
+  /// The request named a reference set without its references, and the plugin does not keep it.
+  public var unknownReferenceSet: Bool
 
-  public init(_ candidates: [Candidate], missingReferences: [String] = []) {
+  public init(_ candidates: [Candidate], missingReferences: [String] = [], unknownReferenceSet: Bool = false) {
     self.candidates = candidates
     self.missingReferences = missingReferences
+    self.unknownReferenceSet = unknownReferenceSet
   }
 }
 

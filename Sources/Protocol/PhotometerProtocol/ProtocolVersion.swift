@@ -13,13 +13,20 @@ public struct ProtocolVersion: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The version this build speaks.
-  public static let current = ProtocolVersion(major: 1, minor: 1)
+  public static let current = ProtocolVersion(major: 1, minor: 2)
+  /// The first version whose identify plugins keep reference sets (``IdentifyRequest/referenceSet``).
+  public static let referenceSets = ProtocolVersion(major: 1, minor: 2)
 
   public var description: String { "\(major).\(minor)" }
 
   /// Whether a peer speaking `other` can talk with this version.
   public func isCompatible(with other: ProtocolVersion) -> Bool {
     major == other.major
+  }
+
+  /// Whether this version has everything `other` added: the same major, the same minor or later.
+  public func includes(_ other: ProtocolVersion) -> Bool {
+    major == other.major && minor >= other.minor
   }
 }
 

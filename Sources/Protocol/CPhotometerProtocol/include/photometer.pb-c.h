@@ -939,10 +939,17 @@ struct  Photometer__V1__IdentifyRequest
    */
   size_t n_references;
   Photometer__V1__Reference **references;
+  /*
+   * From the host to plugins of protocol 1.2 on: a name for this list of references (their meters,
+   * SHA-256s and ROIs, in order). With `references`, the plugin keeps the list under this name;
+   * without them, it uses the list it kept, or answers `PluginCandidates.unknown_reference_set`
+   * and the host sends the list again. The host ignores it from clients.
+   */
+  char *reference_set;
 };
 #define PHOTOMETER__V1__IDENTIFY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__identify_request__descriptor) \
-    , NULL, 0,NULL }
+    , NULL, 0,NULL, (char *)protobuf_c_empty_string }
 
 
 struct  Photometer__V1__Candidate
@@ -991,10 +998,14 @@ struct  Photometer__V1__PluginCandidates
    */
   size_t n_missing_references;
   char **missing_references;
+  /*
+   * The request named a `reference_set` without its references and the plugin does not keep it.
+   */
+  protobuf_c_boolean unknown_reference_set;
 };
 #define PHOTOMETER__V1__PLUGIN_CANDIDATES__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__plugin_candidates__descriptor) \
-    , 0,NULL, 0,NULL }
+    , 0,NULL, 0,NULL, 0 }
 
 
 /*
