@@ -14,7 +14,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../
 from photometer import frames, pb  # noqa: E402
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 1
+# 1.2: the host names the household's references and, once this plugin has kept them, sends the
+# name alone (docs/protocol.md, "Host -> plugin").
+PROTOCOL_MINOR = 2
+# Reference lists kept by the name the host gave them, as {image SHA-256: meter}; the last few.
+kept_sets = {}
+KEPT_SETS = 4
 
 
 def hello_reply(host_hello):
@@ -28,14 +33,33 @@ def hello_reply(host_hello):
     )
 
 
-def identify(request):
-    digest = hashlib.sha256(request.image.data).hexdigest()
-    candidates = []
+def references_of(request):
+    """The request's references as {image SHA-256: meters}, or None for a set this plugin does not keep."""
+    name = request.reference_set
+    if name and not request.references:
+        if name not in kept_sets:
+            return None
+        kept_sets[name] = kept_sets.pop(name)  # the most recently used goes last
+        return kept_sets[name]
+    meters = {}
     for reference in request.references:
         known = reference.sha256 or hashlib.sha256(reference.image.data).hexdigest()
-        if known == digest:
-            candidates.append(pb.Candidate(meter=reference.meter, score=1.0, confidence=1.0))
-    return pb.PluginCandidates(candidates=candidates)
+        meters.setdefault(known, []).append(reference.meter)
+    if name:
+        kept_sets.pop(name, None)
+        kept_sets[name] = meters
+        while len(kept_sets) > KEPT_SETS:
+            kept_sets.pop(next(iter(kept_sets)))
+    return meters
+
+
+def identify(request):
+    meters = references_of(request)
+    if meters is None:
+        return pb.PluginCandidates(unknown_reference_set=True)
+    digest = hashlib.sha256(request.image.data).hexdigest()
+    return pb.PluginCandidates(
+        candidates=[pb.Candidate(meter=meter, score=1.0, confidence=1.0) for meter in meters.get(digest, [])])
 
 
 def error(code, message):

@@ -14,6 +14,20 @@ import Testing
   func logit(_ p: Double) -> Double { log(p / (1 - p)) }
   func sigmoid(_ z: Double) -> Double { 1 / (1 + exp(-z)) }
 
+  @Test func aResultListsTheFirstMetersOfEachRankingAndKeepsErrors() {
+    let many = (0..<30).map { ("m\($0)", 0.9 - Double($0) * 0.01) }
+    let failed = PluginIdentification(
+      plugin: "broken", version: "1", outcome: .failure(ErrorReply(.timeout, "too slow")), milliseconds: 1,
+      voted: true)
+    let result = IdentifyVote.result([answer("a", many), failed], weights: [:], meters: 30)
+    let listing = result.listing(atMost: 3)
+    #expect(listing.candidates.map(\.meter) == ["m0", "m1", "m2"])
+    #expect(listing.plugins.first?.value?.map(\.meter) == ["m0", "m1", "m2"])
+    #expect(listing.plugins.last == failed)
+    #expect(listing.meter == "m0" && listing.confidence == result.confidence && listing.summary == result.summary)
+    #expect(result.candidates.count == 30)
+  }
+
   @Test func poolsThePluginsBeliefsInLogOdds() {
     let outcome = IdentifyVote.decide(
       [

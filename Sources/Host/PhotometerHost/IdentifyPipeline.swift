@@ -7,7 +7,8 @@ import PluginSupervisor
 /// Which meter a photo shows: the references to compare it with (the request's, or every
 /// registered meter's), every identify plugin's candidates, and their vote; when that names no
 /// meter in a large household, a second look at the few it ranks first unlocated
-/// (``IdentifyVote/secondLookReferences(after:in:)``).
+/// (``IdentifyVote/secondLookReferences(after:in:)``). The result lists the first
+/// ``PhotometerProtocol/IdentifyResult/listed`` meters of each ranking.
 struct IdentifyPipeline: Sendable {
   let plugins: PluginSet
   let store: MeterStore
@@ -23,11 +24,11 @@ struct IdentifyPipeline: Sendable {
     }
     let narrowed = IdentifyRequest(
       image: request.image, references: IdentifyVote.secondLookReferences(after: first, in: request.references))
-    guard !narrowed.references.isEmpty else { return first }
+    guard !narrowed.references.isEmpty else { return first.listing() }
     let second = try await fannedOut { () throws(ErrorReply) in
       try await plugins.identify(narrowed, referenceImages: referenceImages)
     }
-    return IdentifyVote.afterSecondLook(first, second, looked: Set(narrowed.references.map(\.meter)).count)
+    return IdentifyVote.afterSecondLook(first, second, looked: Set(narrowed.references.map(\.meter)).count).listing()
   }
 
   /// The stored reference photos a plugin asks for, by SHA-256 (references come bare from the

@@ -36,3 +36,22 @@ extension IdentifyVote {
       outline: best?.outline ?? [], homography: best?.homography ?? [], colour: best?.colour ?? "")
   }
 }
+
+extension IdentifyResult {
+  /// How many meters a result lists at most, in its ranking and in each plugin's answer: a
+  /// client needs the first few, and 10,000 of each took a tenth of the host's and the client's
+  /// work at 10,000 meters. The vote and the second look see every candidate.
+  public static let listed = 20
+
+  /// This result with its ranking and each plugin's candidates cut to their first `count`.
+  public func listing(atMost count: Int = listed) -> IdentifyResult {
+    var listing = self
+    listing.candidates = Array(candidates.prefix(count))
+    listing.plugins = plugins.map { answer in
+      var answer = answer
+      answer.outcome = answer.outcome.map { Array($0.prefix(count)) }
+      return answer
+    }
+    return listing
+  }
+}
