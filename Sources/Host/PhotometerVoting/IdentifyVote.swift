@@ -50,49 +50,78 @@ public enum IdentifyVote {
   public static func decide(
     _ answers: [PluginIdentification], weights: [String: Double] = [:], meters: Int
   ) -> Outcome {
+    // Meters are numbered in the order first proposed and beliefs kept in arrays by number: with
+    // 10,000 candidates a plugin, dictionaries of beliefs and candidates copied per meter were
+    // most of the host's time after the plugins answered (docs/recognizers.md, *The vote's own
+    // time*). IdentifyVotePoolTests holds it to the plain pool.
     let agreed = min(agreement, log(Double(max(meters, 1))))
-    var voters: [(weight: Double, beliefs: [String: Double], first: String)] = []
-    var combined: [String: Candidate] = [:]
+    var numbers: [String: Int] = [:]
+    var proposed: [Candidate] = []
+    var voters: [(weight: Double, beliefs: [Double], first: Int)] = []
     for answer in answers where answer.voted {
       guard case .success(let candidates) = answer.outcome else {
         continue
       }
-      var beliefs: [String: Double] = [:]
+      var beliefs = [Double](repeating: -1, count: proposed.count)
+      numbers.reserveCapacity(numbers.count + candidates.count)
+      proposed.reserveCapacity(proposed.count + candidates.count)
       for candidate in candidates {
-        beliefs[candidate.meter] = max(beliefs[candidate.meter] ?? 0, candidate.confidence)
-        var entry = combined[candidate.meter] ?? Candidate(meter: candidate.meter, score: 0, confidence: 0)
+        let number = numbers[candidate.meter] ?? proposed.count
+        if number == proposed.count {
+          numbers[candidate.meter] = number
+          proposed.append(Candidate(meter: candidate.meter, score: 0, confidence: 0))
+          beliefs.append(-1)
+        }
+        beliefs[number] = max(beliefs[number], candidate.confidence, 0)
         // Geometry and colour come from whichever plugin knows them.
-        if entry.outline.isEmpty {
-          entry.outline = candidate.outline
+        if proposed[number].outline.isEmpty && !candidate.outline.isEmpty {
+          proposed[number].outline = candidate.outline
         }
-        if entry.homography.isEmpty {
-          entry.homography = candidate.homography
+        if proposed[number].homography.isEmpty && !candidate.homography.isEmpty {
+          proposed[number].homography = candidate.homography
         }
-        if entry.colour.isEmpty {
-          entry.colour = candidate.colour
+        if proposed[number].colour.isEmpty && !candidate.colour.isEmpty {
+          proposed[number].colour = candidate.colour
         }
-        combined[candidate.meter] = entry
       }
-      // The meter the plugin believes in most (a plugin in another language may not sort).
-      let first = beliefs.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? ""
-      voters.append((weights[answer.plugin] ?? 1, beliefs, first))
+      voters.append((weights[answer.plugin] ?? 1, beliefs, firstBelieved(beliefs, meters: proposed)))
     }
-    let ranking =
-      combined.values
-      .map { candidate in
-        var candidate = candidate
-        candidate.score = voters.reduce(0) { $0 + $1.weight * logit($1.beliefs[candidate.meter] ?? floor) }
-        if voters.count > 1 && voters.allSatisfy({ $0.first == candidate.meter }) {
-          candidate.score += agreed
-        }
+    let scores = proposed.indices.map { number in
+      var score = voters.reduce(0) { sum, voter in
+        let belief = number < voter.beliefs.count && voter.beliefs[number] >= 0 ? voter.beliefs[number] : floor
+        return sum + voter.weight * logit(belief)
+      }
+      if voters.count > 1 && voters.allSatisfy({ $0.first == number }) {
+        score += agreed
+      }
+      return score
+    }
+    let ranking = proposed.indices
+      .sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : proposed[$0].meter < proposed[$1].meter }
+      .map { number in
+        var candidate = proposed[number]
+        candidate.score = scores[number]
         candidate.confidence = 1 / (1 + exp(-candidate.score))
         return candidate
       }
-      .sorted { ($0.score, $1.meter) > ($1.score, $0.meter) }
     guard let best = ranking.first, best.confidence >= threshold else {
       return Outcome(meter: "", confidence: ranking.first?.confidence ?? 0, ranking: ranking)
     }
     return Outcome(meter: best.meter, confidence: best.confidence, ranking: ranking)
+  }
+
+  /// The number of the meter a plugin believes in most, the first by name among equals (a plugin
+  /// in another language may not sort); -1 when it proposed none.
+  private static func firstBelieved(_ beliefs: [Double], meters: [Candidate]) -> Int {
+    var first = -1
+    for number in beliefs.indices where beliefs[number] >= 0 {
+      if first < 0 || beliefs[number] > beliefs[first]
+        || (beliefs[number] == beliefs[first] && meters[number].meter < meters[first].meter)
+      {
+        first = number
+      }
+    }
+    return first
   }
 
   private static func logit(_ belief: Double) -> Double {
