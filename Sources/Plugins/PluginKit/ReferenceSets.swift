@@ -4,8 +4,8 @@ import PhotometerProtocol
 /// (``IdentifyRequest/referenceSet``), so a household of 10,000 meters crosses the pipe once and
 /// each later identify carries only its name.
 ///
-/// Keeps the last ``capacity`` lists used: the whole household, and a few smaller ones (one
-/// meter's references, a second look) that come and go. Lists are kept without their images.
+/// Keeps the last ``capacity`` lists used, so a household changed and changed back (a meter
+/// added, then removed) is not sent again. Lists are kept without their images.
 struct ReferenceSets {
   /// How many lists are kept at most; the least recently used goes first.
   static let capacity = 4
