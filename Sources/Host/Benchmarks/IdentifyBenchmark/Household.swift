@@ -63,6 +63,7 @@ struct Household {
     }
     var tallies: [String: Tally] = [:]
     var decodeTimes: [Double] = []
+    var voteTimes: [Double] = []
     let meters = Set(references.map(\.meter)).count
     for query in queries {
       let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(query.file)))
@@ -84,6 +85,7 @@ struct Household {
       started = ContinuousClock.now
       let firstLook = Self.vote(robust: robustRanking, keypoints: keypointRanking, meters: meters, weights: weights)
       let voteTime = milliseconds(since: started)
+      voteTimes.append(voteTime)
       started = ContinuousClock.now
       let vote = try Self.secondLook(
         after: firstLook, image, matchers: (robust, keypoints), references: references, weights: weights)
@@ -139,6 +141,9 @@ struct Household {
           + fmt(percentile(decodeTimes, 0.5)))
     }
     print(Self.againstBestMatcher(tallies, known: known, unknown: queries.count - known))
+    print(
+      "  the vote's own time (the first look, once both rankings are in): "
+        + "\(fmt(percentile(voteTimes, 0.5))) ms p50, \(fmt(percentile(voteTimes, 0.95))) ms p95")
   }
 
   /// The two matchers' rankings voted on, among `meters` meters, as the host votes on its plugins'.
