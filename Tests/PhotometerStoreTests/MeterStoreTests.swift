@@ -100,6 +100,31 @@ import Testing
     #expect(try await other.references(images: false).map(\.meter) == ["Water", "Power"])
   }
 
+  /// The household's name for plugins (``MeterStore/household()``) follows what plugins match on
+  /// (meters, photos, the window they are told is surely the meter) and nothing else: a saved
+  /// reading must not make every plugin be sent the household again.
+  @Test func theHouseholdsNameChangesWithItsReferencesAndNotWithReadings() async throws {
+    _ = try await addGas()
+    let first = try await store.household()
+    #expect(first.referenceSet.count == 64)
+    #expect(first.references.map(\.meter) == ["Gas"])
+    _ = try await store.addReading(AddReadingRequest(meter: "Gas", value: "1", takenAt: 1))
+    #expect(try await store.household().referenceSet == first.referenceSet)
+    var moved = try await store.meter(named: "Gas")
+    moved.roi = Rect(x: 11, y: 20, width: 200, height: 40)
+    _ = try await store.editMeter(EditMeterRequest(name: "Gas", changes: moved, fields: ["roi"]))
+    let edited = try await store.household().referenceSet
+    #expect(edited != first.referenceSet)
+    _ = try await store.addMeter(
+      Meter(name: "Water", kind: .water, roi: Rect(x: 1, y: 2, width: 30, height: 10)),
+      references: [Image(data: TestImages.png(2, width: 64, height: 48), name: "water.png")])
+    let added = try await store.household()
+    #expect(added.references.map(\.meter) == ["Gas", "Water"])
+    #expect(![first.referenceSet, edited].contains(added.referenceSet))
+    _ = try await store.removeMeter(named: "Water", withReadings: true)
+    #expect(try await store.household().referenceSet == edited)
+  }
+
   @Test func keepsPhotosAndCropsAsBlobsOfTheirOwnSize() async throws {
     _ = try await addGas()
     let crop = TestImages.png(3, width: 8, height: 8)
