@@ -296,7 +296,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PhotometerVotingTests",
-      dependencies: ["PhotometerVoting"]
+      dependencies: ["PhotometerVoting", "TestSupport"]
     ),
     .testTarget(
       name: "PhotometerScoringTests",

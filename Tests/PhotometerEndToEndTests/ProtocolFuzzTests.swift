@@ -7,19 +7,6 @@ import Testing
 /// Random and mutated frames fed to a running host: it answers or closes, never dies by a signal,
 /// and leaves no plugin behind.
 @Suite struct ProtocolFuzzTests {
-  /// A small, seeded generator, so that a failure can be replayed.
-  struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static let valid: [[UInt8]] = [
     Envelope(requestID: 7, message: .ping(payload: [1, 2, 3])).serialized(),
     Envelope(requestID: 8, message: .read(ReadRequest(image: Image(data: TestImages.png(1)), options: ["text": "1"])))
@@ -52,7 +39,7 @@ import Testing
 
   @Test(arguments: [1, 2, 3, 4])
   func theHostSurvivesRandomFrames(seed: UInt64) async throws {
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)
     let plugins = try writePluginsFile(
       #"{"plugins": [{"name": "p", "command": ["photometer-testplugin"], "roles": ["read", "identify"]}]}"#)
     let host = try await ChildProcess.spawn(

@@ -1,6 +1,7 @@
 import Foundation
 import PhotometerProtocol
 import PhotometerVoting
+import TestSupport
 import Testing
 
 /// `IdentifyVote.decide` numbers meters and keeps beliefs in arrays for speed; it must give what
@@ -47,21 +48,9 @@ import Testing
     return IdentifyVote.Outcome(meter: best.meter, confidence: best.confidence, ranking: ranking)
   }
 
-  /// SplitMix64: the same answers on every run.
-  struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// A plugin's answer: meters drawn from a small pool (so plugins share some and repeat some),
   /// confidences from a few values (so ties happen), some located, or a failure.
-  static func answer(_ plugin: String, voted: Bool, using random: inout Seeded) -> PluginIdentification {
+  static func answer(_ plugin: String, voted: Bool, using random: inout SplitMix64) -> PluginIdentification {
     if Int.random(in: 0..<8, using: &random) == 0 {
       return PluginIdentification(
         plugin: plugin, version: "1", outcome: .failure(ErrorReply(.timeout, "late")), milliseconds: 1, voted: voted)
@@ -79,7 +68,7 @@ import Testing
   }
 
   @Test func theVoteIsThePoolItsDocumentationDefines() {
-    var random = Seeded(state: 42)
+    var random = SplitMix64(seed: 42)
     let weights = ["a": 1.015, "b": 0.38]
     for trial in 0..<2_000 {
       let answers = ["a", "b", "c"].prefix(Int.random(in: 1...3, using: &random)).map { plugin in
