@@ -30,8 +30,20 @@ extension PluginSet {
     _ request: IdentifyRequest,
     referenceImages: @escaping @Sendable ([String]) async -> [String: Image] = { _ in [:] }
   ) async throws(ErrorReply) -> [PluginIdentification] {
-    let calls = await fanOut(role: .identify) { pool in
-      await Self.identify(request, with: pool, referenceImages: referenceImages).map { .success($0.candidates) }
+    // Stripped once for every plugin, and only when some reference carries its image: the
+    // store's come bare, 10,000 of them at every identify.
+    var bare = request
+    if request.references.contains(where: { !$0.image.data.isEmpty }) {
+      bare.references = request.references.map { reference in
+        var reference = reference
+        reference.image.data = []
+        return reference
+      }
+    }
+    let calls = await fanOut(role: .identify) { [bare] pool in
+      await Self.identify(request, bare: bare, with: pool, referenceImages: referenceImages).map {
+        .success($0.candidates)
+      }
     }
     return try answers(calls, role: .identify)
   }
@@ -41,19 +53,13 @@ extension PluginSet {
   /// first identify after registering 1,000 meters would not, in one call.
   static let referencesPerCall = 48
 
-  /// One identify plugin's conversation: the request with bare references, then again with the
-  /// images it asks for, ``referencesPerCall`` at a time, until it lacks none or stops making
-  /// progress (a pool may route each call to another instance).
+  /// One identify plugin's conversation: `bare` (the request with its references' images
+  /// dropped), then again with the images it asks for, ``referencesPerCall`` at a time, until it
+  /// lacks none or stops making progress (a pool may route each call to another instance).
   private static func identify(
-    _ request: IdentifyRequest, with pool: PluginPool,
+    _ request: IdentifyRequest, bare: IdentifyRequest, with pool: PluginPool,
     referenceImages: @Sendable ([String]) async -> [String: Image]
   ) async -> PluginCall<PluginCandidates> {
-    var bare = request
-    bare.references = request.references.map { reference in
-      var reference = reference
-      reference.image.data = []
-      return reference
-    }
     var call = await pool.call(.identify(bare))
     var milliseconds = call.milliseconds
     var lacking = request.references.count + 1
