@@ -86,15 +86,14 @@ public enum IdentifyVote {
       }
       voters.append((weights[answer.plugin] ?? 1, beliefs, firstBelieved(beliefs, meters: proposed)))
     }
+    // The meter every plugin that answered (two or more) believes in most, or none (-1).
+    let agreedOn = voters.count > 1 && voters.allSatisfy({ $0.first == voters[0].first }) ? voters[0].first : -1
     let scores = proposed.indices.map { number in
-      var score = voters.reduce(0) { sum, voter in
+      let score = voters.reduce(0) { sum, voter in
         let belief = number < voter.beliefs.count && voter.beliefs[number] >= 0 ? voter.beliefs[number] : floor
         return sum + voter.weight * logit(belief)
       }
-      if voters.count > 1 && voters.allSatisfy({ $0.first == number }) {
-        score += agreed
-      }
-      return score
+      return number == agreedOn ? score + agreed : score
     }
     let ranking = proposed.indices
       .sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : proposed[$0].meter < proposed[$1].meter }
