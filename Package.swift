@@ -179,7 +179,7 @@ let package = Package(
         // and 129 MB per process instead of 0.09 s and 68 MB).
         .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_imgcodecs"),
         .linkedLibrary("opencv_features2d"), .linkedLibrary("opencv_calib3d"),
-        .linkedLibrary("opencv_objdetect"),
+        .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_video"),
       ]
     ),
     .target(

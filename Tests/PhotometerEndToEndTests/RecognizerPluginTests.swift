@@ -81,22 +81,56 @@ import Testing
     #expect((result["engines"] as? [[String: Any]])?.contains { $0["engine"] as? String == "dials" } == true)
 
     // With no dials plugin configured the wheels' value stands, flagged.
-    let configuration = try String(contentsOfFile: plugins, encoding: .utf8)
-    let withoutDials = try #require(
-      configuration.range(of: "    {\n      \"name\": \"dials\"").map { start in
-        let end = configuration.range(of: "    },\n", range: start.upperBound..<configuration.endIndex)!.upperBound
-        return configuration.replacingCharacters(in: start.lowerBound..<end, with: "")
-      })
-    let file = try writeTemporaryFile("plugins.json", Array(withoutDials.utf8))
     let wheelsOnly = try await runCommand(
-      photometer, ["read", "--meter", "Water", "--json", photo, "--plugins", file, "--db", database])
+      photometer,
+      ["read", "--meter", "Water", "--json", photo, "--plugins", try plugins(without: "dials"), "--db", database])
     let alone = try #require(try json(wheelsOnly).first)
     #expect((alone["value"] as? String)?.count == 5, "\(alone)")
     #expect((alone["flags"] as? [String])?.contains("dials-not-read") == true, "\(alone)")
   }
 
+  /// A later photo of a water meter (turned, tilted, its pointers and wheels moved on) with no
+  /// keypoint plugin to locate it: its dials do, and the whole face straightens its window.
+  @Test func aMeterTheKeypointsCannotLocateIsLocatedByItsDials() async throws {
+    let folder = try await Rendered.dialMeters(count: 1, seed: 25, references: true)
+    let meter = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let dials = meter[7].split(separator: ";").map { dial in
+      let parts = dial.split(separator: ":")
+      return parts[0].split(separator: " ").joined(separator: ",") + ":" + parts[1]
+    }
+    let configuration = try plugins(without: "keypoints")
+    func run(_ arguments: [String]) async throws -> CommandOutput {
+      try await runCommand(photometer, arguments + ["--plugins", configuration, "--db", database])
+    }
+    let reference = folder.appendingPathComponent(meter[0].replacingOccurrences(of: "meter-", with: "reference-"))
+    let added = try await run(
+      [
+        "meter", "add", "Water", "--kind", "water", "--reference", reference.path, "--roi",
+        meter[6].split(separator: " ").joined(separator: ","), "--digits", "5", "--counts-up", "false",
+      ] + dials.flatMap { ["--dial", $0] })
+    #expect(added.status == 0, "\(added.standardError)")
+    let read = try await run(["read", "--meter", "Water", "--json", folder.appendingPathComponent(meter[0]).path])
+    #expect(read.status == 0, "\(read.standardError)")
+    let result = try #require(try json(read).first)
+    #expect((result["flags"] as? [String])?.contains("meter-not-located") == false, "\(result)")
+    let (value, truth) = (try #require(result["value"] as? String), meter[1])
+    #expect(value.dropLast() == truth.dropLast(), "\(value), truth \(truth)")
+  }
+
+  /// The shipped plugins.json without the plugin `name`, written to a file of its own.
+  func plugins(without name: String) throws -> String {
+    let configuration = try String(contentsOfFile: plugins, encoding: .utf8)
+    let without = try #require(
+      configuration.range(of: "    {\n      \"name\": \"\(name)\"").map { start in
+        let end = configuration.range(of: "    },\n", range: start.upperBound..<configuration.endIndex)!.upperBound
+        return configuration.replacingCharacters(in: start.lowerBound..<end, with: "")
+      })
+    return try writeTemporaryFile("plugins.json", Array(without.utf8))
+  }
+
   /// `meter preview` draws the digit window in green and each dial in magenta where the user set
-  /// them; on a photo of another meter it says the meter is not in it.
+  /// them; on a photo without the meter it says the meter is not in it. (Another meter of the same
+  /// model has its dials where this one has: they locate it, as a read would.)
   @Test func thePreviewDrawsTheRegionsWhereTheyWereSet() async throws {
     let folder = try await Rendered.dialMeters(count: 2, seed: 23)
     let meters = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
@@ -136,9 +170,8 @@ import Testing
     #expect(regions.allSatisfy { outlined($0, [255, 0, 255]) })
     #expect(!outlined(window.map { $0 + 3 }, [0, 255, 0]))
 
-    let elsewhere = try await run([
-      "meter", "preview", "Water", "--photo", folder.appendingPathComponent(meters[1][0]).path, "-o", file,
-    ])
+    let device = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg")
+    let elsewhere = try await run(["meter", "preview", "Water", "--photo", device.path, "-o", file])
     #expect(elsewhere.status == 1)
     #expect(elsewhere.standardError.contains("not found in the photo"), "\(elsewhere.standardError)")
   }

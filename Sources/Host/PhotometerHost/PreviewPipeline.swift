@@ -4,7 +4,7 @@ import PhotometerVision
 
 /// A meter's regions drawn for its user to check (`meter preview`): the digit window in green and
 /// each pointer dial in magenta, labelled, on the first reference photo, or on a later photo
-/// through the homography the identify plugins find, the way a read carries them.
+/// through the homography a read carries them by (``IdentifyPipeline/location(of:in:decoded:identified:)``).
 struct PreviewPipeline: Sendable {
   let store: MeterStore
   let identify: IdentifyPipeline
@@ -18,7 +18,7 @@ struct PreviewPipeline: Sendable {
     var homography: [Double]?
     if let photo {
       canvas = try ReadPipeline.decode(photo)
-      homography = try await identify.homography(of: meter, in: photo, identified: nil)
+      homography = try await identify.location(of: meter, in: photo, decoded: canvas, identified: nil)
       guard homography != nil else {
         throw .meterNotInPhoto(meter.name)
       }

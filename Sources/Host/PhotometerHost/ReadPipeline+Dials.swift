@@ -32,7 +32,8 @@ extension ReadPipeline {
       switch location {
       case .searched(let found): homography = found
       case .notSearched:
-        homography = try await identify.homography(of: meter, in: request.image, identified: context.identified)
+        homography = try await identify.location(
+          of: meter, in: request.image, decoded: photo, identified: context.identified)
       }
       if homography == nil && !flags.contains(.meterNotLocated) {
         flags.append(.meterNotLocated)

@@ -16,7 +16,8 @@ extension ReadPipeline {
     guard let meter = context.meter, let roi = meter.roi else {
       return photo
     }
-    let homography = try await identify.homography(of: meter, in: request.image, identified: context.identified)
+    let homography = try await identify.location(
+      of: meter, in: request.image, decoded: photo, identified: context.identified)
     location = .searched(homography)
     if let homography {
       return try cut { () throws(VisionError) in

@@ -1,4 +1,5 @@
 import CPhotometerVision
+import Foundation
 import PhotometerProtocol
 
 /// A pointer dial's reading: where its pointer stands on the 0-9 scale.
@@ -32,6 +33,43 @@ public struct PointerDial: Hashable, Sendable {
     var readings = [pm_dial_reading](repeating: pm_dial_reading(), count: dials.count)
     try check(pm_dials_read(image.pointer, regions, Int32(regions.count), &readings))
     return readings.map { PointerDial(value: $0.value, confidence: $0.confidence) }
+  }
+
+  /// The homography from a meter's reference photo to `image` found by the meter's dials, as
+  /// `dials` lie in the reference: the similarity that puts them on circles found in `image`
+  /// (`pm_dials_locate`), refined with the whole face when the `reference` photo is given
+  /// (`pm_image_align`), which takes the tilt out, kept only if it moves no dial by more than a
+  /// third of its radius. For a photo the identify plugins cannot locate the meter in (blurred, a
+  /// plain face with few keypoints). `expectedScale` is the photo's pixels per reference pixel as
+  /// their sizes say. Nil when fewer than three dials (two of two) are found where the others put
+  /// them.
+  public static func locate(
+    _ dials: [Rect], in image: VisionImage, reference: VisionImage? = nil, expectedScale: Double = 1
+  ) throws(VisionError) -> [Double]? {
+    let circles = dials.map { region in
+      pm_dial_circle(
+        x: Double(region.x) + Double(region.width) / 2, y: Double(region.y) + Double(region.height) / 2,
+        radius: Double(min(region.width, region.height)) / 2)
+    }
+    var similarity = [Double](repeating: 0, count: 9)
+    var matched: Int32 = 0
+    try check(pm_dials_locate(image.pointer, circles, Int32(circles.count), expectedScale, &similarity, &matched))
+    guard matched > 0 else { return nil }
+    guard let reference else { return similarity }
+    var refined = similarity
+    var correlation = 0.0
+    try check(pm_image_align(reference.pointer, image.pointer, &refined, &correlation))
+    return correlation > 0 && agree(similarity, refined, on: circles, within: 1.0 / 3) ? refined : similarity
+  }
+
+  /// Whether homographies `a` and `b` put every circle's centre within `share` of its radius (as
+  /// `a` scales it) of each other.
+  private static func agree(_ a: [Double], _ b: [Double], on circles: [pm_dial_circle], within share: Double) -> Bool {
+    let scale = hypot(a[0], a[3])
+    return circles.allSatisfy { circle in
+      let (p, q) = (project((circle.x, circle.y), through: a), project((circle.x, circle.y), through: b))
+      return hypot(p.x - q.x, p.y - q.y) <= share * circle.radius * scale
+    }
   }
 
   /// Reads a dial alone (its turn in the photo from its own ring only).

@@ -6,7 +6,8 @@
 // caught mid-roll apart, beside the wheels alone. With `--host PLUGINS.json` (sets written with
 // `--references`), whole meters also read through photometer-host as a registered meter is: set
 // up from its reference photo, the photo found and straightened through the identify homography
-// (HostScore). `--cell-model FILE.onnx` reads the wheels in process with another training of the
+// (HostScore); and, in process, each meter found in its photo by its dials alone (LocateScore), the
+// fallback the host takes when the identify plugins do not locate it. `--cell-model FILE.onnx` reads the wheels in process with another training of the
 // cell classifier, for comparing trainings.
 //
 //   swift build -c release
@@ -42,6 +43,7 @@ struct DialBenchmark: AsyncParsableCommand {
     print("Dial evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores")
     var scores: [(name: String, dials: DialScore, meters: CombinedScore)] = []
     var hostScores: [(name: String, score: HostScore)] = []
+    var locateScores: [(name: String, score: LocateScore)] = []
     let bundled = try SequenceReader.bundled()
     let reader =
       try cellModel.map {
@@ -49,7 +51,7 @@ struct DialBenchmark: AsyncParsableCommand {
       } ?? bundled
     for set in sets {
       // Each photo decoded and each dial read once, for both tables.
-      var (dials, meters) = (DialScore(), CombinedScore())
+      var (dials, meters, located) = (DialScore(), CombinedScore(), LocateScore())
       let folder = URL(fileURLWithPath: set)
       for meter in try RenderedMeter.load(folder) {
         let image = try VisionImage(
@@ -64,8 +66,12 @@ struct DialBenchmark: AsyncParsableCommand {
           dials.add(reading, of: dial, in: meter, ms: ms, showErrors: showErrors)
         }
         try meters.add(meter, image: image, dials: readings, reader: reader, showErrors: showErrors)
+        try located.add(meter, photo: image, folder: folder, showErrors: showErrors)
       }
       scores.append((folder.lastPathComponent, dials, meters))
+      if located.meters > 0 {
+        locateScores.append((folder.lastPathComponent, located))
+      }
       if let plugins {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("dials-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
@@ -84,5 +90,9 @@ struct DialBenchmark: AsyncParsableCommand {
     print("set | meters | value exact | last wheel mid-roll | wheels alone exact")
     scores.forEach { print($0.meters.row($0.name)) }
     hostScores.forEach { print($0.score.row($0.name)) }
+    if !locateScores.isEmpty {
+      print("set | meters | placed by the dials alone, p50 | and refined with the reference (ECC), p50")
+      locateScores.forEach { print($0.score.row($0.name)) }
+    }
   }
 }

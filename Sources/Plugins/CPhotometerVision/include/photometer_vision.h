@@ -115,6 +115,26 @@ typedef struct {
 /// alike in the photo, as a meter's are, and the turn is measured on all of them together.
 pm_status pm_dials_read(const pm_image *image, const pm_dial_region *dials, int count, pm_dial_reading *out);
 
+/// A dial of a meter's reference photo: its centre and radius, in the reference's pixels.
+typedef struct {
+  double x, y, radius;
+} pm_dial_circle;
+
+/// Finds a meter in `image` by its `count` (2 or more) dials as they lie in its reference photo:
+/// the circles in the photo that a similarity transform (turned at most 45 degrees, scaled within
+/// 2.5 times of `expected_scale`, photo pixels per reference pixel) puts the most dials on. Writes
+/// the transform to `homography` (row-major 3 x 3, reference to photo pixels) and how many dials it
+/// matched to `matched`; 0 matched, and `homography` untouched, when fewer than 3 (2 of 2) were.
+pm_status pm_dials_locate(
+  const pm_image *image, const pm_dial_circle *dials, int count, double expected_scale, double *homography,
+  int *matched);
+
+/// Refines `homography` (row-major 3 x 3, from `reference`'s pixels to `photo`'s, already close:
+/// `pm_dials_locate`'s) so that the photo through it looks most like the reference, by the
+/// enhanced correlation coefficient over the whole image; writes the correlation reached (0 when it
+/// did not converge, `homography` then as given).
+pm_status pm_image_align(const pm_image *reference, const pm_image *photo, double *homography, double *correlation);
+
 // MARK: Keypoints
 
 typedef struct pm_keypoints pm_keypoints;

@@ -1,0 +1,40 @@
+import PhotometerProtocol
+import PhotometerVision
+
+extension IdentifyPipeline {
+  /// Where `meter`'s reference lies in `photo` (`image` decoded), as a homography from the
+  /// reference: the identify plugins' (``homography(of:in:identified:)``), else, for a meter with
+  /// two dials or more, the one its dials and face give
+  /// (``PointerDial/locate(_:in:reference:expectedScale:)``): a blurred photo of a plain dial face
+  /// often has too few keypoints to be located by, and its dials are still circles. The dials
+  /// cannot tell two meters of one model apart; the meter is the one the request names. Nil when
+  /// neither finds it.
+  func location(of meter: Meter, in image: Image, decoded photo: VisionImage, identified: IdentifyResult?)
+    async throws(PipelineError) -> [Double]?
+  {
+    if let found = try await homography(of: meter, in: image, identified: identified) {
+      return found
+    }
+    guard meter.dials.count >= 2 else { return nil }
+    let reference = try? await referencePhoto(of: meter)
+    return try? PointerDial.locate(
+      meter.dials.map(\.region), in: photo, reference: reference,
+      expectedScale: Self.expectedScale(of: meter, in: photo))
+  }
+
+  /// The meter's first reference photo, decoded (its regions were drawn on it); nil when the store
+  /// has none.
+  private func referencePhoto(of meter: Meter) async throws -> VisionImage? {
+    guard let sha256 = meter.references.first?.sha256,
+      let image = try await store.referenceImages([sha256])[sha256]
+    else { return nil }
+    return try VisionImage(decoding: image.data)
+  }
+
+  /// The photo's pixels per pixel of the meter's first reference, as their longer sides say (a
+  /// meter is photographed at about the same framing); 1 when the reference's size is not known.
+  static func expectedScale(of meter: Meter, in photo: VisionImage) -> Double {
+    guard let reference = meter.references.first, reference.width > 0, reference.height > 0 else { return 1 }
+    return Double(max(photo.width, photo.height)) / Double(max(reference.width, reference.height))
+  }
+}
