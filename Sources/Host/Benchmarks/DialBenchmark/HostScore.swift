@@ -14,6 +14,9 @@ struct HostScore {
   var located = 0
   var midRoll = 0
   var midRollExact = 0
+  /// Each dial's pointer as the host read it, against the truth: within 0.2 of a division.
+  var pointers = 0
+  var pointersClose = 0
   var milliseconds: [Double] = []
 
   /// A host on `plugins`, its store in `folder`.
@@ -40,6 +43,13 @@ struct HostScore {
     meters += 1
     exact += right ? 1 : 0
     located += result.flags.contains(.meterNotLocated) ? 0 : 1
+    if result.dials.count == meter.dials.count {
+      for (symbol, dial) in zip(result.dials, meter.dials) {
+        let apart = abs(symbol.position - dial.truth)
+        pointers += 1
+        pointersClose += min(apart, 10 - apart) <= 0.2 ? 1 : 0
+      }
+    }
     if meter.wheelRoll > 0.2 && meter.wheelRoll < 0.8 {
       midRoll += 1
       midRollExact += right ? 1 : 0
@@ -54,6 +64,7 @@ struct HostScore {
     let sorted = milliseconds.sorted()
     let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     return "\(name) (host) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "
-      + "located \(share(located, meters)), \(String(format: "%.1f", p50)) ms p50"
+      + "located \(share(located, meters)), \(String(format: "%.1f", p50)) ms p50; "
+      + "pointers within 0.2 \(share(pointersClose, pointers)) of \(pointers)"
   }
 }
