@@ -93,6 +93,25 @@ import Testing
     }
   }
 
+  /// Three circles in a row turn up in photos of many things: a device photo is not taken for a
+  /// dial meter, neither by its dials' layout alone nor with its reference's face.
+  @Test func otherDevicesAreNotTakenForADialMeter() async throws {
+    let meter = try #require(try await Self.meters(count: 1, seed: 33).first)
+    let folder = try await Rendered.devicePhotos(count: 12, seed: 3)
+    let photos = try Rendered.rows(folder.appendingPathComponent("labels.csv")).map {
+      folder.appendingPathComponent($0[0])
+    }
+    try await onOwnThread {
+      for photo in photos {
+        let image = try Self.image(photo)
+        #expect(try PointerDial.locate(meter.referenceDials, in: image) == nil, "\(photo.lastPathComponent)")
+        #expect(
+          try PointerDial.locate(meter.referenceDials, in: image, reference: meter.reference) == nil,
+          "\(photo.lastPathComponent)")
+      }
+    }
+  }
+
   @Test func oneDialIsRefused() throws {
     let image = try VisionImage(pixels: [UInt8](repeating: 200, count: 80 * 80 * 3), width: 80, height: 80, channels: 3)
     #expect(throws: VisionError.self) {
