@@ -117,6 +117,29 @@ import Testing
     #expect(value.dropLast() == truth.dropLast(), "\(value), truth \(truth)")
   }
 
+  /// A blurred, tilted photo of a meter (the field style's twelfth) on which the keypoint match is
+  /// too weak for the vote to name it: the weak match, refined from the whole face, still places
+  /// the window.
+  @Test func aWeakMatchRefinedFromTheFaceLocatesTheMeter() async throws {
+    let folder = try await Rendered.dialMeters(count: 12, seed: 1, style: "field", references: true)
+    let meter = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).last)
+    let (photo, reference) = (
+      folder.appendingPathComponent(meter[0]).path,
+      folder.appendingPathComponent(meter[0].replacingOccurrences(of: "meter-", with: "reference-")).path
+    )
+    let identified = try json(try await run(["identify", "--json", photo, "--reference", "Water=\(reference)"]))
+    #expect(identified.first?["meter"] is NSNull, "\(identified)")
+    let added = try await run([
+      "meter", "add", "Water", "--kind", "water", "--reference", reference, "--roi",
+      meter[6].split(separator: " ").joined(separator: ","), "--digits", "5",
+    ])
+    #expect(added.status == 0, "\(added.standardError)")
+    let read = try await run(["read", "--meter", "Water", "--json", photo])
+    let result = try #require(try json(read).first)
+    #expect((result["flags"] as? [String])?.contains("meter-not-located") == false, "\(result)")
+    #expect((result["value"] as? String)?.prefix(4) == meter[1].prefix(4), "\(result), truth \(meter[1])")
+  }
+
   /// The shipped plugins.json without the plugin `name`, written to a file of its own.
   func plugins(without name: String) throws -> String {
     let configuration = try String(contentsOfFile: plugins, encoding: .utf8)

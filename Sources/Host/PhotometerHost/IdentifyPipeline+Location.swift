@@ -3,20 +3,30 @@ import PhotometerVision
 
 extension IdentifyPipeline {
   /// Where `meter`'s reference lies in `photo` (`image` decoded), as a homography from the
-  /// reference: the identify plugins' (``homography(of:in:identified:)``), else, for a meter with
-  /// two dials or more, the one its dials and face give
+  /// reference: the identify plugins' when their vote locates it (``homographies(of:in:identified:)``);
+  /// else a plugin's match too weak for the vote, refined from the whole face and kept when the face
+  /// agrees (``PhotometerVision/VisionImage/homography(aligning:from:least:)``); else, for a meter
+  /// with two dials or more, the one its dials and face give
   /// (``PointerDial/locate(_:in:reference:expectedScale:)``): a blurred photo of a plain dial face
   /// often has too few keypoints to be located by, and its dials are still circles. The dials
   /// cannot tell two meters of one model apart; the meter is the one the request names. Nil when
-  /// neither finds it.
+  /// none finds it.
   func location(of meter: Meter, in image: Image, decoded photo: VisionImage, identified: IdentifyResult?)
     async throws(PipelineError) -> [Double]?
   {
-    if let found = try await homography(of: meter, in: image, identified: identified) {
-      return found
+    let found = try await homographies(of: meter, in: image, identified: identified)
+    if let sure = found.sure {
+      return sure
+    }
+    guard found.weak != nil || meter.dials.count >= 2, let reference = try? await referencePhoto(of: meter) else {
+      return nil
+    }
+    if let weak = found.weak,
+      let aligned = try? photo.homography(aligning: reference, from: weak, least: VisionImage.faceCorrelation)
+    {
+      return aligned
     }
     guard meter.dials.count >= 2 else { return nil }
-    let reference = try? await referencePhoto(of: meter)
     return try? PointerDial.locate(
       meter.dials.map(\.region), in: photo, reference: reference,
       expectedScale: Self.expectedScale(of: meter, in: photo))

@@ -37,24 +37,29 @@ struct IdentifyPipeline: Sendable {
     { [store] sha256s in (try? await store.referenceImages(sha256s)) ?? [:] }
   }
 
-  /// The homography from `meter`'s reference photo to `image`: from the identification already
-  /// made when it named this meter, else from identifying among this meter's references alone;
-  /// `nil` when the meter is not found in the photo.
-  func homography(of meter: Meter, in image: Image, identified: IdentifyResult?) async throws(PipelineError)
-    -> [Double]?
+  /// The homographies from `meter`'s reference photo to `image` the identify plugins give: `sure`,
+  /// the vote's (from the identification already made when it named this meter, else from
+  /// identifying among this meter's references alone); `weak`, when the vote located none, the
+  /// first located candidate for the meter in the plugins' answers (a match too weak for the vote).
+  func homographies(of meter: Meter, in image: Image, identified: IdentifyResult?) async throws(PipelineError)
+    -> (sure: [Double]?, weak: [Double]?)
   {
     if let identified, identified.meter == meter.name {
-      return identified.homography.count == 9 ? identified.homography : nil
+      return (identified.homography.count == 9 ? identified.homography : nil, nil)
     }
     let references = try await stored { () throws(StoreError) in
       try await store.references(of: meter.name, images: false)
     }
     guard !references.isEmpty,
       let located = try? await plugins.identify(
-        IdentifyRequest(image: image, references: references), referenceImages: referenceImages),
-      located.homography.count == 9
-    else { return nil }
-    return located.homography
+        IdentifyRequest(image: image, references: references), referenceImages: referenceImages)
+    else { return (nil, nil) }
+    if located.homography.count == 9 {
+      return (located.homography, nil)
+    }
+    let weak = located.plugins.lazy.compactMap(\.value).flatMap { $0 }
+      .first { $0.meter == meter.name && $0.homography.count == 9 }
+    return (nil, weak?.homography)
   }
 
   /// The request's references, or every registered meter's when it gives none, named as a

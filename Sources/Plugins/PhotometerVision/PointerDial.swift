@@ -42,8 +42,8 @@ public struct PointerDial: Hashable, Sendable {
   /// third of its radius. For a photo the identify plugins cannot locate the meter in (blurred, a
   /// plain face with few keypoints). `expectedScale` is the photo's pixels per reference pixel as
   /// their sizes say. Nil when fewer than three dials (two of two) are found where the others put
-  /// them, or when not all are and the face does not agree (``partialMatchCorrelation``): three
-  /// circles in a row are found in many photos of other things.
+  /// them, or when not all are and the face does not agree (``VisionImage/faceCorrelation``):
+  /// three circles in a row are found in many photos of other things.
   public static func locate(
     _ dials: [Rect], in image: VisionImage, reference: VisionImage? = nil, expectedScale: Double = 1
   ) throws(VisionError) -> [Double]? {
@@ -58,21 +58,13 @@ public struct PointerDial: Hashable, Sendable {
     guard matched > 0 else { return nil }
     let all = Int(matched) == circles.count
     guard let reference else { return all ? similarity : nil }
-    var refined = similarity
-    var correlation = 0.0
-    try check(pm_image_align(reference.pointer, image.pointer, &refined, &correlation))
-    let agreed = correlation > 0 && agree(similarity, refined, on: circles, within: 1.0 / 3)
-    if all {
-      return agreed ? refined : similarity
+    let refined = try image.homography(
+      aligning: reference, from: similarity, least: all ? 0 : VisionImage.faceCorrelation)
+    if let refined, agree(similarity, refined, on: circles, within: 1.0 / 3) {
+      return refined
     }
-    return agreed && correlation >= partialMatchCorrelation ? refined : nil
+    return all ? similarity : nil
   }
-
-  /// The least correlation of the reference's face with the photo (`pm_image_align`) at which a
-  /// match of some of a meter's dials, not all, stands: rendered photos of other devices on which
-  /// three of a meter's four dials were matched reached 0.655, our style's meters at least 0.688
-  /// (docs/recognizers.md, *A meter found by its dials*).
-  public static let partialMatchCorrelation = 0.7
 
   /// Whether homographies `a` and `b` put every circle's centre within `share` of its radius (as
   /// `a` scales it) of each other.

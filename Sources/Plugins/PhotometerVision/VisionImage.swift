@@ -107,6 +107,28 @@ public final class VisionImage: @unchecked Sendable {
     return VisionImage(result!)
   }
 
+  /// `start` (a row-major 3 x 3 homography from `reference`'s pixels to this image's, already
+  /// close) refined so that this image through it looks most like `reference` (`pm_image_align`,
+  /// OpenCV's ECC over both at 320 pixels); nil unless it converges to a correlation of at least
+  /// `least`.
+  public func homography(aligning reference: VisionImage, from start: [Double], least: Double) throws(VisionError)
+    -> [Double]?
+  {
+    guard start.count == 9 else {
+      throw VisionError(kind: .badArgument, description: "a homography has 9 entries, not \(start.count)")
+    }
+    var refined = start
+    var correlation = 0.0
+    try check(pm_image_align(reference.pointer, pointer, &refined, &correlation))
+    return correlation > 0 && correlation >= least ? refined : nil
+  }
+
+  /// The least correlation (``homography(aligning:from:least:)``) at which a reference photo's
+  /// face is taken to be in a photo: rendered photos of other devices on which three of a water
+  /// meter's four dials were matched reached 0.655, our style's water meters at least 0.688
+  /// (docs/recognizers.md, *A meter found by its dials*).
+  public static let faceCorrelation = 0.7
+
   /// A region drawn on an image by ``annotated(_:)``.
   public struct Mark: Sendable {
     /// Four corners, in order.

@@ -36,6 +36,9 @@ struct DialBenchmark: AsyncParsableCommand {
       "Also read whole meters through photometer-host and the plugins of this file.", valueName: "plugins.json"))
   var plugins: String?
 
+  @Flag(help: "With --host, also set each meter up with its wheels' window alone and read it so.")
+  var wheelsOnly = false
+
   @Option(help: ArgumentHelp("Read the wheels with another training of the cell classifier.", valueName: "file.onnx"))
   var cellModel: String?
 
@@ -81,8 +84,15 @@ struct DialBenchmark: AsyncParsableCommand {
         for meter in try RenderedMeter.load(folder) {
           try await score.add(meter, folder: folder, client: client, showErrors: showErrors)
         }
-        await client.close()
         hostScores.append((folder.lastPathComponent, score))
+        if wheelsOnly {
+          var wheels = HostScore()
+          for meter in try RenderedMeter.load(folder) {
+            try await wheels.add(meter, folder: folder, client: client, withDials: false, showErrors: showErrors)
+          }
+          hostScores.append((folder.lastPathComponent + ", wheels only", wheels))
+        }
+        await client.close()
       }
     }
     print("set | dials | within 0.2 | within 0.5 | mean error | p50 ms | p95 ms")

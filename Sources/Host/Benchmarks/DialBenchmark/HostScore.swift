@@ -26,20 +26,27 @@ struct HostScore {
   }
 
   /// Sets up `meter` from its reference and reads its photo; a meter of a set written without
-  /// `--references` is left out.
-  mutating func add(_ meter: RenderedMeter, folder: URL, client: HostClient, showErrors: Bool) async throws {
+  /// `--references` is left out. With `withDials` false the meter is set up with its wheels' window
+  /// alone, and the value is the wheels' whole number.
+  mutating func add(
+    _ meter: RenderedMeter, folder: URL, client: HostClient, withDials: Bool = true, showErrors: Bool
+  ) async throws {
     guard let reference = meter.reference else { return }
-    let dials = reference.dials.map { dial in
-      Dial(region: dial.region, factor: Double(dial.factor) ?? 0, counterClockwise: dial.counterClockwise)
-    }
-    let setUp = Meter(name: meter.file, kind: .water, roi: reference.wheels, digits: 5, dials: dials)
+    let dials =
+      withDials
+      ? reference.dials.map { dial in
+        Dial(region: dial.region, factor: Double(dial.factor) ?? 0, counterClockwise: dial.counterClockwise)
+      } : []
+    let truth = withDials ? meter.value : String(meter.value.prefix { $0 != "." })
+    let name = withDials ? meter.file : "wheels-\(meter.file)"
+    let setUp = Meter(name: name, kind: .water, roi: reference.wheels, digits: 5, dials: dials)
     let referencePhoto = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(reference.file))))
     _ = try await client.send(.addMeter(AddMeterRequest(meter: setUp, references: [referencePhoto])))
     let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(meter.file))))
     let started = ContinuousClock.now
-    let result = try await client.send(.read(ReadRequest(image: photo, meter: meter.file)))
+    let result = try await client.send(.read(ReadRequest(image: photo, meter: name)))
     milliseconds.append((ContinuousClock.now - started).milliseconds)
-    let right = result.value == meter.value
+    let right = result.value == truth
     meters += 1
     exact += right ? 1 : 0
     located += result.flags.contains(.meterNotLocated) ? 0 : 1
@@ -56,7 +63,7 @@ struct HostScore {
     }
     if showErrors && !right {
       let value = result.value.isEmpty ? "none" : result.value
-      print("  \(meter.file) (host): \(value), truth \(meter.value) \(result.flags)")
+      print("  \(meter.file) (host): \(value), truth \(truth) \(result.flags)")
     }
   }
 
@@ -64,7 +71,7 @@ struct HostScore {
     let sorted = milliseconds.sorted()
     let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     return "\(name) (host) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "
-      + "located \(share(located, meters)), \(String(format: "%.1f", p50)) ms p50; "
-      + "pointers within 0.2 \(share(pointersClose, pointers)) of \(pointers)"
+      + "located \(share(located, meters)), \(String(format: "%.1f", p50)) ms p50"
+      + (pointers > 0 ? "; pointers within 0.2 \(share(pointersClose, pointers)) of \(pointers)" : "")
   }
 }
