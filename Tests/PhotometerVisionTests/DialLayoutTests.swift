@@ -71,6 +71,13 @@ import Testing
         let fine = Self.errors(meter, refined)
         #expect(fine.dials.allSatisfy { $0 < 0.15 }, "meter \(index): \(fine)")
         #expect(fine.window < 0.2, "meter \(index): \(fine)")
+        // Coordinates stay the photos' own when either is decoded smaller.
+        let small = try VisionImage(decoding: try meter.reference.encoded(), maxSide: 200)
+        let smallPhoto = try VisionImage(decoding: try meter.photo.encoded(), maxSide: 300)
+        let scaled = try #require(
+          try PointerDial.locate(meter.referenceDials, in: smallPhoto, reference: small), "meter \(index)")
+        #expect(
+          Self.errors(meter, scaled).dials.allSatisfy { $0 < 0.2 }, "meter \(index): \(Self.errors(meter, scaled))")
       }
     }
   }

@@ -32,14 +32,17 @@ extension IdentifyPipeline {
       expectedScale: Self.expectedScale(of: meter, in: photo))
   }
 
-  /// The meter's first reference photo, decoded (its regions were drawn on it); nil when the store
-  /// has none.
+  /// The meter's first reference photo, decoded at most ``referenceSide`` pixels a side (its
+  /// regions were drawn on it; they keep their pixels); nil when the store has none.
   private func referencePhoto(of meter: Meter) async throws -> VisionImage? {
     guard let sha256 = meter.references.first?.sha256,
       let image = try await store.referenceImages([sha256])[sha256]
     else { return nil }
-    return try VisionImage(decoding: image.data)
+    return try VisionImage(decoding: image.data, maxSide: Self.referenceSide)
   }
+
+  /// A reference is aligned with a photo at 320 pixels: a phone's 4,000 need not be decoded.
+  static let referenceSide = 1280
 
   /// The photo's pixels per pixel of the meter's first reference, as their longer sides say (a
   /// meter is photographed at about the same framing); 1 when the reference's size is not known.
