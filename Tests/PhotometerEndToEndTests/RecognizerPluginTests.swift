@@ -78,6 +78,7 @@ import Testing
     let finest = (Int(String(value.last!))! - Int(String(truth.last!))! + 10) % 10
     #expect(finest == 0 || finest == 1 || finest == 9, "\(value), truth \(truth)")
     #expect((result["dials"] as? [[String: Any]])?.count == 4)
+    #expect((result["flags"] as? [String])?.contains("located-by-face") == false, "\(result)")
     #expect((result["engines"] as? [[String: Any]])?.contains { $0["engine"] as? String == "dials" } == true)
 
     // With no dials plugin configured the wheels' value stands, flagged.
@@ -112,7 +113,8 @@ import Testing
     let read = try await run(["read", "--meter", "Water", "--json", folder.appendingPathComponent(meter[0]).path])
     #expect(read.status == 0, "\(read.standardError)")
     let result = try #require(try json(read).first)
-    #expect((result["flags"] as? [String])?.contains("meter-not-located") == false, "\(result)")
+    let flags = try #require(result["flags"] as? [String])
+    #expect(!flags.contains("meter-not-located") && flags.contains("located-by-face"), "\(result)")
     let (value, truth) = (try #require(result["value"] as? String), meter[1])
     #expect(value.dropLast() == truth.dropLast(), "\(value), truth \(truth)")
   }
@@ -136,7 +138,8 @@ import Testing
     #expect(added.status == 0, "\(added.standardError)")
     let read = try await run(["read", "--meter", "Water", "--json", photo])
     let result = try #require(try json(read).first)
-    #expect((result["flags"] as? [String])?.contains("meter-not-located") == false, "\(result)")
+    let flags = try #require(result["flags"] as? [String])
+    #expect(!flags.contains("meter-not-located") && flags.contains("located-by-face"), "\(result)")
     #expect((result["value"] as? String)?.prefix(4) == meter[1].prefix(4), "\(result), truth \(meter[1])")
   }
 

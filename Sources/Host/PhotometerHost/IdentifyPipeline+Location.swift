@@ -2,6 +2,15 @@ import PhotometerProtocol
 import PhotometerVision
 
 extension IdentifyPipeline {
+  /// Where a meter's reference lies in a photo.
+  struct MeterLocation: Sendable {
+    /// Row-major 3 x 3, from the reference's pixels to the photo's.
+    var homography: [Double]
+    /// Placed by the reference's face, not by the identify plugins' vote
+    /// (``PhotometerProtocol/ReadFlag/locatedByFace``).
+    var byFace: Bool
+  }
+
   /// Where `meter`'s reference lies in `photo` (`image` decoded), as a homography from the
   /// reference: the identify plugins' when their vote locates it (``homographies(of:in:identified:)``);
   /// else a plugin's match too weak for the vote, refined from the whole face and kept when the face
@@ -12,11 +21,11 @@ extension IdentifyPipeline {
   /// cannot tell two meters of one model apart; the meter is the one the request names. Nil when
   /// none finds it.
   func location(of meter: Meter, in image: Image, decoded photo: VisionImage, identified: IdentifyResult?)
-    async throws(PipelineError) -> [Double]?
+    async throws(PipelineError) -> MeterLocation?
   {
     let found = try await homographies(of: meter, in: image, identified: identified)
     if let sure = found.sure {
-      return sure
+      return MeterLocation(homography: sure, byFace: false)
     }
     guard found.weak != nil || meter.dials.count >= 2, let reference = try? await referencePhoto(of: meter) else {
       return nil
@@ -24,12 +33,14 @@ extension IdentifyPipeline {
     if let weak = found.weak,
       let aligned = try? photo.homography(aligning: reference, from: weak, least: VisionImage.faceCorrelation)
     {
-      return aligned
+      return MeterLocation(homography: aligned, byFace: true)
     }
-    guard meter.dials.count >= 2 else { return nil }
-    return try? PointerDial.locate(
-      meter.dials.map(\.region), in: photo, reference: reference,
-      expectedScale: Self.expectedScale(of: meter, in: photo))
+    guard meter.dials.count >= 2,
+      let placed = try? PointerDial.locate(
+        meter.dials.map(\.region), in: photo, reference: reference,
+        expectedScale: Self.expectedScale(of: meter, in: photo))
+    else { return nil }
+    return MeterLocation(homography: placed, byFace: true)
   }
 
   /// The meter's first reference photo, decoded at most ``referenceSide`` pixels a side (its

@@ -18,7 +18,7 @@ struct PreviewPipeline: Sendable {
     var homography: [Double]?
     if let photo {
       canvas = try ReadPipeline.decode(photo)
-      homography = try await identify.location(of: meter, in: photo, decoded: canvas, identified: nil)
+      homography = try await identify.location(of: meter, in: photo, decoded: canvas, identified: nil)?.homography
       guard homography != nil else {
         throw .meterNotInPhoto(meter.name)
       }

@@ -6,8 +6,8 @@ extension ReadPipeline {
   /// Where the meter's reference is in the photo, as far as this read has looked.
   enum Location {
     case notSearched
-    /// The homography from the reference to the photo, nil when the meter was not found.
-    case searched([Double]?)
+    /// Where the reference is in the photo, nil when the meter was not found.
+    case searched(IdentifyPipeline.MeterLocation?)
   }
 
   /// The dials to read: the meter's, else the request's.
@@ -30,10 +30,14 @@ extension ReadPipeline {
     var homography: [Double]?
     if let meter = context.meter, !meter.dials.isEmpty {
       switch location {
-      case .searched(let found): homography = found
+      case .searched(let found): homography = found?.homography
       case .notSearched:
-        homography = try await identify.location(
+        let found = try await identify.location(
           of: meter, in: request.image, decoded: photo, identified: context.identified)
+        homography = found?.homography
+        if found?.byFace == true && !flags.contains(.locatedByFace) {
+          flags.append(.locatedByFace)
+        }
       }
       if homography == nil && !flags.contains(.meterNotLocated) {
         flags.append(.meterNotLocated)

@@ -4,8 +4,8 @@ import PhotometerVision
 
 extension ReadPipeline {
   /// The digit window: the request's ROI; else the meter's ROI, through the homography between
-  /// its reference and the photo (`meter-not-located` and the ROI as it is when the meter is not
-  /// found); else the whole photo. `location` keeps what was found, for the dials.
+  /// its reference and the photo (`located-by-face` when the vote did not place it; `meter-not-located`
+  /// and the ROI as it is when the meter is not found); else the whole photo. `location` keeps what was found, for the dials.
   func window(
     of photo: VisionImage, request: ReadRequest, context: Context, flags: inout [ReadFlag],
     location: inout Location
@@ -16,10 +16,13 @@ extension ReadPipeline {
     guard let meter = context.meter, let roi = meter.roi else {
       return photo
     }
-    let homography = try await identify.location(
+    let found = try await identify.location(
       of: meter, in: request.image, decoded: photo, identified: context.identified)
-    location = .searched(homography)
-    if let homography {
+    location = .searched(found)
+    if let found, found.byFace {
+      flags.append(.locatedByFace)
+    }
+    if let homography = found?.homography {
       return try cut { () throws(VisionError) in
         try photo.straightened(corners(of: roi, through: homography), width: Int(roi.width), height: Int(roi.height))
       }

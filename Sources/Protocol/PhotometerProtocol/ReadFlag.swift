@@ -31,6 +31,10 @@ public struct ReadFlag: RawRepresentable, Hashable, Sendable, CustomStringConver
   public static let glare = ReadFlag(rawValue: "glare")
   /// The meter's reference was not found in the photo: its window was used as it is.
   public static let meterNotLocated = ReadFlag(rawValue: "meter-not-located")
+  /// The identify plugins' vote did not find the meter in the photo; the reference's face did (its
+  /// dials, or a plugin's weaker match refined from the whole face). The photo shows a meter of its
+  /// model, taken to be the one the request named.
+  public static let locatedByFace = ReadFlag(rawValue: "located-by-face")
   /// The meter's pointer dials could not be read (no dials plugin answered, or the wheels gave no
   /// digits to join them to): the value stops at the wheels.
   public static let dialsNotRead = ReadFlag(rawValue: "dials-not-read")
