@@ -12,6 +12,8 @@ struct HostScore {
   var exact = 0
   /// Meters the host found in their photo (no `meter-not-located` flag).
   var located = 0
+  /// Of those, meters placed by the reference's face (`located-by-face`), not by the vote.
+  var byFace = 0
   var midRoll = 0
   var midRollExact = 0
   /// Each dial's pointer as the host read it, against the truth: within 0.2 of a division.
@@ -50,6 +52,7 @@ struct HostScore {
     meters += 1
     exact += right ? 1 : 0
     located += result.flags.contains(.meterNotLocated) ? 0 : 1
+    byFace += result.flags.contains(.locatedByFace) ? 1 : 0
     if result.dials.count == meter.dials.count {
       for (symbol, dial) in zip(result.dials, meter.dials) {
         let apart = abs(symbol.position - dial.truth)
@@ -71,7 +74,7 @@ struct HostScore {
     let sorted = milliseconds.sorted()
     let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     return "\(name) (host) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "
-      + "located \(share(located, meters)), \(String(format: "%.1f", p50)) ms p50"
+      + "located \(share(located, meters)) (by the face \(byFace)), \(String(format: "%.1f", p50)) ms p50"
       + (pointers > 0 ? "; pointers within 0.2 \(share(pointersClose, pointers)) of \(pointers)" : "")
   }
 }
