@@ -124,9 +124,8 @@ public final class VisionImage: @unchecked Sendable {
   }
 
   /// The least correlation (``homography(aligning:from:least:)``) at which a reference photo's
-  /// face is taken to be in a photo: rendered photos of other devices on which three of a water
-  /// meter's four dials were matched reached 0.655, our style's water meters at least 0.688
-  /// (docs/recognizers.md, *A meter found by its dials*).
+  /// face is taken to be in a photo: above what photos of other devices reached where three of a
+  /// water meter's four dials matched (docs/recognizers.md, *A meter found by its dials*).
   public static let faceCorrelation = 0.7
 
   /// A region drawn on an image by ``annotated(_:)``.
