@@ -101,21 +101,16 @@ pm_status pm_dials_locate(
     const double toWorking = std::min(
       {1.0, double(workingSide) / std::max(photo.cols, photo.rows),
        workingRadius / (smallestRadius * expected_scale * image->scale)});
-    cv::Mat grey;
-    if (photo.channels() == 1) {
-      grey = photo;
-    } else {
-      cv::cvtColor(photo, grey, cv::COLOR_BGR2GRAY);
-    }
+    cv::Mat searched = grey(photo);
     if (toWorking < 1) {
-      cv::resize(grey, grey, cv::Size(), toWorking, toWorking, cv::INTER_AREA);
+      cv::resize(searched, searched, cv::Size(), toWorking, toWorking, cv::INTER_AREA);
     }
-    cv::GaussianBlur(grey, grey, cv::Size(5, 5), 1.2);
+    cv::GaussianBlur(searched, searched, cv::Size(5, 5), 1.2);
     const double working = toWorking * image->scale * expected_scale;  // reference -> working pixels
     const int minimum = std::max(4, int(smallestRadius * working / scaleSlack));
     const int maximum = std::max(minimum + 1, int(std::ceil(largestRadius * working * scaleSlack)));
     std::vector<cv::Vec3f> found;
-    cv::HoughCircles(grey, found, cv::HOUGH_GRADIENT, 1, 1.5 * minimum, 100, 25, minimum, maximum);
+    cv::HoughCircles(searched, found, cv::HOUGH_GRADIENT, 1, 1.5 * minimum, 100, 25, minimum, maximum);
     std::vector<Circle> circles;
     for (const auto &circle : found) {
       if (circles.size() == candidates) {
@@ -188,14 +183,8 @@ pm_status pm_image_align(const pm_image *reference, const pm_image *photo, doubl
     // Both at most `alignSide` pixels a side, grey and smoothed: the face's shapes, not its noise.
     auto prepared = [](const pm_image *image, double &scale) {
       scale = std::min(1.0, double(alignSide) / std::max(image->mat.cols, image->mat.rows));
-      cv::Mat grey;
-      if (image->mat.channels() == 1) {
-        grey = image->mat;
-      } else {
-        cv::cvtColor(image->mat, grey, cv::COLOR_BGR2GRAY);
-      }
       cv::Mat small;
-      cv::resize(grey, small, cv::Size(), scale, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+      cv::resize(grey(image->mat), small, cv::Size(), scale, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
       small.convertTo(small, CV_32F);
       cv::GaussianBlur(small, small, cv::Size(5, 5), 1.5);
       scale *= image->scale;  // pixels as decoded -> working
