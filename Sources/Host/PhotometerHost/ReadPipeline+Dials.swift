@@ -6,8 +6,9 @@ extension ReadPipeline {
   /// Where the meter's reference is in the photo, as far as this read has looked.
   enum Location {
     case notSearched
-    /// Where the reference is in the photo, nil when the meter was not found.
-    case searched(IdentifyPipeline.MeterLocation?)
+    /// The homography from the reference to the photo, nil when the meter was not found (either
+    /// already flagged).
+    case searched([Double]?)
   }
 
   /// The dials to read: the meter's, else the request's.
@@ -30,17 +31,9 @@ extension ReadPipeline {
     var homography: [Double]?
     if let meter = context.meter, !meter.dials.isEmpty {
       switch location {
-      case .searched(let found): homography = found?.homography
+      case .searched(let found): homography = found
       case .notSearched:
-        let found = try await identify.location(
-          of: meter, in: request.image, decoded: photo, identified: context.identified)
-        homography = found?.homography
-        if found?.byFace == true && !flags.contains(.locatedByFace) {
-          flags.append(.locatedByFace)
-        }
-      }
-      if homography == nil && !flags.contains(.meterNotLocated) {
-        flags.append(.meterNotLocated)
+        homography = try await located(meter, in: photo, request: request, context: context, flags: &flags)
       }
     }
     let (area, shifted) = try Self.dialArea(dials, in: photo, homography: homography)

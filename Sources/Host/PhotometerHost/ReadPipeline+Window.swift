@@ -4,8 +4,8 @@ import PhotometerVision
 
 extension ReadPipeline {
   /// The digit window: the request's ROI; else the meter's ROI, through the homography between
-  /// its reference and the photo (`located-by-face` when the vote did not place it; `meter-not-located`
-  /// and the ROI as it is when the meter is not found); else the whole photo. `location` keeps what was found, for the dials.
+  /// its reference and the photo (``located(_:in:request:context:flags:)``; the ROI as it is when
+  /// the meter is not found); else the whole photo. `location` keeps what was found, for the dials.
   func window(
     of photo: VisionImage, request: ReadRequest, context: Context, flags: inout [ReadFlag],
     location: inout Location
@@ -16,19 +16,33 @@ extension ReadPipeline {
     guard let meter = context.meter, let roi = meter.roi else {
       return photo
     }
+    let homography = try await located(meter, in: photo, request: request, context: context, flags: &flags)
+    location = .searched(homography)
+    guard let homography else {
+      return try cut { () throws(VisionError) in try photo.cropped(roi) }
+    }
+    return try cut { () throws(VisionError) in
+      try photo.straightened(corners(of: roi, through: homography), width: Int(roi.width), height: Int(roi.height))
+    }
+  }
+
+  /// The homography from `meter`'s reference to the photo
+  /// (``IdentifyPipeline/location(of:in:decoded:identified:)``), flagged as the read shows it:
+  /// `located-by-face` when the reference's face placed it rather than the vote, `meter-not-located`
+  /// when nothing did.
+  func located(
+    _ meter: Meter, in photo: VisionImage, request: ReadRequest, context: Context, flags: inout [ReadFlag]
+  ) async throws(PipelineError) -> [Double]? {
     let found = try await identify.location(
       of: meter, in: request.image, decoded: photo, identified: context.identified)
-    location = .searched(found)
-    if let found, found.byFace {
-      flags.append(.locatedByFace)
-    }
-    if let homography = found?.homography {
-      return try cut { () throws(VisionError) in
-        try photo.straightened(corners(of: roi, through: homography), width: Int(roi.width), height: Int(roi.height))
+    if let found {
+      if found.byFace {
+        flags.append(.locatedByFace)
       }
+    } else {
+      flags.append(.meterNotLocated)
     }
-    flags.append(.meterNotLocated)
-    return try cut { () throws(VisionError) in try photo.cropped(roi) }
+    return found?.homography
   }
 
   /// The photo as sent, when it is the digit window itself (no ROI in the request, none for
