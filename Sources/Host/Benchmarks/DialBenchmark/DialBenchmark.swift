@@ -6,12 +6,14 @@
 // caught mid-roll apart, beside the wheels alone. With `--host PLUGINS.json` (sets written with
 // `--references`), whole meters also read through photometer-host as a registered meter is: set
 // up from its reference photo, the photo found and straightened through the identify homography
-// (HostScore); and, in process, each meter found in its photo by its dials alone (LocateScore), the
-// fallback the host takes when the identify plugins do not locate it. `--cell-model FILE.onnx` reads the wheels in process with another training of the
-// cell classifier, for comparing trainings.
+// (HostScore; `--wheels-only` sets each meter up again without its dials); and, in process, each
+// meter found in its photo by its dials alone (LocateScore), the fallback the host takes when the
+// identify plugins do not locate it. `--cell-model FILE.onnx` reads the wheels in process with
+// another training of the cell classifier, for comparing trainings.
 //
 //   swift build -c release
-//   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors] [--host PLUGINS.json] [--cell-model FILE.onnx]
+//   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors] [--host PLUGINS.json [--wheels-only]]
+//     [--cell-model FILE.onnx]
 import ArgumentParser
 import DigitReader
 import Foundation
@@ -56,7 +58,8 @@ struct DialBenchmark: AsyncParsableCommand {
       // Each photo decoded and each dial read once, for both tables.
       var (dials, meters, located) = (DialScore(), CombinedScore(), LocateScore())
       let folder = URL(fileURLWithPath: set)
-      for meter in try RenderedMeter.load(folder) {
+      let rendered = try RenderedMeter.load(folder)
+      for meter in rendered {
         let image = try VisionImage(
           decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(meter.file))))
         // A meter's dials read together, as the plugin reads them; the time is shared out.
@@ -81,13 +84,13 @@ struct DialBenchmark: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: store) }
         let client = try await HostScore.launch(plugins: URL(fileURLWithPath: plugins), folder: store)
         var score = HostScore()
-        for meter in try RenderedMeter.load(folder) {
+        for meter in rendered {
           try await score.add(meter, folder: folder, client: client, showErrors: showErrors)
         }
         hostScores.append((folder.lastPathComponent, score))
         if wheelsOnly {
           var wheels = HostScore()
-          for meter in try RenderedMeter.load(folder) {
+          for meter in rendered {
             try await wheels.add(meter, folder: folder, client: client, withDials: false, showErrors: showErrors)
           }
           hostScores.append((folder.lastPathComponent + ", wheels only", wheels))
