@@ -44,11 +44,12 @@ extension IdentifyPipeline {
   }
 
   /// The meter's first reference photo, decoded at most ``referenceSide`` pixels a side (its
-  /// regions were drawn on it; they keep their pixels); nil when the store has none.
+  /// regions were drawn on it; they keep their pixels): its bytes as `meter` carries them (a
+  /// preview's meter is fetched with its photos), else the store's; nil when there are none.
   private func referencePhoto(of meter: Meter) async throws -> VisionImage? {
-    guard let sha256 = meter.references.first?.sha256,
-      let image = try await store.referenceImages([sha256])[sha256]
-    else { return nil }
+    guard let first = meter.references.first else { return nil }
+    let stored = first.image == nil ? try await store.referenceImages([first.sha256])[first.sha256] : nil
+    guard let image = first.image ?? stored else { return nil }
     return try VisionImage(decoding: image.data, maxSide: Self.referenceSide)
   }
 
