@@ -3,7 +3,7 @@
 
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install torch onnx opencv-python-headless numpy pillow
     apt-get install fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-roboto-unhinted \
-        fonts-open-sans fonts-urw-base35 fonts-dseg
+        fonts-open-sans fonts-urw-base35 fonts-dseg xfonts-base
     /tmp/venv/bin/python Tools/train-digit-reader.py   # the shipped network, about 45 minutes on 2 cores
 
 (`--write-development` also draws faces no network trains on: apt-get install the packages in
@@ -203,8 +203,9 @@ def write_development(folder, dev, dev_photos, meters, seed):
 def write_new_designs(folder, seed, count=300):
     """Digit designs no network trains on (`render.UNSEEN_FACES`), through the development camera:
     counters of 1 to 8 wheels drawn as dev-wheels' are, in dev-newfaces, and one wheel cut tight
-    (`render.wheel_photo`) in dev-newfaces-single. What a meter of a design never seen asks of the
-    engine, measured on our side of the line."""
+    (`render.wheel_photo`) in dev-newfaces-single; and character displays in the bitmap faces kept
+    out of training (`render.DEVELOPMENT_BITMAP_FACES`) in dev-bitmapfaces. What a meter of a
+    design never seen asks of the engine, measured on our side of the line."""
     faces = render.unseen_faces()
     rng = np.random.default_rng(seed)
 
@@ -219,6 +220,10 @@ def write_new_designs(folder, seed, count=300):
 
     write_windows(os.path.join(folder, "dev-newfaces"), windows(lambda: render.wheels(rng, faces)))
     write_windows(os.path.join(folder, "dev-newfaces-single"), windows(single))
+    # Character displays in the bitmap faces kept out of training, from a stream of their own.
+    rng = np.random.default_rng(seed + 1)
+    bitmaps = render.bitmap_faces(development=True)
+    write_windows(os.path.join(folder, "dev-bitmapfaces"), windows(lambda: render.dot_matrix(rng, bitmaps, 1.0)))
 
 
 def write_windows(path, windows):
@@ -318,6 +323,9 @@ def main():
     parser.add_argument("--stroke-share", type=float, default=0.0,
                         help="share of the training counters drawn from strokes in random designs "
                              "(digitreader/strokes.py; the development counters keep the font faces)")
+    parser.add_argument("--bitmap-share", type=float, default=0.0,
+                        help="share of the training character displays drawn in bitmap faces "
+                             f"(render.TRAINING_BITMAP_FACES; apt-get install {render.BITMAP_FACES_PACKAGE})")
     parser.add_argument("--width", type=float, default=1.0, help="channel width multiplier")
     parser.add_argument("--threads", type=int, default=2,
                         help="PyTorch's threads: a seed gives the same network for the same count; two "
@@ -328,7 +336,8 @@ def main():
                         help="write the development windows to DIR/dev-real, dev-sevenseg, dev-wheels, "
                              "dev-dotmatrix, the settled development photos to DIR/dev-settled, strips of "
                              "one meter's photos to DIR/dev-strips, counters in faces no network trains on "
-                             "to DIR/dev-newfaces and dev-newfaces-single, and stop")
+                             "to DIR/dev-newfaces and dev-newfaces-single, character displays in bitmap "
+                             "faces no network trains on to DIR/dev-bitmapfaces, and stop")
     arguments = parser.parse_args()
 
     torch.manual_seed(arguments.seed)
@@ -366,7 +375,8 @@ def main():
     step = 0
     for round_index in range(arguments.rounds):
         samples = data.generate(arguments.seed * 1000 + round_index, arguments.samples, train, training_faces,
-                                mix=arguments.mix, stroke_share=arguments.stroke_share)
+                                mix=arguments.mix, stroke_share=arguments.stroke_share,
+                                bitmap_share=arguments.bitmap_share)
         print(f"round {round_index}: {len(samples)} windows generated at {time.time() - started:.0f} s", flush=True)
         for epoch in range(arguments.epochs_per_round):
             total_ctc = total_roll = count = 0
@@ -444,7 +454,8 @@ def write_settings(folder, temperature, arguments, lead):
               "epochs_per_round": arguments.epochs_per_round, "batch": arguments.batch,
               "mix": ",".join(f"{kind}={share:g}" for kind, share in arguments.mix),
               "all_faces": arguments.all_faces, "add_faces": arguments.add_faces,
-              "stroke_share": arguments.stroke_share, "width": arguments.width,
+              "stroke_share": arguments.stroke_share, "bitmap_share": arguments.bitmap_share,
+              "width": arguments.width,
               "threads": arguments.threads}
     trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
     with open(os.path.join(folder, "digit-reader.json"), "w") as file:

@@ -21,15 +21,16 @@ def _start(photos, faces):
     _photos, _faces = photos, faces
 
 
-def window(rng, kind, photos, faces, stroke_share=0.0):
+def window(rng, kind, photos, faces, stroke_share=0.0, bitmap_share=0.0):
     """A window of one kind as (image, shown): real photos composed, or rendered (counters in
-    designs drawn from strokes `stroke_share` of the time, `render.wheels`)."""
+    designs drawn from strokes `stroke_share` of the time, `render.wheels`; character displays in
+    the training bitmap faces `bitmap_share` of the time, `render.dot_matrix`)."""
     if kind == "real":
         return compose.real_strip(rng, photos)
     if kind == "sevenseg":
         return render.seven_segment(rng)
     if kind == "dotmatrix":
-        return render.dot_matrix(rng)
+        return render.dot_matrix(rng, render.bitmap_faces() if bitmap_share > 0 else None, bitmap_share)
     return render.wheels(rng, faces, stroke_share)
 
 
@@ -38,8 +39,8 @@ def pick_kind(rng, mix):
     return mix[int(rng.choice(len(mix), p=[share for _, share in mix]))][0]
 
 
-def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0):
-    image, shown = window(rng, kind, photos, faces, stroke_share)
+def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0, bitmap_share=0.0):
+    image, shown = window(rng, kind, photos, faces, stroke_share, bitmap_share)
     if augmented:
         image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
     prepared = augment.prepare(image)
@@ -57,12 +58,12 @@ def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0):
 
 
 def _chunk(arguments):
-    seed, count, mix, stroke_share = arguments
+    seed, count, mix, stroke_share, bitmap_share = arguments
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(count):
         kind = pick_kind(rng, mix)
-        out.append(sample(rng, kind, _photos, _faces, stroke_share=stroke_share) + (kind,))
+        out.append(sample(rng, kind, _photos, _faces, stroke_share=stroke_share, bitmap_share=bitmap_share) + (kind,))
     return out
 
 
@@ -72,10 +73,11 @@ def jobs(first_seed, total, size):
     return [(first_seed + index, min(size, total - index * size)) for index in range(math.ceil(total / size))]
 
 
-def generate(seed, count, photos, faces, mix=MIX, processes=2, chunk=500, stroke_share=0.0):
+def generate(seed, count, photos, faces, mix=MIX, processes=2, chunk=500, stroke_share=0.0, bitmap_share=0.0):
     """`count` augmented samples of the training `mix` ((kind, share), ...), the same for the
-    same seed; counters in designs drawn from strokes `stroke_share` of the time."""
-    chunks = [job + (mix, stroke_share) for job in jobs(seed * 1_000_003, count, chunk)]
+    same seed; counters in designs drawn from strokes `stroke_share` of the time, character
+    displays in bitmap faces `bitmap_share` of the time."""
+    chunks = [job + (mix, stroke_share, bitmap_share) for job in jobs(seed * 1_000_003, count, chunk)]
     with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
         return [item for part in pool.map(_chunk, chunks) for item in part]
 

@@ -217,18 +217,71 @@ DOTS = {
 }
 
 
-def dot_matrix(rng):
-    """A character display: each character 5 x 7 dots in a cell of 5 x 8, cells a dot or two
-    apart, square or round dots, the unlit dots faintly visible or not, a point a character of its
+# Bitmap faces of the X11 core fonts (xfonts-base): terminal and console digit designs (1s with a
+# long flag or none, with a foot or none, slashed and dotted 0s, cells from 4 x 6 to 10 x 20 dots)
+# that a character display may show, drawn dot by dot (`dot_matrix`'s `bitmaps`). The
+# DEVELOPMENT_BITMAP_FACES stay out of training, for the development set of such designs never
+# seen (`bitmap_faces(development=True)`).
+BITMAP_FACES_PACKAGE = "xfonts-base"
+BITMAP_FACE_FOLDER = "/usr/share/fonts/X11/misc"
+TRAINING_BITMAP_FACES = ["4x6", "5x7", "5x8", "6x9", "6x10", "6x12", "6x13", "6x13B", "6x13O", "7x13", "7x13B",
+                         "7x14B", "8x13", "8x13B", "8x16", "9x15", "9x15B", "9x18", "9x18B", "10x20", "clB6x10",
+                         "clB8x13", "clB8x16", "clI6x12", "clR5x8", "clR6x10", "clR6x13", "clR7x14", "clR8x13",
+                         "clR8x16", "clR9x15"]
+DEVELOPMENT_BITMAP_FACES = ["7x13O", "8x13O", "clB6x12", "clB8x8", "clB9x15", "clR5x10", "clR7x10", "clR8x8"]
+_bitmap_faces = {}
+
+
+def bitmap_faces(development=False):
+    """The training (or development) bitmap faces, each {char: rows of "0"/"1"} for the ten digits
+    and the point, every glyph on one grid (the face's digits' and point's bounding boxes on the
+    baseline joined); an error that says what to install when they are missing."""
+    if development not in _bitmap_faces:
+        import gzip
+        from PIL import PcfFontFile
+        names = DEVELOPMENT_BITMAP_FACES if development else TRAINING_BITMAP_FACES
+        faces = []
+        for name in names:
+            path = os.path.join(BITMAP_FACE_FOLDER, name + ".pcf.gz")
+            if not os.path.exists(path):
+                raise SystemExit(f"{path} is missing: apt-get install {BITMAP_FACES_PACKAGE}")
+            with gzip.open(path) as file:
+                glyphs = PcfFontFile.PcfFontFile(file).glyph
+            boxes = {char: glyphs[ord(char)] for char in "0123456789."}
+            left = min(box[1][0] for box in boxes.values())
+            top = min(box[1][1] for box in boxes.values())
+            right = max(box[1][2] for box in boxes.values())
+            bottom = max(box[1][3] for box in boxes.values())
+            face = {}
+            for char, (_, (x0, y0, _, _), _, image) in boxes.items():
+                grid = np.zeros((bottom - top, right - left), np.uint8)
+                bits = np.array(image.convert("L"), np.uint8) > 0
+                grid[y0 - top:y0 - top + bits.shape[0], x0 - left:x0 - left + bits.shape[1]] = bits
+                face[char] = ["".join("1" if bit else "0" for bit in row) for row in grid]
+            faces.append(face)
+        _bitmap_faces[development] = faces
+    return _bitmap_faces[development]
+
+
+def dot_matrix(rng, bitmaps=None, bitmap_share=0.0):
+    """A character display: each character 5 x 7 dots in a cell of 5 x 8 (or, `bitmap_share` of
+    the time, a face of `bitmaps`, `bitmap_faces`' glyphs, in its own grid), cells a dot or two
+    apart (a bitmap face's none or one: its cells hold their own gap), square or round dots, the unlit dots faintly visible or not, a point a character of its
     own, leading places blank; dark on a light ground or lit on a dark one."""
     digits = int(rng.integers(1, 9))
     text = random_text(rng, digits, 0.3)
     blanks = int(rng.integers(0, 3)) if rng.random() < 0.3 else 0
-    glyphs = {char: variants[int(rng.integers(len(variants)))] for char, variants in DOTS.items()}
-    pitch = rng.uniform(2.5, 5.5)                  # dot pitch in pixels
+    bitmap = bool(bitmaps) and bitmap_share > 0 and rng.random() < bitmap_share
+    if bitmap:
+        glyphs = bitmaps[int(rng.integers(len(bitmaps)))]
+    else:
+        glyphs = {char: variants[int(rng.integers(len(variants)))] for char, variants in DOTS.items()}
+    rows, columns = len(glyphs["0"]), len(glyphs["0"][0])
+    # A face's cell is as tall as a 5 x 8 one drawn at 2.5 to 5.5 pixels a dot, dots at least 1.2.
+    pitch = max(1.2, rng.uniform(2.5, 5.5) * 8 / (rows + 1))
     fill = rng.uniform(0.6, 0.95)                  # dot size / pitch
     round_dots = rng.random() < 0.4
-    spacing = int(rng.integers(1, 3))              # dot pitches between characters
+    spacing = int(rng.integers(0, 2)) if bitmap else int(rng.integers(1, 3))  # dot pitches between cells
     lit_display = rng.random() < 0.3
     if lit_display:
         ground = rng.integers(0, 50, 3)
@@ -242,18 +295,18 @@ def dot_matrix(rng):
     ghost_level = rng.choice([0.0, rng.uniform(0.04, 0.2)])
     ghost = ground * (1 - ghost_level) + ink * ghost_level
     places = blanks + len(text)
-    step = (5 + spacing) * pitch
+    step = (columns + spacing) * pitch
     margin_x, margin_y = pitch * rng.uniform(1, 3), pitch * rng.uniform(1, 2.5)
     width = int(2 * margin_x + places * step - spacing * pitch)
-    height = int(2 * margin_y + 8 * pitch)
+    height = int(2 * margin_y + (rows + 1) * pitch)
     image = np.zeros((height, width, 3), np.float32) + ground
     radius = fill * pitch / 2
     shown = []
     for place in range(places):
         char = text[place - blanks] if place >= blanks else None
-        rows = glyphs[char] if char else ["00000"] * 7
+        drawn = glyphs[char] if char else ["0" * columns] * rows
         left = margin_x + place * step
-        for row, bits in enumerate(rows):
+        for row, bits in enumerate(drawn):
             for column, bit in enumerate(bits):
                 colour = ink if bit == "1" else ghost
                 if bit == "0" and ghost_level == 0:
@@ -267,9 +320,10 @@ def dot_matrix(rng):
                                   (int((cx + radius) * 8), int((cy + radius) * 8)),
                                   colour.tolist(), -1, lineType=cv2.LINE_AA, shift=3)
         if char == ".":
-            shown.append((".", left + pitch, left + 3 * pitch, None))
+            lit = [column for column in range(columns) if any(bits[column] == "1" for bits in drawn)]
+            shown.append((".", left + lit[0] * pitch, left + (lit[-1] + 1) * pitch, None))
         elif char:
-            shown.append((char, left, left + 5 * pitch, float(char)))
+            shown.append((char, left, left + columns * pitch, float(char)))
     return np.clip(image, 0, 255).astype(np.uint8), shown
 
 
