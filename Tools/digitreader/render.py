@@ -277,8 +277,7 @@ def dot_matrix(rng, bitmaps=None, bitmap_share=0.0):
     else:
         glyphs = {char: variants[int(rng.integers(len(variants)))] for char, variants in DOTS.items()}
     rows, columns = len(glyphs["0"]), len(glyphs["0"][0])
-    # A face's cell is as tall as a 5 x 8 one drawn at 2.5 to 5.5 pixels a dot, dots at least 1.2.
-    pitch = max(1.2, rng.uniform(2.5, 5.5) * 8 / (rows + 1))
+    pitch = rng.uniform(2.5, 5.5)                  # dot pitch in pixels (a tall face's display is taller)
     fill = rng.uniform(0.6, 0.95)                  # dot size / pitch
     round_dots = rng.random() < 0.4
     spacing = int(rng.integers(0, 2)) if bitmap else int(rng.integers(1, 3))  # dot pitches between cells
