@@ -8,12 +8,13 @@ character with its horizontal extent and, for digits, the wheel position (a floa
 """
 import argparse
 import glob
+import gzip
 import math
 import os
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, PcfFontFile
 
 from . import strokes
 
@@ -237,8 +238,6 @@ def bitmap_faces(development=False):
     and the point, every glyph on one grid (the face's digits' and point's bounding boxes on the
     baseline joined); an error that says what to install when they are missing."""
     if development not in _bitmap_faces:
-        import gzip
-        from PIL import PcfFontFile
         names = DEVELOPMENT_BITMAP_FACES if development else TRAINING_BITMAP_FACES
         faces = []
         for name in names:
