@@ -32,6 +32,7 @@ import time
 import numpy as np
 import torch
 from torch import nn
+from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cv2  # noqa: E402
@@ -326,6 +327,10 @@ def main():
     parser.add_argument("--bitmap-share", type=float, default=0.0,
                         help="share of the training character displays drawn in bitmap faces "
                              f"(render.TRAINING_BITMAP_FACES; apt-get install {render.BITMAP_FACES_PACKAGE})")
+    parser.add_argument("--ema", type=float, default=0.0, metavar="DECAY",
+                        help="judge and keep an exponential moving average of the weights (decay per "
+                             "step, 0.999 spans about an epoch) instead of the weights as trained; 0, "
+                             "the default, keeps the weights as trained")
     parser.add_argument("--width", type=float, default=1.0, help="channel width multiplier")
     parser.add_argument("--threads", type=int, default=2,
                         help="PyTorch's threads: a seed gives the same network for the same count; two "
@@ -369,6 +374,10 @@ def main():
     print(f"parameters: {sum(p.numel() for p in model.parameters())}", flush=True)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     ctc = nn.CTCLoss(blank=BLANK, zero_infinity=True)
+    # The average's BatchNorm statistics are averaged too (use_buffers), so it runs as it is kept.
+    averaged = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(arguments.ema), use_buffers=True) \
+        if arguments.ema > 0 else None
+    kept = averaged.module if averaged else model
     started = time.time()
     best, best_state = -1.0, None
     steps = arguments.rounds * arguments.epochs_per_round * math.ceil(arguments.samples / arguments.batch)
@@ -389,18 +398,20 @@ def main():
                 (loss_ctc + 0.5 * loss_roll).backward()
                 nn.utils.clip_grad_norm_(model.parameters(), 5.0)
                 optimiser.step()
+                if averaged:
+                    averaged.update_parameters(model)
                 total_ctc += float(loss_ctc.detach())
                 total_roll += float(loss_roll.detach())
                 count += 1
                 step += 1
-            score, kinds, _ = evaluate(model, dev)
+            score, kinds, _ = evaluate(kept, dev)
             print(f"round {round_index} epoch {epoch}: ctc {total_ctc / count:.3f} roll {total_roll / count:.3f} "
                   f"dev {score:.4f} {kinds} lr {optimiser.param_groups[0]['lr']:.5f} at {time.time() - started:.0f} s",
                   flush=True)
             if score > best:
-                best, best_state = score, {k: v.clone() for k, v in model.state_dict().items()}
-                export(model, arguments.output, 1.0, arguments, 0.0)  # a checkpoint to look at meanwhile
-                model.train()
+                best, best_state = score, {k: v.clone() for k, v in kept.state_dict().items()}
+                export(kept, arguments.output, 1.0, arguments, 0.0)  # a checkpoint to look at meanwhile
+                kept.train()
     model.load_state_dict(best_state)
     temperature = fit_temperature(model, dev)
     lead = fit_peak_lead(model, dev)
@@ -455,7 +466,7 @@ def write_settings(folder, temperature, arguments, lead):
               "mix": ",".join(f"{kind}={share:g}" for kind, share in arguments.mix),
               "all_faces": arguments.all_faces, "add_faces": arguments.add_faces,
               "stroke_share": arguments.stroke_share, "bitmap_share": arguments.bitmap_share,
-              "width": arguments.width,
+              "width": arguments.width, "ema": arguments.ema,
               "threads": arguments.threads}
     trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
     with open(os.path.join(folder, "digit-reader.json"), "w") as file:
