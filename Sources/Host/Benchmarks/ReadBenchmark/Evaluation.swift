@@ -65,7 +65,8 @@ struct Evaluation {
       guard let readings else { return }
       readings.write(
         Data(
-          (#"{"set":"\#(name)","engine":"\#(engine)","confidence":\#(confidence),"#
+          (#"{"set":"\#(name)","file":"\#(URL(fileURLWithPath: labelled.path).lastPathComponent)","#
+            + #""engine":"\#(engine)","confidence":\#(confidence),"#
             + #""digits":\#(labelled.accepted.count),"exact":\#(labelled.isRight(text))}"# + "\n").utf8))
     }
     for labelled in try LabelledSet.load(directory) {

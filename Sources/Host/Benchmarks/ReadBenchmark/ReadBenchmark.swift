@@ -46,7 +46,9 @@ struct ReadBenchmark: ParsableCommand {
   var symbols: String?
 
   @Option(
-    help: ArgumentHelp("Write each window's reading confidence and exactness per engine.", valueName: "file.jsonl"))
+    help: ArgumentHelp(
+      "Write each window's reading confidence and exactness per engine (Tools/compare-readings.py "
+        + "pairs two runs).", valueName: "file.jsonl"))
   var readings: String?
 
   @Option(
