@@ -22,9 +22,10 @@ struct Evaluation {
   /// readings, one JSON line: set, engine, its confidence (Tesseract's raw, before
   /// TesseractCalibration) and whether it is right (what Tools/calibrate-read.py fits on).
   var symbols: FileHandle?
-  /// Where to append, per image and engine (the vote too), one JSON line: set, engine, the
-  /// reading's confidence, its digit count and whether it is exact (what a calibration of whole
-  /// readings fits on).
+  /// Where to append, per image and engine (the vote too), one JSON line (``ReadingLine``): set,
+  /// file, engine, the reading and its confidence, the truth's digits and whether the reading is
+  /// exact (what a calibration of whole readings fits on, and what Tools/compare-readings.py
+  /// pairs and votes over).
   var readings: FileHandle?
 
   /// With `readerModel` (an ONNX file with its settings beside it, `NAME.json`), the reader runs
@@ -52,6 +53,27 @@ struct Evaluation {
     tesseractCommandLine = withTesseractCommandLine
   }
 
+  /// One line of `readings`: a window's reading by one engine, and how it was judged.
+  struct ReadingLine: Encodable {
+    var set: String
+    var file: String
+    var engine: String
+    var text: String
+    var confidence: Double
+    var digits: Int
+    /// Per digit, what counts as right there (``LabelledImage/accepted``), and whether the truth
+    /// judges decimal points: enough to judge another reading of the window the same way.
+    var accepted: [String]
+    var pointsLabelled: Bool
+    var exact: Bool
+  }
+
+  private static let lineEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }()
+
   func run(_ directory: String) throws -> [String] {
     var scores: [String: Score] = [:]
     var repairs = RepairTally()
@@ -63,11 +85,13 @@ struct Evaluation {
     }
     func record(_ engine: String, _ labelled: LabelledImage, _ text: String, _ confidence: Double) {
       guard let readings else { return }
-      readings.write(
-        Data(
-          (#"{"set":"\#(name)","file":"\#(URL(fileURLWithPath: labelled.path).lastPathComponent)","#
-            + #""engine":"\#(engine)","confidence":\#(confidence),"#
-            + #""digits":\#(labelled.accepted.count),"exact":\#(labelled.isRight(text))}"# + "\n").utf8))
+      let line = ReadingLine(
+        set: name, file: URL(fileURLWithPath: labelled.path).lastPathComponent, engine: engine, text: text,
+        confidence: confidence, digits: labelled.accepted.count, accepted: labelled.accepted,
+        pointsLabelled: labelled.pointsLabelled, exact: labelled.isRight(text))
+      if let encoded = try? Self.lineEncoder.encode(line) {
+        readings.write(encoded + Data("\n".utf8))
+      }
     }
     for labelled in try LabelledSet.load(directory) {
       let (path, truth, accepted) = (labelled.path, labelled.text, labelled.accepted)
