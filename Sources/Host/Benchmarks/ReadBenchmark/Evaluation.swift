@@ -78,42 +78,42 @@ struct Evaluation {
     var scores: [String: Score] = [:]
     var repairs = RepairTally()
     let name = URL(fileURLWithPath: directory).lastPathComponent
-    func add(_ engine: String, _ labelled: LabelledImage, _ reading: EngineReading, _ time: Double) {
+    func add(_ engine: String, _ labelled: LabelledImage, _ reading: EngineReading, _ time: Double) throws {
       scores[engine, default: Score()].add(
         labelled.accepted, labelled.judged(reading.text), reading.confidence, time)
-      record(engine, labelled, reading.text, reading.confidence)
+      try record(engine, labelled, reading.text, reading.confidence)
     }
-    func record(_ engine: String, _ labelled: LabelledImage, _ text: String, _ confidence: Double) {
+    // A line that cannot be encoded (a confidence that is no number) stops the run: a missing
+    // line would unpair every comparison of the file.
+    func record(_ engine: String, _ labelled: LabelledImage, _ text: String, _ confidence: Double) throws {
       guard let readings else { return }
       let line = ReadingLine(
         set: name, file: URL(fileURLWithPath: labelled.path).lastPathComponent, engine: engine, text: text,
         confidence: confidence, digits: labelled.accepted.count, accepted: labelled.accepted,
         pointsLabelled: labelled.pointsLabelled, exact: labelled.isRight(text))
-      if let encoded = try? Self.lineEncoder.encode(line) {
-        readings.write(encoded + Data("\n".utf8))
-      }
+      readings.write(try Self.lineEncoder.encode(line) + Data("\n".utf8))
     }
     for labelled in try LabelledSet.load(directory) {
       let (path, truth, accepted) = (labelled.path, labelled.text, labelled.accepted)
       let count = truth.filter(\.isNumber).count
       let image = try VisionImage(decoding: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
       let (fromReader, readerTime) = try timed { try reader.read(image) }
-      add("reader", labelled, fromReader, readerTime)
+      try add("reader", labelled, fromReader, readerTime)
       let (rawTesseract, tesseractTime) = try timed { try tesseract.read(image, calibrated: false) }
       var fromTesseract = TesseractCalibration.apply(to: rawTesseract)
       fromTesseract.text = fromTesseract.text.filter { $0.isNumber || $0 == "." }
-      add("tesseract", labelled, fromTesseract, tesseractTime)
+      try add("tesseract", labelled, fromTesseract, tesseractTime)
       let engines = [
         ("reader", fromReader, readerTime), ("tesseract", fromTesseract, tesseractTime),
       ].filter { weights[$0.0] != nil }
       let (vote, voteTime) = timed { ReadVote.decide(engines.map { answer($0.0, $0.1) }, weights: weights) }
       scores["vote", default: Score()].add(
         accepted, labelled.judged(vote.value), vote.confidence, (engines.map(\.2).max() ?? 0) + voteTime)
-      record("vote", labelled, vote.value, vote.confidence)
+      try record("vote", labelled, vote.value, vote.confidence)
       repairs.add(vote, labelled: labelled, index: scores["vote"]!.count)
       if told {
         let (toldReader, toldTime) = try timed { try reader.read(image, digits: count) }
-        add("reader told", labelled, toldReader, toldTime)
+        try add("reader told", labelled, toldReader, toldTime)
         let toldEngines = [("reader", toldReader), ("tesseract", fromTesseract)]
           .filter { weights[$0.0] != nil }
         let toldVote = ReadVote.decide(
