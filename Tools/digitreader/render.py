@@ -265,8 +265,9 @@ def bitmap_faces(development=False):
 def dot_matrix(rng, bitmaps=None, bitmap_share=0.0):
     """A character display: each character 5 x 7 dots in a cell of 5 x 8 (or, `bitmap_share` of
     the time, a face of `bitmaps`, `bitmap_faces`' glyphs, in its own grid), cells a dot or two
-    apart (a bitmap face's none or one: its cells hold their own gap), square or round dots, the unlit dots faintly visible or not, a point a character of its
-    own, leading places blank; dark on a light ground or lit on a dark one."""
+    apart (a bitmap face's none or one: its cells hold their own gap), square or round dots, the
+    unlit dots faintly visible or not, a point a character of its own, leading places blank; dark
+    on a light ground or lit on a dark one."""
     digits = int(rng.integers(1, 9))
     text = random_text(rng, digits, 0.3)
     blanks = int(rng.integers(0, 3)) if rng.random() < 0.3 else 0
