@@ -310,7 +310,7 @@ let package = Package(
       name: "PhotometerEndToEndTests",
       dependencies: [
         "PhotometerClient", "PhotometerHost", "PluginSupervisor", "PhotometerProtocol", "ChildProcess", "TestSupport",
-        "PhotometerHostMain", "PhotometerCLI", "TestPlugin", "PhotometerVision",
+        "PhotometerHostMain", "PhotometerCLI", "TestPlugin", "PhotometerVision", "DigitReader",
       ]
     ),
   ],

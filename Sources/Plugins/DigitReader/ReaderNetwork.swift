@@ -61,6 +61,9 @@ public final class ReaderNetwork: @unchecked Sendable {
 
   /// Loads `model` (ONNX) with the settings in `settings` (JSON).
   public init(model: URL, settings: URL) throws(ReaderError) {
+    guard FileManager.default.fileExists(atPath: model.path) else {
+      throw ReaderError("no reader network at \(model.path): give an ONNX file from Tools/train-digit-reader.py")
+    }
     do {
       self.settings = try JSONDecoder().decode(Settings.self, from: Data(contentsOf: settings))
     } catch {
@@ -92,11 +95,12 @@ public final class ReaderNetwork: @unchecked Sendable {
   /// *Where a strip's time goes*).
   public static let defaultThreads = 2
 
-  /// The network and settings that ship with the plugin.
-  public static func bundled() throws(ReaderError) -> ReaderNetwork {
+  /// A network and its settings that ship with the plugin, `name`.onnx and `name`.json: by
+  /// default the first of the panel's (``ReaderPanel/bundledModels``).
+  public static func bundled(_ name: String = ReaderPanel.bundledModels[0]) throws(ReaderError) -> ReaderNetwork {
     try ReaderNetwork(
-      model: try bundledResource("digit-reader.onnx", "the digit reader's network"),
-      settings: try bundledResource("digit-reader.json", "the digit reader's settings"))
+      model: try bundledResource("\(name).onnx", "the digit reader's network"),
+      settings: try bundledResource("\(name).json", "the digit reader's settings"))
   }
 
   /// The network's output for a window: per column, a score for each class, then the wheel

@@ -6,7 +6,8 @@ import PluginKit
 
 /// The sequence digit reader as a read plugin. Option `model`: an ONNX reader from
 /// Tools/train-digit-reader.py, its `.json` settings beside it, to use instead of the bundled one
-/// (an A/B test of two trainings); `cells`: another cell classifier from
+/// (an A/B test of two trainings), or several separated by commas, voting on whole readings
+/// (``ReaderPanel``); `cells`: another cell classifier from
 /// Tools/train-digit-classifier.py; `cell_share`: its weight in the pool (0: the reader alone);
 /// `memory_share`: the weight of what the meter's confirmed readings taught; `threads`: OpenCV's.
 /// The request's `digits`, else the count the meter's confirmed readings agree on
@@ -16,7 +17,9 @@ import PluginKit
 struct ReaderRecognizer: Recognizer {
   static let acceptedOptions = [
     OptionSpec(
-      name: "model", description: "an ONNX reader from Tools/train-digit-reader.py, its .json beside it",
+      name: "model",
+      description:
+        "an ONNX reader from Tools/train-digit-reader.py, its .json beside it; several, comma-separated, vote",
       defaultValue: ""),
     OptionSpec(
       name: "cells", description: "an ONNX cell classifier from Tools/train-digit-classifier.py", defaultValue: ""),
@@ -33,7 +36,7 @@ struct ReaderRecognizer: Recognizer {
   ]
 
   let roles: [Role] = [.read]
-  private var reader: SequenceReader?
+  private var reader: ReaderPanel?
   private var memories = MeterMemories()
 
   mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
@@ -48,15 +51,19 @@ struct ReaderRecognizer: Recognizer {
       "threads", in: 1...64, fallback: ReaderNetwork.defaultThreads, expected: "a whole number from 1 to 64")
     ReaderNetwork.useThreads(threads)
     do {
-      let network =
-        try path.isEmpty
-        ? ReaderNetwork.bundled()
-        : ReaderNetwork(
-          model: URL(fileURLWithPath: path),
-          settings: URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("json"))
+      let files = path.split(separator: ",")
+      let networks =
+        try files.isEmpty
+        ? ReaderPanel.bundledNetworks()
+        : files.map { file in
+          let model = URL(fileURLWithPath: String(file))
+          return try ReaderNetwork(
+            model: model, settings: model.deletingPathExtension().appendingPathExtension("json"))
+        }
       let cells =
         try cellsPath.isEmpty ? CellClassifier.bundled() : CellClassifier(model: URL(fileURLWithPath: cellsPath))
-      reader = SequenceReader(network: network, cells: cells, cellShare: share, memoryShare: memoryShare)
+      reader = ReaderPanel(
+        networks.map { SequenceReader(network: $0, cells: cells, cellShare: share, memoryShare: memoryShare) })
       return Hello(
         name: "photometer-reader", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
         details: [

@@ -17,7 +17,7 @@ struct CombinedScore {
   var midRollExact = 0
 
   mutating func add(
-    _ meter: RenderedMeter, image: VisionImage, dials: [PointerDial], reader: SequenceReader, wheelCount: Int = 5,
+    _ meter: RenderedMeter, image: VisionImage, dials: [PointerDial], reader: ReaderPanel, wheelCount: Int = 5,
     showErrors: Bool
   ) throws {
     let wheels = try reader.read(image.cropped(meter.wheels), digits: wheelCount)

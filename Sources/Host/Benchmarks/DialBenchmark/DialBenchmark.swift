@@ -49,11 +49,8 @@ struct DialBenchmark: AsyncParsableCommand {
     var scores: [(name: String, dials: DialScore, meters: CombinedScore)] = []
     var hostScores: [(name: String, score: HostScore)] = []
     var locateScores: [(name: String, score: LocateScore)] = []
-    let bundled = try SequenceReader.bundled()
-    let reader =
-      try cellModel.map {
-        SequenceReader(network: bundled.network, cells: try CellClassifier(model: URL(fileURLWithPath: $0)))
-      } ?? bundled
+    let cells = try cellModel.map { try CellClassifier(model: URL(fileURLWithPath: $0)) } ?? CellClassifier.bundled()
+    let reader = ReaderPanel(try ReaderPanel.bundledNetworks().map { SequenceReader(network: $0, cells: cells) })
     for set in sets {
       // Each photo decoded and each dial read once, for both tables.
       var (dials, meters, located) = (DialScore(), CombinedScore(), LocateScore())

@@ -45,7 +45,7 @@ struct FindBenchmark: AsyncParsableCommand {
   func run() async throws {
     print("Find evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores")
     print(FindTally.header)
-    let reader = try SequenceReader.bundled()
+    let reader = try ReaderPanel.bundled()
     let finder = try RowFinder.bundled()
     for set in sets {
       let folder = URL(fileURLWithPath: set)

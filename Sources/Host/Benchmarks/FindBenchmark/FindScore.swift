@@ -55,7 +55,7 @@ struct FindScore {
   var tally = FindTally()
 
   mutating func add(
-    _ bytes: [UInt8], kind: MeterKind, value: String, box: Rect, reader: SequenceReader, showErrors: Bool,
+    _ bytes: [UInt8], kind: MeterKind, value: String, box: Rect, reader: ReaderPanel, showErrors: Bool,
     name: String, crops: URL?, finder: RowFinder, finders: RowFinder.Finders
   ) throws {
     let started = ContinuousClock.now

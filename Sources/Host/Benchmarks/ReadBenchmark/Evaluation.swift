@@ -13,7 +13,7 @@ import TesseractEngine
 struct Evaluation {
   /// Each engine's weight in the vote, by plugin name, as plugins.json gives them.
   let weights: [String: Double]
-  let reader: SequenceReader
+  let reader: ReaderPanel
   let tesseract: TesseractEngine
   let tesseractCommandLine: Bool
   var told = false
@@ -28,27 +28,33 @@ struct Evaluation {
   /// pairs and votes over).
   var readings: FileHandle?
 
-  /// With `readerModel` (an ONNX file with its settings beside it, `NAME.json`), the reader runs
-  /// that training instead of the bundled one; with `cellModel`, that cell classifier, pooled with
+  /// With `readerModels` (ONNX files with their settings beside them, `NAME.json`), the reader runs
+  /// those trainings, voting (``ReaderPanel``), instead of the bundled one; with `cellModel`, that
+  /// cell classifier, pooled with
   /// `cellShare` (0: the reader's network alone); with `secondCellModel`, a second training asked
   /// below `escalation`.
   init(
-    weights: [String: Double], withTesseractCommandLine: Bool, readerModel: URL? = nil, cellModel: URL? = nil,
+    weights: [String: Double], withTesseractCommandLine: Bool, readerModels: [URL] = [], cellModel: URL? = nil,
     cellShare: Double = SequenceReader.defaultCellShare,
     poolTemperature: Double = SequenceReader.defaultPoolTemperature, cellGate: Double = SequenceReader.defaultCellGate,
     cellViews: [CellView] = CellView.defaults, secondCellModel: URL? = nil,
     escalation: Double = SequenceReader.defaultEscalation
   ) throws {
     self.weights = weights
-    let network =
-      try readerModel.map {
+    let networks =
+      try readerModels.isEmpty
+      ? ReaderPanel.bundledNetworks()
+      : readerModels.map {
         try ReaderNetwork(model: $0, settings: $0.deletingPathExtension().appendingPathExtension("json"))
-      } ?? ReaderNetwork.bundled()
+      }
     let cells = try cellModel.map { try CellClassifier(model: $0) } ?? CellClassifier.bundled()
-    reader = SequenceReader(
-      network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate,
-      cellViews: cellViews, secondCells: try secondCellModel.map { try CellClassifier(model: $0) },
-      escalation: escalation)
+    let secondCells = try secondCellModel.map { try CellClassifier(model: $0) }
+    reader = ReaderPanel(
+      networks.map { network in
+        SequenceReader(
+          network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate,
+          cellViews: cellViews, secondCells: secondCells, escalation: escalation)
+      })
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine
   }

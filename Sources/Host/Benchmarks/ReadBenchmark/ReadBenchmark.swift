@@ -52,8 +52,10 @@ struct ReadBenchmark: ParsableCommand {
   var readings: String?
 
   @Option(
-    help: ArgumentHelp("Another training of the sequence reader (its settings in FILE.json).", valueName: "file.onnx"))
-  var readerModel: String?
+    help: ArgumentHelp(
+      "Another training of the sequence reader (its settings in FILE.json); several vote on whole readings.",
+      valueName: "file.onnx"))
+  var readerModel: [String] = []
 
   @Option(help: ArgumentHelp("Another cell classifier.", valueName: "file.onnx"))
   var cellModel: String?
@@ -103,7 +105,8 @@ struct ReadBenchmark: ParsableCommand {
     ReaderNetwork.useThreads(threads)
     let file = { (path: String?) in path.map(URL.init(fileURLWithPath:)) }
     var evaluation = try Evaluation(
-      weights: weights, withTesseractCommandLine: tesseractCli, readerModel: file(readerModel),
+      weights: weights, withTesseractCommandLine: tesseractCli,
+      readerModels: readerModel.map(URL.init(fileURLWithPath:)),
       cellModel: file(cellModel), cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate,
       cellViews: cellViews, secondCellModel: file(secondCellModel), escalation: cellEscalation)
     evaluation.showErrors = showErrors
