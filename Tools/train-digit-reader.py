@@ -308,6 +308,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--meterdigits", default=os.path.join(ROOT, "../shared/data/meterdigits"))
     parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
+    parser.add_argument("--name", default="digit-reader",
+                        help="the stem of the files written in --output (NAME.onnx, NAME.json)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=8, help="rounds of fresh training windows")
     parser.add_argument("--samples", type=int, default=40000, help="fresh training windows per round")
@@ -367,7 +369,7 @@ def main():
         return
     dev = development(arguments.seed + 7919, dev_photos, faces, 1200)
     if arguments.refit_temperature:
-        refit_settings(arguments.output, dev)
+        refit_settings(arguments.output, arguments.name, dev)
         return
 
     model = DigitReader(arguments.width)
@@ -431,10 +433,10 @@ class ExportedReader(nn.Module):
         return torch.from_numpy(self.net.forward().copy())
 
 
-def refit_settings(folder, dev):
-    """The temperature and peak lead of the exported network in `folder`, fitted again."""
-    settings_path = os.path.join(folder, "digit-reader.json")
-    model = ExportedReader(os.path.join(folder, "digit-reader.onnx"))
+def refit_settings(folder, name, dev):
+    """The temperature and peak lead of the exported network `name` in `folder`, fitted again."""
+    settings_path = os.path.join(folder, f"{name}.json")
+    model = ExportedReader(os.path.join(folder, f"{name}.onnx"))
     temperature = fit_temperature(model, dev)
     with open(settings_path) as file:
         settings = json.load(file)
@@ -450,7 +452,7 @@ def refit_settings(folder, dev):
 def export(model, folder, temperature, arguments, lead):
     model.eval()
     os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, "digit-reader.onnx")
+    path = os.path.join(folder, f"{arguments.name}.onnx")
     example = torch.zeros(1, 1, HEIGHT, 120)
     torch.onnx.export(model, example, path, opset_version=11, dynamo=False, input_names=["image"],
                       output_names=["scores"], dynamic_axes={"image": {0: "n", 3: "w"}, "scores": {0: "n", 3: "t"}})
@@ -459,7 +461,7 @@ def export(model, folder, temperature, arguments, lead):
 
 
 def write_settings(folder, temperature, arguments, lead):
-    """digit-reader.json beside the ONNX file, with the recipe and the libraries that made it:
+    """NAME.json beside the ONNX file, with the recipe and the libraries that made it:
     trainings compare, and reproduce, only on the same ones."""
     recipe = {"seed": arguments.seed, "rounds": arguments.rounds, "samples": arguments.samples,
               "epochs_per_round": arguments.epochs_per_round, "batch": arguments.batch,
@@ -469,7 +471,7 @@ def write_settings(folder, temperature, arguments, lead):
               "width": arguments.width, "ema": arguments.ema,
               "threads": arguments.threads}
     trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
-    with open(os.path.join(folder, "digit-reader.json"), "w") as file:
+    with open(os.path.join(folder, f"{arguments.name}.json"), "w") as file:
         json.dump({"height": HEIGHT, "stride": STRIDE, "classes": CLASSES, "temperature": temperature,
                    "peak_lead": lead, "recipe": recipe, "trained_with": trained_with},
                   file, indent=2)
