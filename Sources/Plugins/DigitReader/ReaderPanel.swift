@@ -81,9 +81,9 @@ public struct ReaderPanel: Sendable {
   }
 
   /// The text the most readings give (a tie: the one whose readers are surer in sum), as its
-  /// surest reader read it (symbols, alternatives, rolls). Its confidence is the members' mean
-  /// probability of that text, a member that read another text counting as 0: three readers
-  /// agreeing at 0.9 give 0.9, two of them 0.6, one alone 0.3.
+  /// surest reader read it (symbols, alternatives, rolls), at the mean confidence of the readers
+  /// that give it. (Counting a reader that read otherwise as 0 was underconfident on the
+  /// development sets: calibration error summed over the nine 0.70 against 0.51.)
   public static func decide(_ readings: [EngineReading]) -> EngineReading {
     guard readings.count > 1 else { return readings[0] }
     let texts = Dictionary(grouping: readings, by: \.text)
@@ -92,7 +92,7 @@ public struct ReaderPanel: Sendable {
         < (second.value.count, second.value.map(\.confidence).reduce(0, +))
     }!
     var decided = agreeing.max { $0.confidence < $1.confidence }!
-    decided.confidence = agreeing.map(\.confidence).reduce(0, +) / Double(readings.count)
+    decided.confidence = agreeing.map(\.confidence).reduce(0, +) / Double(agreeing.count)
     return decided
   }
 }
