@@ -44,8 +44,8 @@ public struct ReaderPanel: Sendable {
   }
 
   /// Every member's reading of the window (``SequenceReader/read(_:digits:memory:)``), decided
-  /// by ``decide(_:)``. The members read at once, each on a thread of its own: a small window
-  /// keeps OpenCV's threads of one network from filling the cores.
+  /// by ``decide(_:)``. The members read at once, each on a thread of its own (a panel of three
+  /// still takes about 2.5 times one member's time on 2 cores: docs/recognizers.md).
   public func read(_ image: VisionImage, digits: Int = 0, memory: DigitMemory = DigitMemory()) throws(ReaderError)
     -> EngineReading
   {
@@ -82,8 +82,8 @@ public struct ReaderPanel: Sendable {
 
   /// The text the most readings give (a tie: the one whose readers are surer in sum), as its
   /// surest reader read it (symbols, alternatives, rolls), at the mean confidence of the readers
-  /// that give it. (Counting a reader that read otherwise as 0 was underconfident on the
-  /// development sets: calibration error summed over the nine 0.70 against 0.51.)
+  /// that give it (counting a reader that read otherwise as 0 was underconfident on the
+  /// development sets: docs/recognizers.md).
   public static func decide(_ readings: [EngineReading]) -> EngineReading {
     guard readings.count > 1 else { return readings[0] }
     let texts = Dictionary(grouping: readings, by: \.text)
