@@ -44,8 +44,8 @@ public struct ReaderPanel: Sendable {
   }
 
   /// Every member's reading of the window (``SequenceReader/read(_:digits:memory:)``), decided
-  /// by ``decide(_:)``. The members read at once, each on a thread of its own (a panel of three
-  /// still takes about 2.5 times one member's time on 2 cores: docs/recognizers.md).
+  /// by ``decide(_:)``. The members read at once, each on a thread of its own (three narrow ones
+  /// take about 2.5 times the shipped reader's time on 2 cores: docs/recognizers.md).
   public func read(_ image: VisionImage, digits: Int = 0, memory: DigitMemory = DigitMemory()) throws(ReaderError)
     -> EngineReading
   {
