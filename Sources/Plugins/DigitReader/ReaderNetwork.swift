@@ -79,6 +79,11 @@ public final class ReaderNetwork: @unchecked Sendable {
     pointer = result
   }
 
+  /// Loads `model` with the settings Tools/train-digit-reader.py writes beside it (`NAME.json`).
+  public convenience init(model: URL) throws(ReaderError) {
+    try self.init(model: model, settings: model.deletingPathExtension().appendingPathExtension("json"))
+  }
+
   deinit {
     pm_reader_free(pointer)
   }

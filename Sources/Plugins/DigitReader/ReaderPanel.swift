@@ -27,11 +27,7 @@ public struct ReaderPanel: Sendable {
 
   /// The networks that ship with the plugin (``bundledModels``).
   public static func bundledNetworks() throws(ReaderError) -> [ReaderNetwork] {
-    var networks: [ReaderNetwork] = []
-    for name in bundledModels {
-      networks.append(try ReaderNetwork.bundled(name))
-    }
-    return networks
+    try bundledModels.map { name throws(ReaderError) in try ReaderNetwork.bundled(name) }
   }
 
   /// The weight of a meter's ``DigitMemory`` in a digit's pool (the members share one classifier,

@@ -54,12 +54,7 @@ struct ReaderRecognizer: Recognizer {
       let files = path.split(separator: ",")
       let networks =
         try files.isEmpty
-        ? ReaderPanel.bundledNetworks()
-        : files.map { file in
-          let model = URL(fileURLWithPath: String(file))
-          return try ReaderNetwork(
-            model: model, settings: model.deletingPathExtension().appendingPathExtension("json"))
-        }
+        ? ReaderPanel.bundledNetworks() : files.map { try ReaderNetwork(model: URL(fileURLWithPath: String($0))) }
       let cells =
         try cellsPath.isEmpty ? CellClassifier.bundled() : CellClassifier(model: URL(fileURLWithPath: cellsPath))
       reader = ReaderPanel(

@@ -30,9 +30,8 @@ struct Evaluation {
 
   /// With `readerModels` (ONNX files with their settings beside them, `NAME.json`), the reader runs
   /// those trainings, voting (``ReaderPanel``), instead of the bundled one; with `cellModel`, that
-  /// cell classifier, pooled with
-  /// `cellShare` (0: the reader's network alone); with `secondCellModel`, a second training asked
-  /// below `escalation`.
+  /// cell classifier, pooled with `cellShare` (0: the reader's network alone); with
+  /// `secondCellModel`, a second training asked below `escalation`.
   init(
     weights: [String: Double], withTesseractCommandLine: Bool, readerModels: [URL] = [], cellModel: URL? = nil,
     cellShare: Double = SequenceReader.defaultCellShare,
@@ -41,12 +40,7 @@ struct Evaluation {
     escalation: Double = SequenceReader.defaultEscalation
   ) throws {
     self.weights = weights
-    let networks =
-      try readerModels.isEmpty
-      ? ReaderPanel.bundledNetworks()
-      : readerModels.map {
-        try ReaderNetwork(model: $0, settings: $0.deletingPathExtension().appendingPathExtension("json"))
-      }
+    let networks = try readerModels.isEmpty ? ReaderPanel.bundledNetworks() : readerModels.map(ReaderNetwork.init)
     let cells = try cellModel.map { try CellClassifier(model: $0) } ?? CellClassifier.bundled()
     let secondCells = try secondCellModel.map { try CellClassifier(model: $0) }
     reader = ReaderPanel(
