@@ -233,7 +233,9 @@ let package = Package(
       dependencies: ["CDigitReader", "PhotometerVision", "PhotometerProtocol"],
       path: "Sources/Plugins/DigitReader",
       resources: [
-        .copy("digit-reader.onnx"), .copy("digit-reader.json"), .copy("digit-cells.onnx"), .copy("row-finder.onnx"),
+        .copy("digit-reader.onnx"), .copy("digit-reader.json"), .copy("digit-reader-narrow-1.onnx"),
+        .copy("digit-reader-narrow-1.json"), .copy("digit-reader-narrow-2.onnx"), .copy("digit-reader-narrow-2.json"),
+        .copy("digit-cells.onnx"), .copy("row-finder.onnx"),
       ]
     ),
     .executableTarget(

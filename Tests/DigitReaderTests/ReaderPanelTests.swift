@@ -1,4 +1,7 @@
+import Foundation
 import PhotometerProtocol
+import PhotometerVision
+import TestSupport
 import Testing
 
 @testable import DigitReader
@@ -36,5 +39,42 @@ import Testing
   @Test func aPanelOfOneReadsAsItsMember() {
     let only = EngineReading(text: "00530", confidence: 0.42, symbols: [], missingExamples: ["a"])
     #expect(ReaderPanel.decide([only]) == only)
+  }
+
+  /// The bundled panel on rendered counters, each also with most of its lower or upper half
+  /// hidden (digits the first network cannot be sure of): a reading it is sure of stands alone, an unsure one is what
+  /// all three networks decide.
+  @Test func theBundledPanelIsConsultedOnlyWhenTheFirstIsUnsure() async throws {
+    let folder = try await Rendered.digits("wheels", count: 20, seed: 214)
+    try await onOwnThread {
+      let panel = try ReaderPanel.bundled()
+      #expect(panel.members.count == ReaderPanel.bundledModels.count)
+      var (alone, consulted) = (0, 0)
+      for row in try Rendered.rows(folder.appendingPathComponent("labels.csv")) {
+        let whole = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+        for image in [whole, try Self.hidden(whole, rows: 0.4..<1), try Self.hidden(whole, rows: 0..<0.6)] {
+          let first = try panel.members[0].read(image)
+          let reading = try panel.read(image)
+          if first.confidence >= panel.consultBelow {
+            #expect(reading == first, "\(row[0])")
+            alone += 1
+          } else {
+            #expect(reading == ReaderPanel.decide(try panel.members.map { try $0.read(image) }), "\(row[0])")
+            consulted += 1
+          }
+        }
+      }
+      #expect(alone > 0 && consulted > 0, "\(alone) alone, \(consulted) consulted: the windows test one case only")
+    }
+  }
+
+  /// `image` with the band `rows` (fractions of its height) painted mid-grey.
+  static func hidden(_ image: VisionImage, rows: Range<Double>) throws -> VisionImage {
+    var pixels = image.pixels
+    let row = image.width * image.channels
+    for index in Int(rows.lowerBound * Double(image.height)) * row..<Int(rows.upperBound * Double(image.height)) * row {
+      pixels[index] = 128
+    }
+    return try VisionImage(pixels: pixels, width: image.width, height: image.height, channels: image.channels)
   }
 }

@@ -2,21 +2,30 @@ import Foundation
 import PhotometerProtocol
 import PhotometerVision
 
-/// Several trainings of the sequence reader voting on whole readings: each reads the window, and
-/// the reading most of them give wins, else the surest. One training's draw errs on its own
-/// windows, so where two of three agree they are far likelier right (docs/recognizers.md, *Three
-/// readers voting, looked at*). A panel of one reads as its member does.
+/// Several trainings of the sequence reader voting on whole readings. The first reads alone; when
+/// its reading is less sure than ``consultBelow``, every member reads and the reading most of them
+/// give wins, else the surest. One training's draw errs on its own windows, so where two of three
+/// agree they are likelier right, and a sure first reading rarely needs them (docs/recognizers.md,
+/// *The panel consulted when unsure (R53)*). A panel of one reads as its member does.
 public struct ReaderPanel: Sendable {
   public let members: [SequenceReader]
+  /// The first member's confidence below which the others read and vote; 1: they always do.
+  public let consultBelow: Double
 
   /// The names of the networks that ship with the plugin (`NAME.onnx`, `NAME.json`), in the
-  /// order they join the panel.
-  public static let bundledModels = ["digit-reader"]
+  /// order they join the panel: the full-width reader first, then two narrower trainings.
+  public static let bundledModels = ["digit-reader", "digit-reader-narrow-1", "digit-reader-narrow-2"]
 
-  /// A panel of `members`, at least one.
-  public init(_ members: [SequenceReader]) {
+  /// The shipped ``consultBelow``, picked on the development sets (R53 in docs/recognizers.md):
+  /// it sends a fifth of real windows to the vote and keeps the median strip's time.
+  public static let defaultConsultBelow = 0.5
+
+  /// A panel of `members`, at least one, the first read alone when it is at least `consultBelow`
+  /// sure.
+  public init(_ members: [SequenceReader], consultBelow: Double = defaultConsultBelow) {
     precondition(!members.isEmpty, "a reader panel needs a member")
     self.members = members
+    self.consultBelow = consultBelow
   }
 
   /// The panel that ships with the plugin: each bundled network with the bundled classifier.
@@ -39,23 +48,30 @@ public struct ReaderPanel: Sendable {
     try members[0].memory(of: image, confirmed: value)
   }
 
-  /// Every member's reading of the window (``SequenceReader/read(_:digits:memory:)``), decided
-  /// by ``decide(_:)``. The members read at once, each on a thread of its own (three narrow ones
-  /// take about 2.5 times the shipped reader's time on 2 cores: docs/recognizers.md).
+  /// The first member's reading of the window (``SequenceReader/read(_:digits:memory:)``), or,
+  /// when it is less sure than ``consultBelow``, every member's, decided by ``decide(_:)``. The
+  /// other members read at once, each on a thread of its own.
   public func read(_ image: VisionImage, digits: Int = 0, memory: DigitMemory = DigitMemory()) throws(ReaderError)
     -> EngineReading
   {
-    guard members.count > 1 else { return try members[0].read(image, digits: digits, memory: memory) }
-    let results = Results(count: members.count)
-    DispatchQueue.concurrentPerform(iterations: members.count) { index in
+    let first = try members[0].read(image, digits: digits, memory: memory)
+    guard consults(after: first) else { return first }
+    let others = Array(members.dropFirst())
+    let results = Results(count: others.count)
+    DispatchQueue.concurrentPerform(iterations: others.count) { index in
       results.set(
-        index, Result { () throws(ReaderError) in try members[index].read(image, digits: digits, memory: memory) })
+        index, Result { () throws(ReaderError) in try others[index].read(image, digits: digits, memory: memory) })
     }
-    var readings: [EngineReading] = []
+    var readings = [first]
     for result in results.all {
       readings.append(try result.get())
     }
     return Self.decide(readings)
+  }
+
+  /// Whether the other members read after the first gave `first`.
+  public func consults(after first: EngineReading) -> Bool {
+    members.count > 1 && (consultBelow >= 1 || first.confidence < consultBelow)
   }
 
   /// The members' results, each written once by its own thread.

@@ -7,7 +7,7 @@ import PluginKit
 /// The sequence digit reader as a read plugin. Option `model`: an ONNX reader from
 /// Tools/train-digit-reader.py, its `.json` settings beside it, to use instead of the bundled one
 /// (an A/B test of two trainings), or several separated by commas, voting on whole readings
-/// (``ReaderPanel``); `cells`: another cell classifier from
+/// (``ReaderPanel``) when the first is less sure than `consult_below`; `cells`: another cell classifier from
 /// Tools/train-digit-classifier.py; `cell_share`: its weight in the pool (0: the reader alone);
 /// `memory_share`: the weight of what the meter's confirmed readings taught; `threads`: OpenCV's.
 /// The request's `digits`, else the count the meter's confirmed readings agree on
@@ -21,6 +21,10 @@ struct ReaderRecognizer: Recognizer {
       description:
         "an ONNX reader from Tools/train-digit-reader.py, its .json beside it; several, comma-separated, vote",
       defaultValue: ""),
+    OptionSpec(
+      name: "consult_below",
+      description: "the first model's confidence below which the others read and vote, 0 to 1 (1: always)",
+      defaultValue: String(ReaderPanel.defaultConsultBelow)),
     OptionSpec(
       name: "cells", description: "an ONNX cell classifier from Tools/train-digit-classifier.py", defaultValue: ""),
     OptionSpec(
@@ -47,6 +51,8 @@ struct ReaderRecognizer: Recognizer {
       "cell_share", in: 0...1, fallback: SequenceReader.defaultCellShare, expected: fraction)
     let memoryShare = try host.number(
       "memory_share", in: 0...1, fallback: DigitMemory.defaultShare, expected: fraction)
+    let consultBelow = try host.number(
+      "consult_below", in: 0...1, fallback: ReaderPanel.defaultConsultBelow, expected: fraction)
     let threads = try host.number(
       "threads", in: 1...64, fallback: ReaderNetwork.defaultThreads, expected: "a whole number from 1 to 64")
     ReaderNetwork.useThreads(threads)
@@ -58,14 +64,15 @@ struct ReaderRecognizer: Recognizer {
       let cells =
         try cellsPath.isEmpty ? CellClassifier.bundled() : CellClassifier(model: URL(fileURLWithPath: cellsPath))
       reader = ReaderPanel(
-        networks.map { SequenceReader(network: $0, cells: cells, cellShare: share, memoryShare: memoryShare) })
+        networks.map { SequenceReader(network: $0, cells: cells, cellShare: share, memoryShare: memoryShare) },
+        consultBelow: consultBelow)
       return Hello(
         name: "photometer-reader", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
         details: [
           "engine": "sequence reader (CTC, OpenCV dnn) with a cell classifier",
           "model": path.isEmpty ? "bundled" : path,
           "cells": cellsPath.isEmpty ? "bundled" : cellsPath, "cell_share": String(share),
-          "memory_share": String(memoryShare), "threads": String(threads),
+          "memory_share": String(memoryShare), "consult_below": String(consultBelow), "threads": String(threads),
         ])
     } catch {
       throw ErrorReply(.invalidRequest, "cannot load the digit reader: \(error)")

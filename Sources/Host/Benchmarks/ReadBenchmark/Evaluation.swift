@@ -29,11 +29,12 @@ struct Evaluation {
   var readings: FileHandle?
 
   /// With `readerModels` (ONNX files with their settings beside them, `NAME.json`), the reader runs
-  /// those trainings, voting (``ReaderPanel``), instead of the bundled one; with `cellModel`, that
-  /// cell classifier, pooled with `cellShare` (0: the reader's network alone); with
-  /// `secondCellModel`, a second training asked below `escalation`.
+  /// those trainings, voting below `consultBelow` (``ReaderPanel``), instead of the bundled ones;
+  /// with `cellModel`, that cell classifier, pooled with `cellShare` (0: the reader's network
+  /// alone); with `secondCellModel`, a second training asked below `escalation`.
   init(
-    weights: [String: Double], withTesseractCommandLine: Bool, readerModels: [URL] = [], cellModel: URL? = nil,
+    weights: [String: Double], withTesseractCommandLine: Bool, readerModels: [URL] = [],
+    consultBelow: Double = ReaderPanel.defaultConsultBelow, cellModel: URL? = nil,
     cellShare: Double = SequenceReader.defaultCellShare,
     poolTemperature: Double = SequenceReader.defaultPoolTemperature, cellGate: Double = SequenceReader.defaultCellGate,
     cellViews: [CellView] = CellView.defaults, secondCellModel: URL? = nil,
@@ -48,7 +49,7 @@ struct Evaluation {
         SequenceReader(
           network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate,
           cellViews: cellViews, secondCells: secondCells, escalation: escalation)
-      })
+      }, consultBelow: consultBelow)
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine
   }

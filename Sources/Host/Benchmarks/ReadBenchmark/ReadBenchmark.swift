@@ -57,6 +57,9 @@ struct ReadBenchmark: ParsableCommand {
       valueName: "file.onnx"))
   var readerModel: [String] = []
 
+  @Option(help: "The first reader's confidence below which the others read and vote, 0 to 1 (1: always).")
+  var consultBelow = ReaderPanel.defaultConsultBelow
+
   @Option(help: ArgumentHelp("Another cell classifier.", valueName: "file.onnx"))
   var cellModel: String?
 
@@ -86,6 +89,7 @@ struct ReadBenchmark: ParsableCommand {
 
   func validate() throws {
     guard (0...1).contains(cellShare) else { throw ValidationError("--cell-share takes a weight from 0 to 1") }
+    guard (0...1).contains(consultBelow) else { throw ValidationError("--consult-below takes 0 to 1") }
     guard (1...64).contains(threads) else { throw ValidationError("--threads takes 1 to 64 threads") }
   }
 
@@ -106,7 +110,7 @@ struct ReadBenchmark: ParsableCommand {
     let file = { (path: String?) in path.map(URL.init(fileURLWithPath:)) }
     var evaluation = try Evaluation(
       weights: weights, withTesseractCommandLine: tesseractCli,
-      readerModels: readerModel.map(URL.init(fileURLWithPath:)),
+      readerModels: readerModel.map(URL.init(fileURLWithPath:)), consultBelow: consultBelow,
       cellModel: file(cellModel), cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate,
       cellViews: cellViews, secondCellModel: file(secondCellModel), escalation: cellEscalation)
     evaluation.showErrors = showErrors
