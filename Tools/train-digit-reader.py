@@ -19,8 +19,11 @@ kernels, 2 threads unless --threads says otherwise; the same seed at another thr
 another training). The temperature and the peak lead (where the network's surest column for a
 digit lies, for the cell classifier's cells) are fitted on the development windows and written to
 digit-reader.json with the recipe that made the network.
+With --teachers, the network also learns the columns' class probabilities of exported readers
+(the shipped one and the panel's others, say), averaged: one network taught what several read.
 """
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -42,8 +45,10 @@ from digitreader.model import BLANK, CLASSES, HEIGHT, STRIDE, DigitReader  # noq
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def batches(samples, size, rng):
-    """Batches of samples of similar width, padded with zeros (the prepared images' mean)."""
+def batches(samples, size, rng, soft=None):
+    """Batches of samples of similar width, padded with zeros (the prepared images' mean). With
+    `soft` (per sample, its columns' target probabilities: `soft_targets`), the batch's targets
+    too, padded columns masked (NaN)."""
     order = sorted(range(len(samples)), key=lambda index: samples[index][0].shape[1] + rng.random() * 6)
     groups = [order[start:start + size] for start in range(0, len(order), size)]
     rng.shuffle(groups)
@@ -52,19 +57,50 @@ def batches(samples, size, rng):
         width += (-width) % STRIDE
         images = np.zeros((len(group), 1, HEIGHT, width), np.float32)
         rolls = np.full((len(group), width // STRIDE), np.nan, np.float32)
+        taught = np.full((len(group), len(CLASSES), width // STRIDE), np.nan, np.float32) if soft else None
         targets, lengths = [], []
         for row, index in enumerate(group):
             image, text, roll = samples[index][:3]
             images[row, 0, :, :image.shape[1]] = image
             rolls[row, :len(roll)] = roll
+            if soft:
+                taught[row, :, :soft[index].shape[1]] = soft[index]
             targets += data.encode(text)
             lengths.append(len(text))
         yield (torch.from_numpy(images), torch.tensor(targets, dtype=torch.long),
-               torch.tensor(lengths, dtype=torch.long), torch.from_numpy(rolls))
+               torch.tensor(lengths, dtype=torch.long), torch.from_numpy(rolls),
+               torch.from_numpy(taught) if soft else None)
+
+
+def soft_targets(teachers, samples, threads, group_size=64):
+    """Per sample, the teachers' class probabilities over its columns (C x its width // STRIDE),
+    averaged: each teacher an exported reader (cv2.dnn) with its settings' temperature. Samples
+    of similar width go through together, as `evaluate` reads them."""
+    cv2.setNumThreads(threads)
+    soft = [None] * len(samples)
+    order = sorted(range(len(samples)), key=lambda index: samples[index][0].shape[1])
+    for start in range(0, len(order), group_size):
+        group = order[start:start + group_size]
+        width = max(samples[index][0].shape[1] for index in group)
+        width += (-width) % STRIDE
+        images = np.zeros((len(group), 1, HEIGHT, width), np.float32)
+        for row, index in enumerate(group):
+            images[row, 0, :, :samples[index][0].shape[1]] = samples[index][0]
+        mean = 0
+        for net, temperature in teachers:
+            net.setInput(images)
+            scores = net.forward()[:, :len(CLASSES), 0, :] / temperature
+            scores = np.exp(scores - scores.max(1, keepdims=True))
+            mean = mean + scores / scores.sum(1, keepdims=True) / len(teachers)
+        for row, index in enumerate(group):
+            soft[index] = mean[row, :, :samples[index][0].shape[1] // STRIDE].copy()
+    return soft
 
 
 def losses(model, batch, ctc):
-    images, targets, lengths, rolls = batch
+    """The CTC loss, the wheel-position loss and, when the batch carries the teachers' targets,
+    the distillation loss: the columns' mean KL divergence from the teachers' probabilities."""
+    images, targets, lengths, rolls, taught = batch
     output = model(images)[:, :, 0, :]                        # N x 14 x T
     logits = output[:, :len(CLASSES)].permute(2, 0, 1)        # T x N x C
     frames = torch.full((images.shape[0],), logits.shape[0], dtype=torch.long)
@@ -78,7 +114,13 @@ def losses(model, batch, ctc):
         loss_roll = ((predicted - truth) ** 2).sum(1).mean()
     else:
         loss_roll = torch.zeros(())
-    return loss_ctc, loss_roll
+    loss_soft = torch.zeros(())
+    if taught is not None:
+        columns = ~torch.isnan(taught[:, 0])                  # N x T
+        log_student = output[:, :len(CLASSES)].log_softmax(1).permute(0, 2, 1)[columns]
+        teacher = taught.permute(0, 2, 1)[columns].clamp_min(1e-8)
+        loss_soft = (teacher * (teacher.log() - log_student)).sum(1).mean()
+    return loss_ctc, loss_roll, loss_soft
 
 
 def greedy(scores):
@@ -334,6 +376,10 @@ def main():
                              "step, 0.999 spans about an epoch) instead of the weights as trained; 0, "
                              "the default, keeps the weights as trained")
     parser.add_argument("--width", type=float, default=1.0, help="channel width multiplier")
+    parser.add_argument("--teachers", type=lambda text: text.split(","), default=[], metavar="A.onnx,...",
+                        help="distil these exported readers (their settings beside them): their columns' "
+                             "averaged class probabilities are targets beside the CTC loss")
+    parser.add_argument("--distil-weight", type=float, default=1.0, help="the distillation loss's weight")
     parser.add_argument("--threads", type=int, default=2,
                         help="PyTorch's threads: a seed gives the same network for the same count; two "
                              "trainings at once on 2 cores want 1 each (at 2 each, each took 3.5 times as long)")
@@ -372,6 +418,7 @@ def main():
         refit_settings(arguments.output, arguments.name, dev)
         return
 
+    teachers = [load_teacher(path) for path in arguments.teachers]
     model = DigitReader(arguments.width)
     print(f"parameters: {sum(p.numel() for p in model.parameters())}", flush=True)
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
@@ -389,25 +436,30 @@ def main():
                                 mix=arguments.mix, stroke_share=arguments.stroke_share,
                                 bitmap_share=arguments.bitmap_share)
         print(f"round {round_index}: {len(samples)} windows generated at {time.time() - started:.0f} s", flush=True)
+        soft = soft_targets(teachers, samples, arguments.threads) if teachers else None
+        if teachers:
+            print(f"round {round_index}: the teachers read them by {time.time() - started:.0f} s", flush=True)
         for epoch in range(arguments.epochs_per_round):
-            total_ctc = total_roll = count = 0
-            for batch in batches(samples, arguments.batch, rng):
+            total_ctc = total_roll = total_soft = count = 0
+            for batch in batches(samples, arguments.batch, rng, soft):
                 # Cosine from 2e-3 down to 1e-4 over the whole run.
                 for group in optimiser.param_groups:
                     group["lr"] = 2e-3 * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(1.0, step / steps))))
-                loss_ctc, loss_roll = losses(model, batch, ctc)
+                loss_ctc, loss_roll, loss_soft = losses(model, batch, ctc)
                 optimiser.zero_grad()
-                (loss_ctc + 0.5 * loss_roll).backward()
+                (loss_ctc + 0.5 * loss_roll + arguments.distil_weight * loss_soft).backward()
                 nn.utils.clip_grad_norm_(model.parameters(), 5.0)
                 optimiser.step()
                 if averaged:
                     averaged.update_parameters(model)
                 total_ctc += float(loss_ctc.detach())
                 total_roll += float(loss_roll.detach())
+                total_soft += float(loss_soft.detach())
                 count += 1
                 step += 1
             score, kinds, _ = evaluate(kept, dev)
             print(f"round {round_index} epoch {epoch}: ctc {total_ctc / count:.3f} roll {total_roll / count:.3f} "
+                  f"{f'distil {total_soft / count:.3f} ' if teachers else ''}"
                   f"dev {score:.4f} {kinds} lr {optimiser.param_groups[0]['lr']:.5f} at {time.time() - started:.0f} s",
                   flush=True)
             if score > best:
@@ -460,6 +512,18 @@ def export(model, folder, temperature, arguments, lead):
     print(f"wrote {path} ({os.path.getsize(path)} bytes, temperature {temperature})", flush=True)
 
 
+def load_teacher(path):
+    """An exported reader to distil (cv2.dnn) and the temperature its settings beside it give."""
+    with open(os.path.splitext(path)[0] + ".json") as file:
+        return cv2.dnn.readNetFromONNX(path), json.load(file)["temperature"]
+
+
+def teacher_record(path):
+    """A teacher as the recipe names it: its file's name and the start of its SHA-256."""
+    with open(path, "rb") as file:
+        return f"{os.path.basename(path)} sha256:{hashlib.sha256(file.read()).hexdigest()[:16]}"
+
+
 def write_settings(folder, temperature, arguments, lead):
     """NAME.json beside the ONNX file, with the recipe and the libraries that made it:
     trainings compare, and reproduce, only on the same ones."""
@@ -469,6 +533,8 @@ def write_settings(folder, temperature, arguments, lead):
               "all_faces": arguments.all_faces, "add_faces": arguments.add_faces,
               "stroke_share": arguments.stroke_share, "bitmap_share": arguments.bitmap_share,
               "width": arguments.width, "ema": arguments.ema,
+              "teachers": [teacher_record(path) for path in arguments.teachers],
+              "distil_weight": arguments.distil_weight,
               "threads": arguments.threads}
     trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
     with open(os.path.join(folder, f"{arguments.name}.json"), "w") as file:
