@@ -5,10 +5,10 @@ import PhotometerVision
 import PluginKit
 
 /// The sequence digit reader as a read plugin. Option `model`: an ONNX reader from
-/// Tools/train-digit-reader.py, its `.json` settings beside it, to use instead of the bundled one
-/// (an A/B test of two trainings), or several separated by commas, voting on whole readings
-/// (``ReaderPanel``) when the first is less sure than `consult_below`; `cells`: another cell classifier from
-/// Tools/train-digit-classifier.py; `cell_share`: its weight in the pool (0: the reader alone);
+/// Tools/train-digit-reader.py, its `.json` settings beside it, to use instead of the bundled
+/// panel (an A/B test of two trainings), or several separated by commas, voting on whole
+/// readings (``ReaderPanel``) when the first is less sure than `consult_below`; `cells`: another
+/// cell classifier from Tools/train-digit-classifier.py; `cell_share`: its weight in the pool (0: the reader alone);
 /// `memory_share`: the weight of what the meter's confirmed readings taught; `threads`: OpenCV's.
 /// The request's `digits`, else the count the meter's confirmed readings agree on
 /// (``MeterPrior``), constrains the decoding; without either the reader finds the count itself.
