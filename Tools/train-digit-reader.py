@@ -45,6 +45,24 @@ from digitreader.model import BLANK, CLASSES, HEIGHT, STRIDE, DigitReader  # noq
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def padded(images, multiple=1):
+    """`images` (HEIGHT x width each) as one N x 1 x HEIGHT x W array, W the widest rounded up to
+    `multiple`, padded with zeros (the prepared images' mean)."""
+    width = max(image.shape[1] for image in images)
+    width += (-width) % multiple
+    batch = np.zeros((len(images), 1, HEIGHT, width), np.float32)
+    for row, image in enumerate(images):
+        batch[row, 0, :, :image.shape[1]] = image
+    return batch
+
+
+def width_groups(items, size):
+    """The indices of `items` ((image, ...) each) in groups of `size`, narrowest first, so that
+    windows of similar width go through the network together."""
+    order = sorted(range(len(items)), key=lambda index: items[index][0].shape[1])
+    return [order[start:start + size] for start in range(0, len(order), size)]
+
+
 def batches(samples, size, rng, soft=None):
     """Batches of samples of similar width, padded with zeros (the prepared images' mean). With
     `soft` (per sample, its columns' target probabilities: `soft_targets`), the batch's targets
@@ -53,15 +71,13 @@ def batches(samples, size, rng, soft=None):
     groups = [order[start:start + size] for start in range(0, len(order), size)]
     rng.shuffle(groups)
     for group in groups:
-        width = max(samples[index][0].shape[1] for index in group)
-        width += (-width) % STRIDE
-        images = np.zeros((len(group), 1, HEIGHT, width), np.float32)
+        images = padded([samples[index][0] for index in group], STRIDE)
+        width = images.shape[3]
         rolls = np.full((len(group), width // STRIDE), np.nan, np.float32)
         taught = np.full((len(group), len(CLASSES), width // STRIDE), np.nan, np.float32) if soft else None
         targets, lengths = [], []
         for row, index in enumerate(group):
-            image, text, roll = samples[index][:3]
-            images[row, 0, :, :image.shape[1]] = image
+            _, text, roll = samples[index][:3]
             rolls[row, :len(roll)] = roll
             if soft:
                 taught[row, :, :soft[index].shape[1]] = soft[index]
@@ -78,14 +94,8 @@ def soft_targets(teachers, samples, threads, group_size=64):
     of similar width go through together, as `evaluate` reads them."""
     cv2.setNumThreads(threads)
     soft = [None] * len(samples)
-    order = sorted(range(len(samples)), key=lambda index: samples[index][0].shape[1])
-    for start in range(0, len(order), group_size):
-        group = order[start:start + group_size]
-        width = max(samples[index][0].shape[1] for index in group)
-        width += (-width) % STRIDE
-        images = np.zeros((len(group), 1, HEIGHT, width), np.float32)
-        for row, index in enumerate(group):
-            images[row, 0, :, :samples[index][0].shape[1]] = samples[index][0]
+    for group in width_groups(samples, group_size):
+        images = padded([samples[index][0] for index in group], STRIDE)
         mean = 0
         for net, temperature in teachers:
             net.setInput(images)
@@ -289,14 +299,9 @@ def evaluate(model, dev, temperature=1.0):
     through the network together, each decoded over its own columns."""
     model.eval()
     right, kinds, confidences = 0, {}, []
-    order = sorted(range(len(dev)), key=lambda index: dev[index][0].shape[1])
     with torch.no_grad():
-        for start in range(0, len(order), 64):
-            group = order[start:start + 64]
-            width = max(dev[index][0].shape[1] for index in group)
-            images = np.zeros((len(group), 1, HEIGHT, width), np.float32)
-            for row, index in enumerate(group):
-                images[row, 0, :, :dev[index][0].shape[1]] = dev[index][0]
+        for group in width_groups(dev, 64):
+            images = padded([dev[index][0] for index in group])
             output = model(torch.from_numpy(images))[:, :len(CLASSES), 0]
             for row, index in enumerate(group):
                 image, truth, kind = dev[index][:3]

@@ -42,8 +42,8 @@ import Testing
   }
 
   /// The bundled panel on rendered counters, each also with most of its lower or upper half
-  /// hidden (digits the first network cannot be sure of): a reading it is sure of stands alone, an unsure one is what
-  /// all three networks decide.
+  /// hidden (digits the first network cannot be sure of): a reading it is sure of stands alone,
+  /// an unsure one is what all three networks decide.
   @Test func theBundledPanelIsConsultedOnlyWhenTheFirstIsUnsure() async throws {
     let folder = try await Rendered.digits("wheels", count: 20, seed: 214)
     try await onOwnThread {
