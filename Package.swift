@@ -233,8 +233,8 @@ let package = Package(
       dependencies: ["CDigitReader", "PhotometerVision", "PhotometerProtocol"],
       path: "Sources/Plugins/DigitReader",
       resources: [
-        .copy("digit-reader.onnx"), .copy("digit-reader.json"), .copy("digit-reader-narrow-1.onnx"),
-        .copy("digit-reader-narrow-1.json"), .copy("digit-reader-narrow-2.onnx"), .copy("digit-reader-narrow-2.json"),
+        .copy("digit-reader.onnx"), .copy("digit-reader.json"), .copy("digit-reader-bitmap.onnx"),
+        .copy("digit-reader-bitmap.json"), .copy("digit-reader-seed-2.onnx"), .copy("digit-reader-seed-2.json"),
         .copy("digit-cells.onnx"), .copy("row-finder.onnx"),
       ]
     ),

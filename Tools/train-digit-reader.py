@@ -4,7 +4,9 @@
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install torch onnx opencv-python-headless numpy pillow
     apt-get install fonts-liberation2 fonts-freefont-ttf fonts-croscore fonts-roboto-unhinted \
         fonts-open-sans fonts-urw-base35 fonts-dseg xfonts-base
-    /tmp/venv/bin/python Tools/train-digit-reader.py   # the shipped network, about 45 minutes on 2 cores
+    /tmp/venv/bin/python Tools/train-digit-reader.py   # the shipped network, 42-81 minutes on 2 cores
+    /tmp/venv/bin/python Tools/train-digit-reader.py --bitmap-share 0.5 --name digit-reader-bitmap
+    /tmp/venv/bin/python Tools/train-digit-reader.py --seed 2 --name digit-reader-seed-2   # the panel's others
 
 (`--write-development` also draws faces no network trains on: apt-get install the packages in
 render.UNSEEN_FACES_PACKAGES.)

@@ -6,19 +6,21 @@ import PhotometerVision
 /// its reading is less sure than ``consultBelow``, every member reads and the reading most of them
 /// give wins, else the surest. One training's draw errs on its own windows, so where two of three
 /// agree they are likelier right, and a sure first reading rarely needs them (docs/recognizers.md,
-/// *The panel consulted when unsure (R53)*). A panel of one reads as its member does.
+/// *The panel consulted when unsure*). A panel of one reads as its member does.
 public struct ReaderPanel: Sendable {
   public let members: [SequenceReader]
   /// The first member's confidence below which the others read and vote; 1: they always do.
   public let consultBelow: Double
 
   /// The names of the networks that ship with the plugin (`NAME.onnx`, `NAME.json`), in the
-  /// order they join the panel: the full-width reader first, then two narrower trainings.
-  public static let bundledModels = ["digit-reader", "digit-reader-narrow-1", "digit-reader-narrow-2"]
+  /// order they join the panel: the shipped reader first, then a training with bitmap faces for
+  /// half its displays and the shipped recipe's second seed.
+  public static let bundledModels = ["digit-reader", "digit-reader-bitmap", "digit-reader-seed-2"]
 
-  /// The shipped ``consultBelow``, picked on the development sets (R53 in docs/recognizers.md):
-  /// it sends a fifth of real windows to the vote and keeps the median strip's time.
-  public static let defaultConsultBelow = 0.5
+  /// The shipped ``consultBelow``, picked on the development sets (R57 in docs/recognizers.md):
+  /// it sends about half of real windows to the vote and keeps the median strip's time within
+  /// 1.3 times the first member's alone.
+  public static let defaultConsultBelow = 0.8
 
   /// A panel of `members`, at least one, the first read alone when it is at least `consultBelow`
   /// sure.
