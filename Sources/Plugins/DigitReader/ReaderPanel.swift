@@ -1,12 +1,12 @@
-import Foundation
 import PhotometerProtocol
 import PhotometerVision
 
 /// Several trainings of the sequence reader voting on whole readings. The first reads alone; when
-/// its reading is less sure than ``consultBelow``, every member reads and the reading most of them
-/// give wins, else the surest. One training's draw errs on its own windows, so where two of three
-/// agree they are likelier right, and a sure first reading rarely needs them (docs/recognizers.md,
-/// *The panel consulted when unsure*). A panel of one reads as its member does.
+/// its reading is less sure than ``consultBelow``, the others read in turn until one reading holds
+/// a majority, and the reading most of them give wins, else the surest. One training's draw errs
+/// on its own windows, so where two of three agree they are likelier right, and a sure first
+/// reading rarely needs them (docs/recognizers.md, *The panel consulted when unsure*). A panel of
+/// one reads as its member does.
 public struct ReaderPanel: Sendable {
   public let members: [SequenceReader]
   /// The first member's confidence below which the others read and vote; 1: they always do.
@@ -51,47 +51,36 @@ public struct ReaderPanel: Sendable {
   }
 
   /// The first member's reading of the window (``SequenceReader/read(_:digits:memory:)``), or,
-  /// when it is less sure than ``consultBelow``, every member's, decided by ``decide(_:)``. The
-  /// other members read at once, each on a thread of its own.
+  /// when it is less sure than ``consultBelow``, the others' in turn until one text holds a
+  /// majority of the whole panel (of three: the first and the second agreeing spare the third),
+  /// decided by ``decide(_:)`` over the readings made. The text is the one all members would
+  /// decide; the third's time is spent only where the first two differ (R59 in
+  /// docs/recognizers.md).
   public func read(_ image: VisionImage, digits: Int = 0, memory: DigitMemory = DigitMemory()) throws(ReaderError)
     -> EngineReading
   {
     let first = try members[0].read(image, digits: digits, memory: memory)
     guard consults(after: first) else { return first }
-    let others = Array(members.dropFirst())
-    let results = Results(count: others.count)
-    DispatchQueue.concurrentPerform(iterations: others.count) { index in
-      results.set(
-        index, Result { () throws(ReaderError) in try others[index].read(image, digits: digits, memory: memory) })
-    }
     var readings = [first]
-    for result in results.all {
-      readings.append(try result.get())
+    for member in members.dropFirst() {
+      readings.append(try member.read(image, digits: digits, memory: memory))
+      if Self.holdsMajority(readings, of: members.count) {
+        break
+      }
     }
     return Self.decide(readings)
+  }
+
+  /// Whether one text among `readings` has more than half of a panel of `size` members, so that
+  /// the members yet to read cannot change the decided text.
+  static func holdsMajority(_ readings: [EngineReading], of size: Int) -> Bool {
+    let counts = Dictionary(grouping: readings, by: \.text).values.map(\.count)
+    return 2 * (counts.max() ?? 0) > size
   }
 
   /// Whether the other members read after the first gave `first`.
   public func consults(after first: EngineReading) -> Bool {
     members.count > 1 && (consultBelow >= 1 || first.confidence < consultBelow)
-  }
-
-  /// The members' results, each written once by its own thread.
-  private final class Results: @unchecked Sendable {
-    private var results: [Result<EngineReading, ReaderError>?]
-    private let lock = NSLock()
-
-    init(count: Int) {
-      results = Array(repeating: nil, count: count)
-    }
-
-    func set(_ index: Int, _ result: Result<EngineReading, ReaderError>) {
-      lock.withLock { results[index] = result }
-    }
-
-    var all: [Result<EngineReading, ReaderError>] {
-      lock.withLock { results.map { $0! } }
-    }
   }
 
   /// The text the most readings give (a tie: the one whose readers are surer in sum), as its
