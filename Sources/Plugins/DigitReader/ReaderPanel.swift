@@ -9,7 +9,8 @@ import PhotometerVision
 /// one reads as its member does.
 public struct ReaderPanel: Sendable {
   public let members: [SequenceReader]
-  /// The first member's confidence below which the others read and vote; 1: they always do.
+  /// The first member's confidence below which the others are asked and vote; 1: they always are
+  /// (the third still only when the first two differ).
   public let consultBelow: Double
 
   /// The names of the networks that ship with the plugin (`NAME.onnx`, `NAME.json`), in the
