@@ -51,7 +51,9 @@ import Testing
   /// The bundled panel on rendered counters, each also with most of its lower or upper half
   /// hidden (digits the first network cannot be sure of): a reading it is sure of stands alone;
   /// an unsure one has the text all three networks decide, and is the first two's decision when
-  /// they agree (the third is not asked), else all three's.
+  /// they agree (the third is not asked), else all three's. A survey is the first's reading,
+  /// refinable exactly when the others would be consulted, and the full reading made from it is
+  /// the one made afresh.
   @Test func theBundledPanelIsConsultedOnlyWhenTheFirstIsUnsure() async throws {
     let folder = try await Rendered.digits("wheels", count: 20, seed: 214)
     try await onOwnThread {
@@ -63,6 +65,9 @@ import Testing
         for image in [whole, try Self.hidden(whole, rows: 0.4..<1), try Self.hidden(whole, rows: 0..<0.6)] {
           let first = try panel.members[0].read(image)
           let reading = try panel.read(image)
+          let survey = try panel.survey(image)
+          #expect(survey.reading == first && survey.refinable == (first.confidence < panel.consultBelow), "\(row[0])")
+          #expect(try panel.read(image, first: survey.reading) == reading, "\(row[0])")
           if first.confidence >= panel.consultBelow {
             #expect(reading == first, "\(row[0])")
             alone += 1

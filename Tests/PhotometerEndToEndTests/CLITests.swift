@@ -192,6 +192,28 @@ import Testing
     #expect(try jsonLines(withDecimals).first?["value"] as? String == "37.0", "\(withDecimals.standardError)")
   }
 
+  /// The rows of a whole photo are read as surveys; the chosen one is read again in full only
+  /// when an engine says its survey reading may differ. The engine answers "4" and whether it
+  /// read a survey.
+  @Test func theChosenRowIsReadAgainInFullOnlyWhenRefinable() async throws {
+    let photo = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg").path
+    for (refinable, expected) in [("no", "41"), ("yes", "40")] {
+      let plugins = try writePluginsFile(
+        """
+        {"plugins": [
+          {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"],
+           "options": {"text": "4{survey}", "refinable": "\(refinable)"}}
+        ]}
+        """)
+      let output = try await runCommand(photometer, ["read", photo, "--json", "--plugins", plugins, "--db", database])
+      let result = try #require(try jsonLines(output).first, "\(output.standardError)")
+      #expect(result["value"] as? String == expected, "refinable: \(refinable)")
+      let windows = try #require(result["windows"] as? [[String: Any]])
+      #expect(windows.first?["value"] as? String == expected, "the chosen row first, as read in the end")
+      #expect(windows.dropFirst().allSatisfy { $0["value"] as? String == "41" }, "the others as surveyed")
+    }
+  }
+
   /// A row whose truth does not say where the decimal point is (`points` unlabelled: a strip of
   /// real photos, each with its device's comma) is judged on the reading's digits; a row that
   /// labels its points is judged with them.

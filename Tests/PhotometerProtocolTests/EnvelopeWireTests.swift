@@ -10,7 +10,7 @@ import Testing
         text: "0", confidence: 0.5, box: Rect(x: 1, y: 2, width: 3, height: 4),
         alternatives: [Alternative(text: "8", confidence: 0.25)], roll: WheelRoll(from: "9", fraction: 0.375)),
       Symbol(text: "1", confidence: 0.5),
-    ])
+    ], refinable: true)
   static let candidate = Candidate(
     meter: "gas", score: 42, confidence: 0.875, outline: [Point(x: 1, y: 2), Point(x: 3.5, y: 4)])
 
@@ -43,6 +43,7 @@ import Testing
           Dial(region: Rect(x: 1, y: 2, width: 30, height: 30), factor: 0.1),
           Dial(region: Rect(x: 40, y: 2, width: 30, height: 30), factor: 0.01, counterClockwise: true),
         ])),
+    .read(ReadRequest(image: image, survey: true)),
     .identify(
       IdentifyRequest(
         image: image,

@@ -15,10 +15,11 @@ extension ReadPipeline {
   }
 
   /// The rows of digits found in a whole photo (`VisionImage.digitRows`), each read by every
-  /// engine at once, and the reading of the one ``WindowChoice`` takes for `kind`, with every
-  /// row in `windows` (the chosen first) and its crop, and the chosen row's image. Nil when the
-  /// photo holds no row, or the photo is itself a digit window
-  /// (``WindowChoice/isScene(width:height:rows:)``).
+  /// engine at once as a survey (``ReadRequest/survey``), and the reading of the one
+  /// ``WindowChoice`` takes for `kind` (read again in full when an engine's survey reading is
+  /// ``EngineReading/refinable``), with every row in `windows` (the chosen first) and its crop,
+  /// and the chosen row's image. Nil when the photo holds no row, or the photo is itself a digit
+  /// window (``WindowChoice/isScene(width:height:rows:)``).
   func readFoundRows(in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?)
     async throws(PipelineError) -> (result: ReadResult, row: VisionImage)?
   {
@@ -38,7 +39,7 @@ extension ReadPipeline {
         throw .windowNotCut(error)
       }
     }
-    var results = try await fanOutEach(crops.map { ($0, context) }, request: request)
+    var results = try await fanOutEach(crops.map { ($0, context) }, request: request, survey: true)
     // Judged as they will be shown: with the meter's decimals (a registered thermometer's 375 is 37.5).
     var candidates = zip(rows, results).map { row, result in
       WindowChoice.Candidate(
@@ -55,6 +56,11 @@ extension ReadPipeline {
       candidates[chosen].confidence = reread.result.confidence
     } else if let choice = WindowChoice.choose(candidates, kind: kind) {
       chosen = choice
+      if results[chosen].engines.contains(where: { $0.value?.refinable ?? false }) {
+        results[chosen] = try await fanOutResult(crops[chosen], request: request, context: context).get()
+        candidates[chosen].value = ReadDecision.withDecimals(results[chosen].value, decimals: Int(context.decimals))
+        candidates[chosen].confidence = results[chosen].confidence
+      }
     } else {
       return nil
     }
@@ -92,12 +98,14 @@ extension ReadPipeline {
   }
 
   /// Each crop read by every engine at once, all crops at once, with its context; in order.
-  private func fanOutEach(_ jobs: [(crop: Image, context: Context)], request: ReadRequest)
+  private func fanOutEach(_ jobs: [(crop: Image, context: Context)], request: ReadRequest, survey: Bool = false)
     async throws(PipelineError) -> [ReadResult]
   {
     let readings = await withTaskGroup(of: (Int, Result<ReadResult, PipelineError>).self) { group in
       for (index, job) in jobs.enumerated() {
-        group.addTask { (index, await self.fanOutResult(job.crop, request: request, context: job.context)) }
+        group.addTask {
+          (index, await self.fanOutResult(job.crop, request: request, context: job.context, survey: survey))
+        }
       }
       var readings = [Result<ReadResult, PipelineError>?](repeating: nil, count: jobs.count)
       for await (index, reading) in group {

@@ -159,13 +159,15 @@ final class ReadPipeline: Sendable {
       digits: UInt32(stored.meter.digits), decimals: UInt32(stored.meter.decimals))
   }
 
-  /// The read engines' answers on the crop, voted.
-  private func fanOut(_ crop: Image, request: ReadRequest, context: Context) async throws(PipelineError)
-    -> ReadResult
+  /// The read engines' answers on the crop, voted; `survey`: read only to compare rows
+  /// (``ReadRequest/survey``).
+  private func fanOut(_ crop: Image, request: ReadRequest, context: Context, survey: Bool = false)
+    async throws(PipelineError) -> ReadResult
   {
     let engineRequest = ReadRequest(
       image: Image(data: crop.data, name: request.image.name), meter: context.meter?.name ?? "",
-      digits: context.digits, decimals: context.decimals, options: request.options, examples: context.examples)
+      digits: context.digits, decimals: context.decimals, options: request.options, examples: context.examples,
+      survey: survey)
     let store = store
     let meter = context.meter
     return try await fannedOut { () throws(ErrorReply) in
@@ -179,11 +181,11 @@ final class ReadPipeline: Sendable {
     }
   }
 
-  func fanOutResult(_ crop: Image, request: ReadRequest, context: Context) async
+  func fanOutResult(_ crop: Image, request: ReadRequest, context: Context, survey: Bool = false) async
     -> Result<ReadResult, PipelineError>
   {
     do {
-      return .success(try await fanOut(crop, request: request, context: context))
+      return .success(try await fanOut(crop, request: request, context: context, survey: survey))
     } catch {
       return .failure(error)
     }

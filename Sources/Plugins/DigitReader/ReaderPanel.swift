@@ -57,10 +57,17 @@ public struct ReaderPanel: Sendable {
   /// decided by ``decide(_:)`` over the readings made. The text is the one all members would
   /// decide; the third's time is spent only where the first two differ (R59 in
   /// docs/recognizers.md).
-  public func read(_ image: VisionImage, digits: Int = 0, memory: DigitMemory = DigitMemory()) throws(ReaderError)
-    -> EngineReading
-  {
-    let first = try members[0].read(image, digits: digits, memory: memory)
+  /// `first`: the first member's reading of this window and these settings, when a ``survey``
+  /// made it already.
+  public func read(
+    _ image: VisionImage, digits: Int = 0, memory: DigitMemory = DigitMemory(), first surveyed: EngineReading? = nil
+  ) throws(ReaderError) -> EngineReading {
+    let first: EngineReading
+    if let surveyed {
+      first = surveyed
+    } else {
+      first = try members[0].read(image, digits: digits, memory: memory)
+    }
     guard consults(after: first) else { return first }
     var readings = [first]
     for member in members.dropFirst() {
@@ -70,6 +77,17 @@ public struct ReaderPanel: Sendable {
       }
     }
     return Self.decide(readings)
+  }
+
+  /// The first member's reading alone, to compare the rows found in a whole photo: the others'
+  /// agreement would lift rows that only look like digits above the read rows (R60 in
+  /// docs/recognizers.md). `refinable`: ``read(_:digits:memory:first:)`` would consult the others,
+  /// so its reading may differ.
+  public func survey(_ image: VisionImage, digits: Int = 0, memory: DigitMemory = DigitMemory()) throws(ReaderError)
+    -> (reading: EngineReading, refinable: Bool)
+  {
+    let first = try members[0].read(image, digits: digits, memory: memory)
+    return (first, consults(after: first))
   }
 
   /// Whether one text among `readings` has more than half of a panel of `size` members, so that

@@ -13,7 +13,8 @@ import PluginKit
 /// The request's `digits`, else the count the meter's confirmed readings agree on
 /// (``MeterPrior``), constrains the decoding; without either the reader finds the count itself.
 /// The crops of the meter's confirmed readings are asked for once each and teach its
-/// ``DigitMemory`` (``MeterMemories``).
+/// ``DigitMemory`` (``MeterMemories``). A survey read (a row of a whole photo being compared) is
+/// the first training's alone (``ReaderPanel/survey(_:digits:memory:)``).
 struct ReaderRecognizer: Recognizer {
   static let acceptedOptions = [
     OptionSpec(
@@ -91,7 +92,12 @@ struct ReaderRecognizer: Recognizer {
       return (try? reader.memory(of: image, confirmed: example.value)) ?? DigitMemory()
     }
     do {
-      var reading = try reader.read(crop, digits: digits, memory: memory)
+      var reading: EngineReading
+      if request.survey {
+        (reading, reading.refinable) = try reader.survey(crop, digits: digits, memory: memory)
+      } else {
+        reading = try reader.read(crop, digits: digits, memory: memory)
+      }
       reading.missingExamples = missing
       return reading
     } catch {

@@ -9,7 +9,9 @@ import PluginKit
 /// A recognizer whose answers and misbehaviour the configuration or each request chooses.
 ///
 /// Reading answers with the `text` option (`{pid}` in it is the process's, `{height}` the height
-/// of the image it was sent, from its header, `{digits}` the digit count the request carries);
+/// of the image it was sent, from its header, `{digits}` the digit count the request carries,
+/// `{survey}` 1 for a survey read, else 0; with `refinable`, survey answers say a full read may
+/// differ);
 /// with `learns`, it asks for the crop of each of a meter's examples once, as an engine that
 /// learns from confirmed readings does. Identifying ranks first the references whose image bytes
 /// equal the photo's. The `behaviour` option makes it misbehave, so tests can prove how the host
@@ -22,6 +24,8 @@ struct TestRecognizer: Recognizer {
     OptionSpec(
       name: "learns", description: "yes: ask once for the crop of each example a read brings without it",
       defaultValue: "no"),
+    OptionSpec(
+      name: "refinable", description: "yes: survey reads answer that a full read may differ", defaultValue: "no"),
     OptionSpec(name: "delay_ms", description: "wait this long before each answer", defaultValue: "0"),
     OptionSpec(
       name: "started_file",
@@ -76,13 +80,15 @@ struct TestRecognizer: Recognizer {
       throw ErrorReply(.invalidRequest, "the test plugin reads only what its 'text' option says, and none is set")
     }
     // "{pid}" lets a test see which process of a pool answered, "{height}" what it was sent,
-    // "{digits}" whether it was told a digit count.
+    // "{digits}" whether it was told a digit count, "{survey}" whether it read to compare rows.
     let text = template.replacing("{pid}", with: "\(getpid())")
       .replacing("{height}", with: (try? ImageInfo.inspect(request.image.data)).map { "\($0.height)" } ?? "-")
       .replacing("{digits}", with: "\(request.digits)")
+      .replacing("{survey}", with: request.survey ? "1" : "0")
     let confidence = Double(settings["confidence"] ?? "") ?? 0.9
     let symbols = text.map { Symbol(text: String($0), confidence: confidence) }
-    var reading = EngineReading(text: text, confidence: confidence, symbols: symbols)
+    var reading = EngineReading(
+      text: text, confidence: confidence, symbols: symbols, refinable: request.survey && settings["refinable"] == "yes")
     if settings["learns"] == "yes" {
       reading.missingExamples = learn(from: request)
     }

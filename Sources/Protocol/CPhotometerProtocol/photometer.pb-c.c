@@ -4207,7 +4207,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__options_entry__de
   (ProtobufCMessageInit) photometer__v1__read_request__options_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[11] =
+static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[12] =
 {
   {
     "image",
@@ -4341,6 +4341,18 @@ static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "survey",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadRequest, survey),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
   4,   /* field[4] = decimals */
@@ -4354,11 +4366,12 @@ static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
   1,   /* field[1] = roi */
   6,   /* field[6] = save */
   7,   /* field[7] = stream */
+  11,   /* field[11] = survey */
 };
 static const ProtobufCIntRange photometer__v1__read_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
 {
@@ -4368,7 +4381,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
   "Photometer__V1__ReadRequest",
   "photometer.v1",
   sizeof(Photometer__V1__ReadRequest),
-  11,
+  12,
   photometer__v1__read_request__field_descriptors,
   photometer__v1__read_request__field_indices_by_name,
   1,  photometer__v1__read_request__number_ranges,
@@ -4670,7 +4683,7 @@ const ProtobufCMessageDescriptor photometer__v1__alternative__descriptor =
   (ProtobufCMessageInit) photometer__v1__alternative__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__engine_reading__field_descriptors[4] =
+static const ProtobufCFieldDescriptor photometer__v1__engine_reading__field_descriptors[5] =
 {
   {
     "text",
@@ -4720,17 +4733,30 @@ static const ProtobufCFieldDescriptor photometer__v1__engine_reading__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "refinable",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__EngineReading, refinable),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__engine_reading__field_indices_by_name[] = {
   1,   /* field[1] = confidence */
   3,   /* field[3] = missing_examples */
+  4,   /* field[4] = refinable */
   2,   /* field[2] = symbols */
   0,   /* field[0] = text */
 };
 static const ProtobufCIntRange photometer__v1__engine_reading__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor photometer__v1__engine_reading__descriptor =
 {
@@ -4740,7 +4766,7 @@ const ProtobufCMessageDescriptor photometer__v1__engine_reading__descriptor =
   "Photometer__V1__EngineReading",
   "photometer.v1",
   sizeof(Photometer__V1__EngineReading),
-  4,
+  5,
   photometer__v1__engine_reading__field_descriptors,
   photometer__v1__engine_reading__field_indices_by_name,
   1,  photometer__v1__engine_reading__number_ranges,

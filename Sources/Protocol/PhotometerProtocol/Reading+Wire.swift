@@ -78,7 +78,8 @@ extension ReadRequest {
           crop: [UInt8](protobuf: example.crop))
       },
       dials: try repeated(request.n_dials, request.dials, Dial.init),
-      kind: request.kind.rawValue == 0 ? nil : try MeterKind(protobuf: request.kind)
+      kind: request.kind.rawValue == 0 ? nil : try MeterKind(protobuf: request.kind),
+      survey: request.survey != 0
     )
   }
 
@@ -101,6 +102,7 @@ extension ReadRequest {
       }
       ($0.n_dials, $0.dials) = arena.array(dials) { $0.encode(in: arena) }
       $0.kind = Photometer__V1__MeterKind(rawValue: kind?.wireValue ?? 0)
+      $0.survey = survey ? 1 : 0
     }
   }
 }
@@ -144,7 +146,8 @@ extension EngineReading {
       text: String(protobuf: reading.text),
       confidence: reading.confidence,
       symbols: try repeated(reading.n_symbols, reading.symbols, Symbol.init),
-      missingExamples: (0..<reading.n_missing_examples).map { String(protobuf: reading.missing_examples[$0]) }
+      missingExamples: (0..<reading.n_missing_examples).map { String(protobuf: reading.missing_examples[$0]) },
+      refinable: reading.refinable != 0
     )
   }
 
@@ -154,6 +157,7 @@ extension EngineReading {
       $0.confidence = confidence
       ($0.n_symbols, $0.symbols) = arena.array(symbols) { $0.encode(in: arena) }
       ($0.n_missing_examples, $0.missing_examples) = arena.values(missingExamples.map { Optional(arena.string($0)) })
+      $0.refinable = refinable ? 1 : 0
     }
   }
 }

@@ -64,6 +64,10 @@ public struct ReadRequest: Hashable, Sendable {
   /// For a device not registered, with no ``roi``: what it is, so that of the rows of digits
   /// found in the photo the one in the kind's range is taken. A registered meter's kind wins.
   public var kind: MeterKind?
+  /// From the host to read plugins: one of the rows found in a whole photo, read only to compare
+  /// it with the others; an engine may leave out what only refines a reading and then sets
+  /// ``EngineReading/refinable``.
+  public var survey: Bool
 
   public init(
     image: Image,
@@ -76,7 +80,8 @@ public struct ReadRequest: Hashable, Sendable {
     stream: String = "",
     examples: [Example] = [],
     dials: [Dial] = [],
-    kind: MeterKind? = nil
+    kind: MeterKind? = nil,
+    survey: Bool = false
   ) {
     self.image = image
     self.roi = roi
@@ -89,6 +94,7 @@ public struct ReadRequest: Hashable, Sendable {
     self.examples = examples
     self.dials = dials
     self.kind = kind
+    self.survey = survey
   }
 }
 
@@ -215,12 +221,18 @@ public struct EngineReading: Hashable, Sendable {
   /// Keys of examples that came without their crop and that the plugin has not learnt: the host
   /// asks again with those crops attached.
   public var missingExamples: [String]
+  /// A ``ReadRequest/survey`` read that left out what refines a reading: read without it, the
+  /// same image may read otherwise.
+  public var refinable: Bool
 
-  public init(text: String, confidence: Double, symbols: [Symbol] = [], missingExamples: [String] = []) {
+  public init(
+    text: String, confidence: Double, symbols: [Symbol] = [], missingExamples: [String] = [], refinable: Bool = false
+  ) {
     self.text = text
     self.confidence = confidence
     self.symbols = symbols
     self.missingExamples = missingExamples
+    self.refinable = refinable
   }
 }
 

@@ -67,16 +67,23 @@ struct FindScore {
       print("  \(name): read whole; rows \(rows.map { "\($0.box) \(Int($0.score)) \($0.digits)" })")
     }
     let images = try (scene ? rows : []).map { try photo.rowCrop($0) }
-    let candidates = try zip(rows, images).enumerated().map { index, pair in
+    // As the host: the rows compared on survey reads, the chosen one read in full when it may differ.
+    let surveys = try images.map { try reader.survey($0) }
+    var candidates = try zip(rows, images).enumerated().map { index, pair in
       let (row, crop) = pair
       if let crops {
         try Data(try crop.encoded()).write(to: crops.appendingPathComponent("\(name)-\(index).png"))
       }
-      let reading = try reader.read(crop)
+      let reading = surveys[index].reading
       return WindowChoice.Candidate(
         box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
     }
     let chosen = WindowChoice.choose(candidates, kind: nil)
+    if let chosen, surveys[chosen].refinable {
+      let reading = try reader.read(images[chosen], first: surveys[chosen].reading)
+      candidates[chosen].value = reading.text
+      candidates[chosen].confidence = reading.confidence
+    }
     let time = (ContinuousClock.now - started).milliseconds
     // Told the kind, as the host: the rows read again in the kind's formats when none fits it.
     let rereadValues = try WindowChoice.rereads(candidates, kind: kind).map { reread in

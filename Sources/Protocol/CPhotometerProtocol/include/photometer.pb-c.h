@@ -686,10 +686,17 @@ struct  Photometer__V1__ReadRequest
    * clock beside it). A registered meter's own kind wins.
    */
   Photometer__V1__MeterKind kind;
+  /*
+   * From the host to read plugins: one of the rows of digits found in a whole photo, read only to
+   * compare it with the others. An engine may leave out what only refines a reading (the reader's
+   * consulted trainings) and then sets `EngineReading.refinable`; the row the host takes is read
+   * again without `survey` when an engine did.
+   */
+  protobuf_c_boolean survey;
 };
 #define PHOTOMETER__V1__READ_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__read_request__descriptor) \
-    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED }
+    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED, 0 }
 
 
 /*
@@ -792,10 +799,15 @@ struct  Photometer__V1__EngineReading
    */
   size_t n_missing_examples;
   char **missing_examples;
+  /*
+   * A `survey` read that left out what refines a reading: read without `survey`, the same image
+   * may read otherwise.
+   */
+  protobuf_c_boolean refinable;
 };
 #define PHOTOMETER__V1__ENGINE_READING__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__engine_reading__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, 0 }
 
 
 /*
