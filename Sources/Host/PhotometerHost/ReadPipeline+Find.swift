@@ -56,10 +56,13 @@ extension ReadPipeline {
       candidates[chosen].confidence = reread.result.confidence
     } else if let choice = WindowChoice.choose(candidates, kind: kind) {
       chosen = choice
-      if results[chosen].engines.contains(where: { $0.value?.refinable ?? false }) {
-        results[chosen] = try await fanOutResult(crops[chosen], request: request, context: context).get()
-        candidates[chosen].value = ReadDecision.withDecimals(results[chosen].value, decimals: Int(context.decimals))
-        candidates[chosen].confidence = results[chosen].confidence
+      // A full read that fails leaves the survey's reading, which is one.
+      if results[chosen].engines.contains(where: { $0.value?.refinable ?? false }),
+        case .success(let full) = await fanOutResult(crops[chosen], request: request, context: context)
+      {
+        results[chosen] = full
+        candidates[chosen].value = ReadDecision.withDecimals(full.value, decimals: Int(context.decimals))
+        candidates[chosen].confidence = full.confidence
       }
     } else {
       return nil
