@@ -214,6 +214,31 @@ import Testing
     }
   }
 
+  /// A shadow reader is not asked to survey the rows of a whole photo, only to read the chosen
+  /// one, so its answer still stands beside the reading: it is asked once however many rows
+  /// were found, and reads that row in full, as the voting reader then does too.
+  @Test func aShadowReadsOnlyTheChosenRow() async throws {
+    let photo = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg").path
+    let started = URL(fileURLWithPath: try writeTemporaryFile("shadow-started.txt", []))
+    let plugins = try writePluginsFile(
+      """
+      {"plugins": [
+        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "4{survey}"}},
+        {"name": "shadow", "command": ["photometer-testplugin"], "roles": ["read"], "mode": "shadow",
+         "options": {"text": "7{survey}", "started_file": "\(started.path)"}}
+      ]}
+      """)
+    let output = try await runCommand(photometer, ["read", photo, "--json", "--plugins", plugins, "--db", database])
+    let result = try #require(try jsonLines(output).first, "\(output.standardError)")
+    let windows = try #require(result["windows"] as? [[String: Any]])
+    #expect(windows.count > 1, "the photo should hold several rows for this test to mean anything")
+    #expect(result["value"] as? String == "40")
+    let engines = try #require(result["engines"] as? [[String: Any]])
+    #expect(engines.map { $0["text"] as? String } == ["40", "70"])
+    let asked = try String(contentsOf: started, encoding: .utf8).split(separator: "\n")
+    #expect(asked.count == 1, "the shadow was asked \(asked.count) times")
+  }
+
   /// A row whose truth does not say where the decimal point is (`points` unlabelled: a strip of
   /// real photos, each with its device's comma) is judged on the reading's digits; a row that
   /// labels its points is judged with them.

@@ -15,9 +15,10 @@ extension ReadPipeline {
   }
 
   /// The rows of digits found in a whole photo (`VisionImage.digitRows`), each read by every
-  /// engine at once as a survey (``ReadRequest/survey``), and the reading of the one
-  /// ``WindowChoice`` takes for `kind` (read again in full when an engine's survey reading is
-  /// ``EngineReading/refinable``), with every row in `windows` (the chosen first) and its crop,
+  /// voting engine at once as a survey (``ReadRequest/survey``), and the reading of the one
+  /// ``WindowChoice`` takes for `kind` (read again in full, shadows included, when an engine's
+  /// survey reading is ``EngineReading/refinable`` or a shadow reads), with every row in
+  /// `windows` (the chosen first) and its crop,
   /// and the chosen row's image. Nil when the photo holds no row, or the photo is itself a digit
   /// window (``WindowChoice/isScene(width:height:rows:)``).
   func readFoundRows(in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?)
@@ -56,8 +57,9 @@ extension ReadPipeline {
       candidates[chosen].confidence = reread.result.confidence
     } else if let choice = WindowChoice.choose(candidates, kind: kind) {
       chosen = choice
-      // A full read that fails leaves the survey's reading, which is one.
-      if results[chosen].engines.contains(where: { $0.value?.refinable ?? false }),
+      // Read in full when an engine may read otherwise, or for the shadows' answers, which a
+      // survey leaves out; a full read that fails leaves the survey's reading, which is one.
+      if results[chosen].engines.contains(where: { $0.value?.refinable ?? false }) || plugins.hasShadow(.read),
         case .success(let full) = await fanOutResult(crops[chosen], request: request, context: context)
       {
         results[chosen] = full

@@ -1,8 +1,8 @@
 import PhotometerProtocol
 
 extension PluginSet {
-  /// Every read plugin's answer to `request`, in the order of the configuration; the vote is the
-  /// caller's (`ReadVote`).
+  /// Every read plugin's answer to `request`, in the order of the configuration, the shadows'
+  /// left out of a survey read (``ReadRequest/survey``); the vote is the caller's (`ReadVote`).
   ///
   /// The request's examples go to plugins without their crops; a plugin that learns and has not
   /// seen one lists it as missing, and is asked again with the crops `exampleCrops` gives for
@@ -10,7 +10,10 @@ extension PluginSet {
   public func readAnswers(
     _ request: ReadRequest, exampleCrops: @escaping @Sendable ([String]) async -> [Example] = { _ in [] }
   ) async throws(ErrorReply) -> [EngineAnswer] {
-    let calls = await fanOut(role: .read) { pool in await Self.read(request, with: pool, exampleCrops: exampleCrops) }
+    // A survey read is compared and mostly dropped; a shadow's answer is kept only with a reading.
+    let calls = await fanOut(role: .read, skippingShadows: request.survey) { pool in
+      await Self.read(request, with: pool, exampleCrops: exampleCrops)
+    }
     return try answers(calls, role: .read)
   }
 

@@ -111,13 +111,26 @@ public final class PluginSet: Sendable {
     return statuses
   }
 
+  /// Whether an enabled shadow plugin has `role`: a request it skips (a survey read) leaves its
+  /// answer out.
+  public func hasShadow(_ role: Role) -> Bool {
+    pools.contains {
+      $0.configuration.enabled && $0.configuration.mode == .shadow && $0.configuration.roles.contains(role)
+    }
+  }
+
   /// Runs `conversation` with every enabled plugin with `role` that takes its share of this
-  /// request (see ``PluginConfiguration/share``), at once; the calls in configuration order.
+  /// request (see ``PluginConfiguration/share``), at once, shadows left out when
+  /// `skippingShadows`; the calls in configuration order.
   func fanOut<Response>(
-    role: Role, _ conversation: @escaping @Sendable (PluginPool) async -> PluginCall<Response>
+    role: Role, skippingShadows: Bool = false,
+    _ conversation: @escaping @Sendable (PluginPool) async -> PluginCall<Response>
   ) async -> [(PluginConfiguration, PluginCall<Response>)] {
     var targets: [PluginPool] = []
     for pool in pools where pool.configuration.enabled && pool.configuration.roles.contains(role) {
+      if skippingShadows && pool.configuration.mode == .shadow {
+        continue
+      }
       if await pool.takesShare() {
         targets.append(pool)
       }
