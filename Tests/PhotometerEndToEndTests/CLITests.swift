@@ -239,6 +239,29 @@ import Testing
     #expect(asked.count == 1, "the shadow was asked \(asked.count) times")
   }
 
+  /// Told a kind no row fits, the rows are read again in the kind's formats as surveys too: the
+  /// shadow reads only the re-read taken, once, told its format.
+  @Test func aShadowReadsOnlyTheRereadTaken() async throws {
+    let photo = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg").path
+    let started = URL(fileURLWithPath: try writeTemporaryFile("shadow-started.txt", []))
+    let plugins = try writePluginsFile(
+      """
+      {"plugins": [
+        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "37{digits}"}},
+        {"name": "shadow", "command": ["photometer-testplugin"], "roles": ["read"], "mode": "shadow",
+         "options": {"text": "5{survey}{digits}", "started_file": "\(started.path)"}}
+      ]}
+      """)
+    let output = try await runCommand(
+      photometer, ["read", photo, "--kind", "thermometer", "--json", "--plugins", plugins, "--db", database])
+    let result = try #require(try jsonLines(output).first, "\(output.standardError)")
+    #expect(result["value"] as? String == "37.3")
+    let engines = try #require(result["engines"] as? [[String: Any]])
+    #expect(engines.map { $0["text"] as? String } == ["373", "503"])
+    let asked = try String(contentsOf: started, encoding: .utf8).split(separator: "\n")
+    #expect(asked.count == 1, "the shadow was asked \(asked.count) times")
+  }
+
   /// A row whose truth does not say where the decimal point is (`points` unlabelled: a strip of
   /// real photos, each with its device's comma) is judged on the reading's digits; a row that
   /// labels its points is judged with them.

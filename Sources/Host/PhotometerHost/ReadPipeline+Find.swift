@@ -57,15 +57,9 @@ extension ReadPipeline {
       candidates[chosen].confidence = reread.result.confidence
     } else if let choice = WindowChoice.choose(candidates, kind: kind) {
       chosen = choice
-      // Read in full when an engine may read otherwise, or for the shadows' answers, which a
-      // survey leaves out; a full read that fails leaves the survey's reading, which is one.
-      if results[chosen].engines.contains(where: { $0.value?.refinable ?? false }) || plugins.hasShadow(.read),
-        case .success(let full) = await fanOutResult(crops[chosen], request: request, context: context)
-      {
-        results[chosen] = full
-        candidates[chosen].value = ReadDecision.withDecimals(full.value, decimals: Int(context.decimals))
-        candidates[chosen].confidence = full.confidence
-      }
+      results[chosen] = await completed(results[chosen], crop: crops[chosen], request: request, context: context)
+      candidates[chosen].value = ReadDecision.withDecimals(results[chosen].value, decimals: Int(context.decimals))
+      candidates[chosen].confidence = results[chosen].confidence
     } else {
       return nil
     }
@@ -82,7 +76,8 @@ extension ReadPipeline {
 
   /// When no row read fits `kind`, the rows read again told each of the kind's formats
   /// (``WindowChoice/rereads(_:kind:)``; the engines are told the digit count, the point is
-  /// placed here): the surest re-read that fits, and its row. Nil when none fits.
+  /// placed here), as surveys: the surest re-read that fits, completed, and its row. Nil when
+  /// none fits.
   private func readInFormat(
     _ candidates: [WindowChoice.Candidate], crops: [Image], request: ReadRequest, context: Context, kind: MeterKind
   ) async throws(PipelineError) -> (row: Int, result: ReadResult)? {
@@ -93,13 +88,27 @@ extension ReadPipeline {
       told.digits = UInt32(reread.format.digits)
       return (crops[reread.row], told)
     }
-    let results = try await fanOutEach(jobs, request: request).enumerated().map { index, result in
-      var result = result
-      result.value = plan[index].format.apply(to: result.value)
-      return result
+    let results = try await fanOutEach(jobs, request: request, survey: true)
+    let values = results.enumerated().map { index, result in
+      (value: plan[index].format.apply(to: result.value), confidence: result.confidence)
     }
-    let values = results.map { (value: $0.value, confidence: $0.confidence) }
-    return WindowChoice.chooseReread(values, kind: kind).map { (plan[$0].row, results[$0]) }
+    guard let best = WindowChoice.chooseReread(values, kind: kind) else { return nil }
+    let (crop, told) = jobs[best]
+    var result = await completed(results[best], crop: crop, request: request, context: told)
+    result.value = plan[best].format.apply(to: result.value)
+    return (plan[best].row, result)
+  }
+
+  /// A survey read's `result` of `crop`, read again in full when an engine may read it otherwise
+  /// (``EngineReading/refinable``) or a shadow read plugin is enabled (for its answer, which a
+  /// survey leaves out); a full read that fails leaves the survey's reading, which is one.
+  private func completed(_ result: ReadResult, crop: Image, request: ReadRequest, context: Context) async
+    -> ReadResult
+  {
+    guard result.engines.contains(where: { $0.value?.refinable ?? false }) || plugins.hasShadow(.read),
+      case .success(let full) = await fanOutResult(crop, request: request, context: context)
+    else { return result }
+    return full
   }
 
   /// Each crop read by every engine at once, all crops at once, with its context; in order.

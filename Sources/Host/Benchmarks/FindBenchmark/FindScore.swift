@@ -86,13 +86,19 @@ struct FindScore {
     }
     let time = (ContinuousClock.now - started).milliseconds
     // Told the kind, as the host: the rows read again in the kind's formats when none fits it.
-    let rereadValues = try WindowChoice.rereads(candidates, kind: kind).map { reread in
-      let reading = try reader.read(images[reread.row], digits: reread.format.digits)
-      return (value: reread.format.apply(to: reading.text), confidence: reading.confidence)
+    let plan = WindowChoice.rereads(candidates, kind: kind)
+    let rereads = try plan.map { try reader.survey(images[$0.row], digits: $0.format.digits) }
+    let rereadValues = zip(plan, rereads).map { reread, survey in
+      (value: reread.format.apply(to: survey.reading.text), confidence: survey.reading.confidence)
     }
-    let told =
-      WindowChoice.chooseReread(rereadValues, kind: kind).map { rereadValues[$0].value }
-      ?? WindowChoice.choose(candidates, kind: kind).map { candidates[$0].value }
+    var told = WindowChoice.choose(candidates, kind: kind).map { candidates[$0].value }
+    if let best = WindowChoice.chooseReread(rereadValues, kind: kind) {
+      let reading =
+        rereads[best].refinable
+        ? try reader.read(images[plan[best].row], digits: plan[best].format.digits, first: rereads[best].reading)
+        : rereads[best].reading
+      told = plan[best].format.apply(to: reading.text)
+    }
     tally.add(
       window: chosen.map { candidates[$0].box }, digits: chosen.map { rows[$0].digitBox },
       blind: chosen.map { candidates[$0].value },
