@@ -33,6 +33,23 @@ import Testing
     #expect(found >= 8, "\(found) of \(labels.count)")
   }
 
+  /// Both finders at once (the shipped search) give the rows of each finder alone, merged.
+  @Test func bothFindersAtOnceMergeTheirRowsAlone() async throws {
+    let folder = try await Rendered.devicePhotos(count: 4, seed: 8)
+    let labels = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    try await onOwnThread {
+      let finder = try Self.finder.get()
+      for label in labels {
+        let photo = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(label[0]))))
+        let alone = RowFinder.merged(
+          try finder.rows(in: photo, limit: 4, finders: .components), try finder.rows(in: photo, limit: 4), limit: 4)
+        let both = try finder.rows(in: photo, limit: 4, finders: .both)
+        #expect(both.map(\.box) == alone.map(\.box) && both.map(\.score) == alone.map(\.score), "\(label[0])")
+        #expect(!both.isEmpty, "\(label[0]) should show a row for this test to mean anything")
+      }
+    }
+  }
+
   /// A plain grey photo holds no row; a grey one-channel photo goes in as well as a colour one.
   @Test func aBlankPhotoHoldsNoRow() throws {
     let finder = try Self.finder.get()

@@ -1,6 +1,7 @@
 import CDigitReader
 import Foundation
 import PhotometerVision
+import Synchronization
 
 /// The row finder (an ONNX file run by OpenCV's dnn module, trained by Tools/train-row-finder.py):
 /// rows of digits in a whole photo, found by a network that marks each row's core, for reading a
@@ -104,12 +105,22 @@ extension RowFinder {
     return kept
   }
 
-  /// The rows `finders` find in `photo`, at most `limit`.
+  /// The rows `finders` find in `photo`, at most `limit`. Both finders run at once, the
+  /// components on a second thread while the network runs (R65 in docs/recognizers.md).
   public func rows(in photo: VisionImage, limit: Int, finders: Finders) throws -> [VisionImage.DigitRow] {
     switch finders {
-    case .components: try photo.digitRows(limit: limit)
-    case .network: try rows(in: photo, limit: limit)
-    case .both: Self.merged(try photo.digitRows(limit: limit), try rows(in: photo, limit: limit), limit: limit)
+    case .components: return try photo.digitRows(limit: limit)
+    case .network: return try rows(in: photo, limit: limit)
+    case .both:
+      let found = Mutex<[Result<[VisionImage.DigitRow], any Error>?]>([nil, nil])
+      DispatchQueue.concurrentPerform(iterations: 2) { finder in
+        let rows = Result { () throws -> [VisionImage.DigitRow] in
+          finder == 0 ? try photo.digitRows(limit: limit) : try self.rows(in: photo, limit: limit)
+        }
+        found.withLock { $0[finder] = rows }
+      }
+      let (measured, network) = found.withLock { ($0[0]!, $0[1]!) }
+      return Self.merged(try measured.get(), try network.get(), limit: limit)
     }
   }
 }
