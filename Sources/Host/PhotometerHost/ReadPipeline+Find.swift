@@ -111,7 +111,8 @@ extension ReadPipeline {
     return full
   }
 
-  /// Each crop read by every engine at once, all crops at once, with its context; in order.
+  /// Each crop read by every engine at once (by the voting ones for a `survey`), all crops at
+  /// once, with its context; in order.
   private func fanOutEach(_ jobs: [(crop: Image, context: Context)], request: ReadRequest, survey: Bool = false)
     async throws(PipelineError) -> [ReadResult]
   {
