@@ -78,26 +78,33 @@ struct FindScore {
       return WindowChoice.Candidate(
         box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
     }
+    let surveyed = candidates
+    // The row taken, read in full when its survey may read otherwise.
+    func completed(_ row: Int) throws -> EngineReading {
+      surveys[row].refinable ? try reader.read(images[row], first: surveys[row].reading) : surveys[row].reading
+    }
     let chosen = WindowChoice.choose(candidates, kind: nil)
-    if let chosen, surveys[chosen].refinable {
-      let reading = try reader.read(images[chosen], first: surveys[chosen].reading)
+    if let chosen {
+      let reading = try completed(chosen)
       candidates[chosen].value = reading.text
       candidates[chosen].confidence = reading.confidence
     }
     let time = (ContinuousClock.now - started).milliseconds
     // Told the kind, as the host: the rows read again in the kind's formats when none fits it.
-    let plan = WindowChoice.rereads(candidates, kind: kind)
+    let plan = WindowChoice.rereads(surveyed, kind: kind)
     let rereads = try plan.map { try reader.survey(images[$0.row], digits: $0.format.digits) }
     let rereadValues = zip(plan, rereads).map { reread, survey in
       (value: reread.format.apply(to: survey.reading.text), confidence: survey.reading.confidence)
     }
-    var told = WindowChoice.choose(candidates, kind: kind).map { candidates[$0].value }
+    let told: String?
     if let best = WindowChoice.chooseReread(rereadValues, kind: kind) {
       let reading =
         rereads[best].refinable
         ? try reader.read(images[plan[best].row], digits: plan[best].format.digits, first: rereads[best].reading)
         : rereads[best].reading
       told = plan[best].format.apply(to: reading.text)
+    } else {
+      told = try WindowChoice.choose(surveyed, kind: kind).map { try completed($0).text }
     }
     tally.add(
       window: chosen.map { candidates[$0].box }, digits: chosen.map { rows[$0].digitBox },
