@@ -57,6 +57,7 @@ public struct ReaderPanel: Sendable {
   /// decided by ``decide(_:)`` over the readings made. The text is the one all members would
   /// decide; the third's time is spent only where the first two differ (R59 in
   /// docs/recognizers.md).
+  ///
   /// `first`: the first member's reading of this window and these settings, when a ``survey``
   /// made it already.
   public func read(

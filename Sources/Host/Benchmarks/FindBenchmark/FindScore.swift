@@ -79,9 +79,9 @@ struct FindScore {
         box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
     }
     let surveyed = candidates
-    // The row taken, read in full when its survey may read otherwise.
+    // The row taken, read in full: the panel consults from its survey only where it is refinable.
     func completed(_ row: Int) throws -> EngineReading {
-      surveys[row].refinable ? try reader.read(images[row], first: surveys[row].reading) : surveys[row].reading
+      try reader.read(images[row], first: surveys[row].reading)
     }
     let chosen = WindowChoice.choose(candidates, kind: nil)
     if let chosen {
@@ -98,10 +98,8 @@ struct FindScore {
     }
     let told: String?
     if let best = WindowChoice.chooseReread(rereadValues, kind: kind) {
-      let reading =
-        rereads[best].refinable
-        ? try reader.read(images[plan[best].row], digits: plan[best].format.digits, first: rereads[best].reading)
-        : rereads[best].reading
+      let reading = try reader.read(
+        images[plan[best].row], digits: plan[best].format.digits, first: rereads[best].reading)
       told = plan[best].format.apply(to: reading.text)
     } else {
       told = try WindowChoice.choose(surveyed, kind: kind).map { try completed($0).text }
