@@ -216,14 +216,16 @@ import Testing
 
   /// A shadow reader is not asked to survey the rows of a whole photo, only to read the chosen
   /// one, so its answer still stands beside the reading: it is asked once however many rows
-  /// were found, and reads that row in full, as the voting reader then does too.
+  /// were found, and reads that row in full. The voting reader, whose survey readings are not
+  /// refinable, reads each row once, and its survey reading of the chosen one stands.
   @Test func aShadowReadsOnlyTheChosenRow() async throws {
     let (result, asked) = try await readWithShadow(reader: "4{survey}", shadow: "7{survey}")
     let windows = try #require(result["windows"] as? [[String: Any]])
     #expect(windows.count > 1, "the photo should hold several rows for this test to mean anything")
-    #expect(result["value"] as? String == "40")
-    #expect((result["engines"] as? [[String: Any]])?.map { $0["text"] as? String } == ["40", "70"])
-    #expect(asked == 1, "the shadow was asked \(asked) times")
+    #expect(result["value"] as? String == "41")
+    #expect((result["engines"] as? [[String: Any]])?.map { $0["text"] as? String } == ["41", "70"])
+    #expect(asked.shadow == 1, "the shadow was asked \(asked.shadow) times")
+    #expect(asked.reader == windows.count, "the reader was asked \(asked.reader) times for \(windows.count) rows")
   }
 
   /// Told a kind no row fits, the rows are read again in the kind's formats as surveys too: the
@@ -233,28 +235,31 @@ import Testing
       reader: "37{digits}", shadow: "5{survey}{digits}", arguments: ["--kind", "thermometer"])
     #expect(result["value"] as? String == "37.3")
     #expect((result["engines"] as? [[String: Any]])?.map { $0["text"] as? String } == ["373", "503"])
-    #expect(asked == 1, "the shadow was asked \(asked) times")
+    #expect(asked.shadow == 1, "the shadow was asked \(asked.shadow) times")
   }
 
   /// `read --json` of a rendered device photo, no window given, by a test reader answering
-  /// `reader` and a shadow answering `shadow`: the result, and how often the shadow was asked.
+  /// `reader` and a shadow answering `shadow`: the result, and how often each was asked.
   func readWithShadow(reader: String, shadow: String, arguments: [String] = []) async throws
-    -> (result: [String: Any], asked: Int)
+    -> (result: [String: Any], asked: (reader: Int, shadow: Int))
   {
     let photo = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg").path
-    let started = URL(fileURLWithPath: try writeTemporaryFile("shadow-started.txt", []))
+    let readerStarted = URL(fileURLWithPath: try writeTemporaryFile("reader-started.txt", []))
+    let shadowStarted = URL(fileURLWithPath: try writeTemporaryFile("shadow-started.txt", []))
     let plugins = try writePluginsFile(
       """
       {"plugins": [
-        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "\(reader)"}},
+        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"],
+         "options": {"text": "\(reader)", "started_file": "\(readerStarted.path)"}},
         {"name": "shadow", "command": ["photometer-testplugin"], "roles": ["read"], "mode": "shadow",
-         "options": {"text": "\(shadow)", "started_file": "\(started.path)"}}
+         "options": {"text": "\(shadow)", "started_file": "\(shadowStarted.path)"}}
       ]}
       """)
     let output = try await runCommand(
       photometer, ["read", photo, "--json", "--plugins", plugins, "--db", database] + arguments)
     let result = try #require(try jsonLines(output).first, "\(output.standardError)")
-    return (result, try String(contentsOf: started, encoding: .utf8).split(separator: "\n").count)
+    let lines = { (file: URL) in try String(contentsOf: file, encoding: .utf8).split(separator: "\n").count }
+    return (result, (try lines(readerStarted), try lines(shadowStarted)))
   }
 
   /// A row whose truth does not say where the decimal point is (`points` unlabelled: a strip of

@@ -41,6 +41,29 @@ import Testing
     await plugins.stopAll()
   }
 
+  /// A survey's answers are completed by asking again only the plugins whose survey reading may
+  /// differ (refinable) and those the survey left out (shadows); the others' answers stand.
+  @Test func completingASurveyAsksOnlyTheRefinableAndTheLeftOut() async throws {
+    let plugins = makePluginSet([
+      testPlugin("sure", options: ["text": "1{survey}"]),
+      testPlugin("unsure", options: ["text": "2{survey}", "refinable": "yes"]),
+      testPlugin("shadow", mode: .shadow, options: ["text": "3{survey}"]),
+    ])
+    await plugins.startAll()
+    var survey = photo
+    survey.survey = true
+    let surveyed = try await plugins.readAnswers(survey)
+    #expect(surveyed.map { $0.value?.text } == ["11", "21"])
+    let completed = await plugins.completedReadAnswers(survey, survey: surveyed)
+    #expect(completed.map(\.plugin) == ["sure", "unsure", "shadow"])
+    #expect(completed.map { $0.value?.text } == ["11", "20", "30"])
+    #expect(await arrived(plugins, "sure") == 1)
+    #expect(await arrived(plugins, "unsure") == 2)
+    #expect(await arrived(plugins, "shadow") == 1)
+    #expect(await plugins.completedReadAnswers(photo, survey: completed) == completed, "nothing left to ask")
+    await plugins.stopAll()
+  }
+
   @Test func queuedRequestsAreServedInTheOrderTheyCame() async throws {
     let plugins = makePluginSet([testPlugin("one", maxQueued: 10, options: ["delay_ms": "100"])])
     await plugins.startAll()

@@ -16,8 +16,9 @@ extension ReadPipeline {
 
   /// The rows of digits found in a whole photo (`VisionImage.digitRows`), each read by every
   /// voting engine at once as a survey (``ReadRequest/survey``), and the reading of the one
-  /// ``WindowChoice`` takes for `kind` (read again in full, shadows included, when an engine's
-  /// survey reading is ``EngineReading/refinable`` or a shadow reads), with every row in
+  /// ``WindowChoice`` takes for `kind`, completed (``completed(_:crop:request:context:)``: read
+  /// again by the engines whose survey reading is ``EngineReading/refinable`` and by the
+  /// shadows), with every row in
   /// `windows` (the chosen first) and its crop,
   /// and the chosen row's image. Nil when the photo holds no row, or the photo is itself a digit
   /// window (``WindowChoice/isScene(width:height:rows:)``).
@@ -97,18 +98,6 @@ extension ReadPipeline {
     var result = await completed(results[best], crop: crop, request: request, context: told)
     result.value = plan[best].format.apply(to: result.value)
     return (plan[best].row, result)
-  }
-
-  /// A survey read's `result` of `crop`, read again in full when an engine may read it otherwise
-  /// (``EngineReading/refinable``) or a shadow read plugin is enabled (for its answer, which a
-  /// survey leaves out); a full read that fails leaves the survey's reading, which is one.
-  private func completed(_ result: ReadResult, crop: Image, request: ReadRequest, context: Context) async
-    -> ReadResult
-  {
-    guard result.engines.contains(where: { $0.value?.refinable ?? false }) || plugins.hasShadow(.read),
-      case .success(let full) = await fanOutResult(crop, request: request, context: context)
-    else { return result }
-    return full
   }
 
   /// Each crop read by every engine at once (by the voting ones for a `survey`), all crops at

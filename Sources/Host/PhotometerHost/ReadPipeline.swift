@@ -164,20 +164,44 @@ final class ReadPipeline: Sendable {
   private func fanOut(_ crop: Image, request: ReadRequest, context: Context, survey: Bool = false)
     async throws(PipelineError) -> ReadResult
   {
-    let engineRequest = ReadRequest(
+    let engineRequest = Self.engineRequest(crop, request: request, context: context, survey: survey)
+    let exampleCrops = exampleCrops(context)
+    return try await fannedOut { () throws(ErrorReply) in
+      try await plugins.read(engineRequest, expectedDigits: Int(context.digits), exampleCrops: exampleCrops)
+    }
+  }
+
+  /// `survey`, a survey read's result of `crop`, made a full read's: only the engines that read
+  /// the survey otherwise or not at all read again (``PluginSet/completedReadAnswers``), and the
+  /// answers are voted again.
+  func completed(_ survey: ReadResult, crop: Image, request: ReadRequest, context: Context) async -> ReadResult {
+    let answers = await plugins.completedReadAnswers(
+      Self.engineRequest(crop, request: request, context: context, survey: false), survey: survey.engines,
+      exampleCrops: exampleCrops(context))
+    guard answers != survey.engines else { return survey }
+    return ReadVote.result(answers, weights: plugins.weights, expectedDigits: Int(context.digits))
+  }
+
+  /// What the read engines are sent for `crop`.
+  private static func engineRequest(_ crop: Image, request: ReadRequest, context: Context, survey: Bool)
+    -> ReadRequest
+  {
+    ReadRequest(
       image: Image(data: crop.data, name: request.image.name), meter: context.meter?.name ?? "",
       digits: context.digits, decimals: context.decimals, options: request.options, examples: context.examples,
       survey: survey)
+  }
+
+  /// The crops of the meter's examples with the keys an engine asks for: only plugins that learn
+  /// ask, and only for what they have not seen.
+  private func exampleCrops(_ context: Context) -> @Sendable ([String]) async -> [Example] {
     let store = store
     let meter = context.meter
-    return try await fannedOut { () throws(ErrorReply) in
-      try await plugins.read(engineRequest, expectedDigits: Int(context.digits)) { keys in
-        // Only plugins that learn ask, and only for what they have not seen.
-        guard let meter else { return [] }
-        let wanted = Set(keys)
-        let examples = (try? await store.examples(of: meter.name, limit: Self.examplesPerRead, crops: true)) ?? []
-        return examples.filter { wanted.contains($0.key) }
-      }
+    return { keys in
+      guard let meter else { return [] }
+      let wanted = Set(keys)
+      let examples = (try? await store.examples(of: meter.name, limit: Self.examplesPerRead, crops: true)) ?? []
+      return examples.filter { wanted.contains($0.key) }
     }
   }
 

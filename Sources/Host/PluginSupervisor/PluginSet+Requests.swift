@@ -11,10 +11,34 @@ extension PluginSet {
     _ request: ReadRequest, exampleCrops: @escaping @Sendable ([String]) async -> [Example] = { _ in [] }
   ) async throws(ErrorReply) -> [EngineAnswer] {
     // A survey read is compared and mostly dropped; a shadow's answer is kept only with a reading.
-    let calls = await fanOut(role: .read, skippingShadows: request.survey) { pool in
+    let calls = await fanOut(role: .read, where: { !request.survey || $0.mode != .shadow }) { pool in
       await Self.read(request, with: pool, exampleCrops: exampleCrops)
     }
     return try answers(calls, role: .read)
+  }
+
+  /// The answers of a survey read (``ReadRequest/survey``) of `request` made those of a full
+  /// read: the plugins whose survey reading is ``EngineReading/refinable``, and those the survey
+  /// left out (the shadows), read `request` in full; every other answer stands, failures
+  /// included, and so does a survey reading whose full read fails. In configuration order;
+  /// `survey` itself when no plugin is to read again.
+  public func completedReadAnswers(
+    _ request: ReadRequest, survey: [EngineAnswer],
+    exampleCrops: @escaping @Sendable ([String]) async -> [Example] = { _ in [] }
+  ) async -> [EngineAnswer] {
+    let surveyed = Dictionary(survey.map { ($0.plugin, $0) }, uniquingKeysWith: { first, _ in first })
+    var full = request
+    full.survey = false
+    let readsAgain = { (name: String) in surveyed[name].map { $0.value?.refinable == true } ?? true }
+    let calls = await fanOut(role: .read, where: { readsAgain($0.name) }) { [full] pool in
+      await Self.read(full, with: pool, exampleCrops: exampleCrops)
+    }
+    guard !calls.isEmpty else { return survey }
+    var answers = surveyed
+    for (configuration, call) in calls where (try? call.outcome.get()) != nil || answers[configuration.name] == nil {
+      answers[configuration.name] = Self.answer(call, of: configuration)
+    }
+    return pools(with: .read).compactMap { answers[$0.configuration.name] }
   }
 
   /// Every dials plugin's answer to `request`: one symbol for each of its ``ReadRequest/dials``.
@@ -119,15 +143,7 @@ extension PluginSet {
         .noPlugins,
         "no enabled plugin has the role '\(role)' (or takes a share of this request); add one to plugins.json")
     }
-    let answers: [PluginAnswer<Value>] = calls.map { configuration, call in
-      PluginAnswer(
-        plugin: configuration.name,
-        version: call.version,
-        outcome: call.outcome,
-        milliseconds: call.milliseconds,
-        voted: configuration.mode == .vote
-      )
-    }
+    let answers = calls.map { configuration, call in Self.answer(call, of: configuration) }
     // A photo every plugin refused as an image is a bad request, not an unknown meter or a blank.
     let refusals = answers.compactMap { answer in
       if case .failure(let error) = answer.outcome, error.code == .badImage { error } else { nil }
@@ -136,5 +152,13 @@ extension PluginSet {
       throw ErrorReply(.badImage, "every plugin refused the photo: \(first.message)", plugin: first.plugin)
     }
     return answers
+  }
+
+  private static func answer<Value>(_ call: PluginCall<Value>, of configuration: PluginConfiguration)
+    -> PluginAnswer<Value>
+  {
+    PluginAnswer(
+      plugin: configuration.name, version: call.version, outcome: call.outcome, milliseconds: call.milliseconds,
+      voted: configuration.mode == .vote)
   }
 }

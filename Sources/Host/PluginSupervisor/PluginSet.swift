@@ -54,10 +54,12 @@ public final class PluginSet: Sendable {
 
   /// The roles of the enabled plugins.
   public var roles: [Role] {
-    let pools = pools
-    return Role.allCases.filter { role in
-      pools.contains { $0.configuration.enabled && $0.configuration.roles.contains(role) }
-    }
+    Role.allCases.filter { !pools(with: $0).isEmpty }
+  }
+
+  /// The enabled pools with `role`, in configuration order.
+  func pools(with role: Role) -> [PluginPool] {
+    pools.filter { $0.configuration.enabled && $0.configuration.roles.contains(role) }
   }
 
   /// The weight of each plugin in the vote.
@@ -111,26 +113,15 @@ public final class PluginSet: Sendable {
     return statuses
   }
 
-  /// Whether an enabled shadow plugin has `role`: a request it skips (a survey read) leaves its
-  /// answer out.
-  public func hasShadow(_ role: Role) -> Bool {
-    pools.contains {
-      $0.configuration.enabled && $0.configuration.mode == .shadow && $0.configuration.roles.contains(role)
-    }
-  }
-
-  /// Runs `conversation` with every enabled plugin with `role` that takes its share of this
-  /// request (see ``PluginConfiguration/share``), at once, shadows left out when
-  /// `skippingShadows`; the calls in configuration order.
+  /// Runs `conversation` with every enabled plugin with `role` that `asked` selects and that
+  /// takes its share of this request (see ``PluginConfiguration/share``), at once; the calls in
+  /// configuration order.
   func fanOut<Response>(
-    role: Role, skippingShadows: Bool = false,
+    role: Role, where asked: (PluginConfiguration) -> Bool = { _ in true },
     _ conversation: @escaping @Sendable (PluginPool) async -> PluginCall<Response>
   ) async -> [(PluginConfiguration, PluginCall<Response>)] {
     var targets: [PluginPool] = []
-    for pool in pools where pool.configuration.enabled && pool.configuration.roles.contains(role) {
-      if skippingShadows && pool.configuration.mode == .shadow {
-        continue
-      }
+    for pool in pools(with: role) where asked(pool.configuration) {
       if await pool.takesShare() {
         targets.append(pool)
       }
