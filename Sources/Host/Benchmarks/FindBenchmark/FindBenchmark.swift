@@ -7,7 +7,7 @@
 //
 //   swift build -c release
 //   .build/release/photometer-benchmark-find SET-DIR... [--show-errors] [--crops DIR] [--host PLUGINS.json]
-//       [--finders components|network|both]
+//       [--finders components|network|both] [--kind KIND]
 import ArgumentParser
 import DigitReader
 import Foundation
@@ -16,6 +16,7 @@ import PhotometerVision
 import PhotometerVoting
 
 extension RowFinder.Finders: ExpressibleByArgument {}
+extension MeterKind: ExpressibleByArgument {}
 
 @main
 struct FindBenchmark: AsyncParsableCommand {
@@ -46,15 +47,9 @@ struct FindBenchmark: AsyncParsableCommand {
     help: ArgumentHelp(
       "Tell every photo this kind instead of its own (thermometer: the glucose meters fit no format, so the "
         + "told reads time the re-reads in the kind's formats).", valueName: "kind"))
-  var kind: String?
+  var kind: MeterKind?
 
   func run() async throws {
-    let told = try kind.map { text in
-      guard let kind = MeterKind(rawValue: text) else {
-        throw ValidationError("--kind \(text) is no meter kind: try thermometer or glucose")
-      }
-      return kind
-    }
     print("Find evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores")
     print(FindTally.header)
     let reader = try ReaderPanel.bundled()
@@ -65,7 +60,7 @@ struct FindBenchmark: AsyncParsableCommand {
       let photos = try DevicePhoto.load(folder)
       for photo in photos {
         try score.add(
-          photo.bytes, kind: told ?? photo.kind, value: photo.value, box: photo.box, reader: reader,
+          photo.bytes, kind: kind ?? photo.kind, value: photo.value, box: photo.box, reader: reader,
           showErrors: showErrors,
           name: photo.name, crops: crops.map { URL(fileURLWithPath: $0) }, finder: finder, finders: finders)
       }
@@ -79,7 +74,7 @@ struct FindBenchmark: AsyncParsableCommand {
         var hostScore = HostScore()
         for photo in photos {
           try await hostScore.add(
-            photo.bytes, kind: told ?? photo.kind, value: photo.value, box: photo.box, client: client,
+            photo.bytes, kind: kind ?? photo.kind, value: photo.value, box: photo.box, client: client,
             showErrors: showErrors,
             name: photo.name)
         }
