@@ -38,6 +38,13 @@ struct HostScore {
           + blindResult.windows.map { "\($0.value) (\(String(format: "%.2f", $0.confidence)), \($0.box))" }
           .joined(separator: ", "))
     }
+    if showErrors, toldResult.value != value {
+      print(
+        "  \(name) (host), told \(kind.rawValue): \(toldResult.value.isEmpty ? "none" : toldResult.value), truth "
+          + "\(value); windows "
+          + toldResult.windows.map { "\($0.value) (\(String(format: "%.2f", $0.confidence)), \($0.box))" }
+          .joined(separator: ", "))
+    }
   }
 
   private static func read(_ bytes: [UInt8], kind: MeterKind?, client: HostClient) async throws -> ReadResult {
