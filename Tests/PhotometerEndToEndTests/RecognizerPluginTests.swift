@@ -249,6 +249,33 @@ import Testing
     #expect(roi[0] <= truth[0] && roi[1] <= truth[1] && roi[0] + roi[2] >= truth[0] + truth[2] * 0.9, "\(roi)")
   }
 
+  /// Whole photos of blood-pressure monitors, no window given, the kind told: the host finds the
+  /// three lines among the rows of digits and joins them; a monitor added without --roi gets the
+  /// box around its lines, and reads there.
+  @Test func readsABloodPressureMonitorWithNoWindowGiven() async throws {
+    let folder = try await Rendered.devicePhotos(count: 2, seed: 1, kind: "blood-pressure")
+    let photos = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    let read = try await run([
+      "read", "--json", "--kind", "blood-pressure", folder.appendingPathComponent(photos[0][0]).path,
+    ])
+    #expect(read.status == 0, "\(read.standardError)")
+    let result = try #require(try json(read).first)
+    #expect(result["value"] as? String == photos[0][2])
+    // The first window is the box around the three lines: the true lines' box, by IoU.
+    let box = try #require((result["windows"] as? [[String: Any]])?.first?["box"] as? [Double])
+    let truth = photos[0][3].split(separator: " ").compactMap { Double($0) }
+    let shared =
+      max(0, min(box[0] + box[2], truth[0] + truth[2]) - max(box[0], truth[0]))
+      * max(0, min(box[1] + box[3], truth[1] + truth[3]) - max(box[1], truth[1]))
+    #expect(shared / (box[2] * box[3] + truth[2] * truth[3] - shared) >= 0.7, "\(box) against \(truth)")
+
+    let monitor = folder.appendingPathComponent(photos[1][0]).path
+    let added = try await run(["meter", "add", "BP", "--kind", "blood-pressure", "--reference", monitor])
+    #expect(added.standardOutput.contains("Digit window found at"), "\(added.standardOutput)")
+    let again = try await run(["read", "--json", "--meter", "BP", monitor])
+    #expect(try json(again).first?["value"] as? String == photos[1][2], "\(again.standardOutput)")
+  }
+
   @Test func aDialOutOfStepWithTheDecimalsIsRefusedWithTheRightFactors() async throws {
     let folder = try await Rendered.dialMeters(count: 1, seed: 22)
     let meter = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)

@@ -30,6 +30,33 @@ import Testing
     #expect(WindowChoice.choose(rows, kind: nil) == 1)
   }
 
+  /// A blood-pressure monitor: a clock above its three lines, a label's number beside them.
+  @Test func aMonitorsLinesAreTheStackedRowsThatMakeABloodPressure() {
+    func line(_ value: String, x: Int32, y: Int32, height: Int32, score: Double = 200) -> WindowChoice.Candidate {
+      WindowChoice.Candidate(
+        box: Rect(x: x, y: y, width: 3 * height, height: height), score: score, digits: value.count, value: value,
+        confidence: 0.95)
+    }
+    let clock = line("1042", x: 100, y: 20, height: 20, score: 300)
+    let systolic = line("128", x: 100, y: 50, height: 60)
+    let label = line("118", x: 400, y: 130, height: 60)
+    let diastolic = line("84", x: 110, y: 120, height: 55)
+    let pulse = line("72", x: 160, y: 185, height: 35)
+    let rows = [clock, pulse, label, systolic, diastolic]
+    let allow = Plausibility.allowsBloodPressure
+    #expect(WindowChoice.lines(rows, count: 3, allow: allow) == [3, 4, 1])
+    // Upside down the lines fit no blood pressure; without the pulse, nothing fits.
+    let upsideDown = [pulse, diastolic, systolic].map { row in
+      var row = row
+      row.box.y = 300 - row.box.y
+      return row
+    }
+    #expect(WindowChoice.lines(upsideDown, count: 3, allow: allow) == nil)
+    #expect(WindowChoice.lines([clock, systolic, diastolic, label], count: 3, allow: allow) == nil)
+    // Without a rule on the values, the weightiest stack.
+    #expect(WindowChoice.lines([systolic, diastolic, pulse], count: 3) == [0, 1, 2])
+  }
+
   @Test func aPhotoThatIsItselfAWindowIsReadWhole() {
     let small = Rect(x: 200, y: 150, width: 150, height: 60)
     #expect(WindowChoice.isScene(width: 640, height: 480, rows: [small]))

@@ -31,10 +31,14 @@ public enum Rendered {
       ["--count", "\(count)", "--seed", "\(seed)", "--style", style] + (references ? ["--references"] : []))
   }
 
-  /// Whole photos of glucose meters and thermometers (Tools/make-device-photos.py) with
-  /// `labels.csv` (file, kind, value, box).
-  public static func devicePhotos(count: Int, seed: Int, style: String = "ours") async throws -> URL {
-    try await generate("make-device-photos.py", ["--count", "\(count)", "--seed", "\(seed)", "--style", style])
+  /// Whole photos of glucose meters and thermometers (Tools/make-device-photos.py), or of
+  /// devices of `kind` alone (blood-pressure), with `labels.csv` (file, kind, value, box).
+  public static func devicePhotos(count: Int, seed: Int, style: String = "ours", kind: String? = nil)
+    async throws -> URL
+  {
+    try await generate(
+      "make-device-photos.py",
+      ["--count", "\(count)", "--seed", "\(seed)", "--style", style] + (kind.map { ["--kind", $0] } ?? []))
   }
 
   /// Images that try to break an image pipeline (Tools/make-hostile-images.py).

@@ -3,6 +3,9 @@ import PhotometerVision
 import PhotometerVoting
 
 extension ReadPipeline {
+  /// A blood-pressure monitor's fields, top to bottom: systolic, diastolic, pulse.
+  static let bloodPressureFields = [Plausibility.systolic, Plausibility.diastolic, Plausibility.pulse]
+
   /// Reads a display with several values on lines of their own (a blood-pressure monitor:
   /// systolic, diastolic, pulse): the crop is cut into its text lines, each line is read by every
   /// engine and voted on its own, and the fields are joined with `/` ("120/80/70"), per engine as
@@ -13,7 +16,7 @@ extension ReadPipeline {
   ///   again as 3 and as 2 digits (a display's blank leading place and faint ghost segments
   ///   mislead the cell count), and the likeliest answer in range is kept.
   func readFields(
-    _ crop: VisionImage, ranges: [ClosedRange<Double>], meter: Meter, options: [String: String]
+    _ crop: VisionImage, ranges: [ClosedRange<Double>], meter: String, options: [String: String]
   ) async throws(PipelineError) -> ReadResult {
     let count = ranges.count
     let lines: [Rect]
@@ -30,29 +33,51 @@ extension ReadPipeline {
       } catch {
         throw .displayLinesNotCut(error)
       }
-      let image = Image(data: png, name: "line.png")
-      func inRange(_ result: ReadResult) -> Bool {
-        Double(result.value).map { range.contains($0) } ?? false
-      }
-      var field = try await fannedOut { () throws(ErrorReply) in
-        try await plugins.read(ReadRequest(image: image, meter: meter.name, options: options))
-      }
-      if !inRange(field) {
-        let digits = String(Int(range.upperBound)).count
-        for count in [digits, digits - 1] where count > 0 {
-          let again = try await fannedOut { () throws(ErrorReply) in
-            try await plugins.read(
-              ReadRequest(image: image, meter: meter.name, digits: UInt32(count), options: options),
-              expectedDigits: count)
-          }
-          if inRange(again) && (!inRange(field) || again.confidence > field.confidence) {
-            field = again
-          }
-        }
-      }
-      fields.append(field)
+      fields.append(
+        try await readField(Image(data: png, name: "line.png"), range: range, meter: meter, options: options))
     }
     return Self.joined(fields)
+  }
+
+  /// One field of a display: `image` read by every engine (unless `read` is its reading already)
+  /// and, when the value is outside `range`, read again told 3 and 2 digits (a display's blank
+  /// leading place and faint ghost segments mislead the cell count); the likeliest answer in range
+  /// is kept.
+  func readField(
+    _ image: Image, range: ClosedRange<Double>, meter: String, options: [String: String], read: ReadResult? = nil
+  ) async throws(PipelineError) -> ReadResult {
+    func inRange(_ result: ReadResult) -> Bool {
+      Double(result.value).map { range.contains($0) } ?? false
+    }
+    var field: ReadResult
+    if let read {
+      field = read
+    } else {
+      field = try await fannedOut { () throws(ErrorReply) in
+        try await plugins.read(ReadRequest(image: image, meter: meter, options: options))
+      }
+    }
+    guard !inRange(field) else { return Self.withoutLeadingZeros(field) }
+    let digits = String(Int(range.upperBound)).count
+    for count in [digits, digits - 1] where count > 0 {
+      let again = try await fannedOut { () throws(ErrorReply) in
+        try await plugins.read(
+          ReadRequest(image: image, meter: meter, digits: UInt32(count), options: options), expectedDigits: count)
+      }
+      if inRange(again) && (!inRange(field) || again.confidence > field.confidence) {
+        field = again
+      }
+    }
+    return Self.withoutLeadingZeros(field)
+  }
+
+  /// A field's value without the zeros a reading told 3 digits puts in a display's blank leading
+  /// place ("072" is 72: a field shows no leading zero).
+  static func withoutLeadingZeros(_ field: ReadResult) -> ReadResult {
+    guard field.value.count > 1, field.value.allSatisfy(\.isNumber), let number = Int(field.value) else { return field }
+    var field = field
+    field.value = String(number)
+    return field
   }
 
   /// One result from the fields' results, in order.

@@ -20,14 +20,15 @@ extension ReadPipeline {
   /// again by the engines whose survey reading is ``EngineReading/refinable`` and by the
   /// shadows), with every row in
   /// `windows` (the chosen first) and its crop,
-  /// and the chosen row's image. Nil when the photo holds no row, or the photo is itself a digit
+  /// and the chosen row's image; for a blood-pressure monitor its lines, found and joined
+  /// (``readFoundFields``). Nil when the photo holds no row, or the photo is itself a digit
   /// window (``WindowChoice/isScene(width:height:rows:)``).
   func readFoundRows(in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?)
     async throws(PipelineError) -> (result: ReadResult, row: VisionImage)?
   {
     // A small photo is a window already: no rows are looked for.
     guard min(photo.width, photo.height) >= WindowChoice.smallestScene else { return nil }
-    let rows = Self.digitRows(in: photo, limit: WindowChoice.rowsRead)
+    let rows = Self.digitRows(in: photo, limit: WindowChoice.rowsRead(for: kind))
     guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box)) else {
       return nil
     }
@@ -42,6 +43,10 @@ extension ReadPipeline {
       }
     }
     var results = try await fanOutEach(crops.map { ($0, context) }, request: request, survey: true)
+    if kind == .bloodPressure {
+      return try await readFoundFields(
+        rows: rows, crops: crops, surveys: results, in: photo, request: request, context: context)
+    }
     // Judged as they will be shown: with the meter's decimals (a registered thermometer's 375 is 37.5).
     var candidates = zip(rows, results).map { row, result in
       WindowChoice.Candidate(
@@ -74,6 +79,106 @@ extension ReadPipeline {
     }
     return (result, images[chosen])
   }
+
+  /// A display's fields on lines of their own (a blood-pressure monitor's systolic, diastolic
+  /// and pulse) among the rows found and surveyed: the rows ``WindowChoice/lines(_:count:allow:)``
+  /// takes with every value in its field's range, each completed, the box around them the window;
+  /// else, below the weightiest row read in the first field's range, the display grown down from
+  /// it and straightened by its slant (``VisionImage/DigitRow/grownDown(to:)``), read as one
+  /// display's lines (``readFields(_:ranges:meter:options:)``). The fields joined, that window
+  /// first in `windows`. Nil when neither is found, or when the window is most of the photo (a
+  /// photo of the display alone, whose lines ``readFields`` cuts).
+  private func readFoundFields(
+    rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
+    request: ReadRequest, context: Context
+  ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
+    let ranges = Self.bloodPressureFields
+    let candidates = zip(rows, surveys).map { row, survey in
+      WindowChoice.Candidate(
+        box: row.box, score: row.score, digits: row.digits, value: survey.value, confidence: survey.confidence)
+    }
+    func isScene(_ box: Rect) -> Bool {
+      WindowChoice.isScene(width: photo.width, height: photo.height, rows: [box])
+    }
+    func others(than lines: [Int]) -> [Window] {
+      candidates.indices.filter { !lines.contains($0) }.map {
+        Window(
+          box: rows[$0].box, value: candidates[$0].value, confidence: candidates[$0].confidence,
+          digits: rows[$0].digitBoxInPhoto)
+      }
+    }
+    if let lines = WindowChoice.lines(candidates, count: ranges.count, allow: Plausibility.allowsBloodPressure) {
+      let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
+      guard isScene(box) else { return nil }
+      let fields = await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context)
+        .map(Self.withoutLeadingZeros)
+      // Read in full, the lines may no longer fit (a panel member outvoting the survey).
+      if Plausibility.allowsBloodPressure(fields.map(\.value).joined(separator: "/")) {
+        var result = Self.joined(fields)
+        let digits = lines.dropFirst().reduce(rows[lines[0]].digitBoxInPhoto) { $0.union(rows[$1].digitBoxInPhoto) }
+        result.windows =
+          [Window(box: box, value: result.value, confidence: result.confidence, digits: digits)]
+          + zip(lines, fields).map { line, field in
+            Window(
+              box: rows[line].box, value: field.value, confidence: field.confidence, digits: rows[line].digitBoxInPhoto)
+          } + others(than: lines)
+        return try Self.showing(result, cut { () throws(VisionError) in try photo.cropped(box) })
+      }
+    }
+    let first = candidates.indices.filter { Double(candidates[$0].value).map(ranges[0].contains) ?? false }
+    guard let systolic = first.max(by: { candidates[$0].weight < candidates[$1].weight }) else { return nil }
+    let corners = rows[systolic].grownDown(to: Self.displayBelowRow)
+    let xs = corners.map { $0.x }, ys = corners.map { $0.y }
+    let left = max(0, Int32(xs.min()!)), top = max(0, Int32(ys.min()!))
+    let box = Rect(
+      x: left, y: top, width: min(Int32(photo.width), Int32(xs.max()!)) - left,
+      height: min(Int32(photo.height), Int32(ys.max()!)) - top)
+    guard isScene(box) else { return nil }
+    let display = try cut { () throws(VisionError) in
+      try photo.straightened(
+        corners, width: Int(distance(corners[0], corners[1])), height: Int(distance(corners[1], corners[2])))
+    }
+    var result = try await readFields(
+      display, ranges: ranges, meter: context.meter?.name ?? "", options: request.options)
+    result.windows =
+      [Window(box: box, value: result.value, confidence: result.confidence, digits: box)] + others(than: [])
+    return try Self.showing(result, display)
+  }
+
+  /// Each survey result made a full read's (``completed(_:crop:request:context:)``), all at once;
+  /// in order.
+  private func completed(_ surveys: [(ReadResult, Image)], request: ReadRequest, context: Context) async
+    -> [ReadResult]
+  {
+    await withTaskGroup(of: (Int, ReadResult).self) { group in
+      for (index, (survey, crop)) in surveys.enumerated() {
+        group.addTask { (index, await self.completed(survey, crop: crop, request: request, context: context)) }
+      }
+      var results = [ReadResult?](repeating: nil, count: surveys.count)
+      for await (index, result) in group {
+        results[index] = result
+      }
+      return results.compactMap { $0 }
+    }
+  }
+
+  /// `result` with `display` as its crop, and `display`.
+  private static func showing(_ result: ReadResult, _ display: VisionImage) throws(PipelineError)
+    -> (result: ReadResult, row: VisionImage)
+  {
+    var result = result
+    do {
+      result.crop = Image(data: try display.encoded(), name: "crop.png")
+    } catch {
+      throw .windowNotCut(error)
+    }
+    return (result, display)
+  }
+
+  /// How far below its systolic row a blood-pressure monitor's display is cut when its lines are
+  /// not all found, in the row's heights (with its margins): the diastolic at 0.9 of the
+  /// systolic's size, the pulse at about half, and the gaps.
+  static let displayBelowRow: Float = 2.2
 
   /// When no row read fits `kind`, the rows read again told each of the kind's formats
   /// (``WindowChoice/rereads(_:kind:)``; the engines are told the digit count, the point is
@@ -125,12 +230,18 @@ extension ReadPipeline {
   }
 
   /// The digit window of a meter registered without one: the row ``readFoundRows`` takes in its
-  /// reference photo, for its kind. Nil when none is found (the meter is then read whole).
+  /// reference photo for its kind (a blood-pressure monitor's lines together). Nil when none is
+  /// found (the meter is then read whole).
   func proposeWindow(for meter: Meter, reference: Image) async -> Rect? {
-    guard meter.kind != .bloodPressure, let photo = try? Self.decode(reference) else { return nil }
+    guard let photo = try? Self.decode(reference) else { return nil }
     let context = Context(meter: nil, digits: UInt32(meter.digits), decimals: UInt32(meter.decimals))
     let request = ReadRequest(image: reference)
     let found = try? await readFoundRows(in: photo, request: request, context: context, kind: meter.kind)
     return found?.result.windows.first?.box
   }
+}
+
+/// How far apart two points are, in pixels.
+private func distance(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Float {
+  ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
 }

@@ -45,11 +45,10 @@ extension ReadPipeline {
     return found?.homography
   }
 
-  /// The photo as sent, when it is the digit window itself (no ROI in the request, none for
-  /// the meter, not a blood-pressure monitor's three lines) and a JPEG or PNG every engine
-  /// decodes.
+  /// The photo as sent, when no window is given (no ROI in the request, none for the meter) and
+  /// it is a JPEG or PNG every engine decodes: rows are found in it, or it is the digit window.
   func wholePhoto(_ request: ReadRequest, format: ImageInfo.Format, meter: Meter?) -> Image? {
-    guard request.roi == nil, meter?.roi == nil, meter?.kind != .bloodPressure else { return nil }
+    guard request.roi == nil, meter?.roi == nil else { return nil }
     return asSent(request.image, format: format)
   }
 
@@ -79,7 +78,7 @@ extension ReadPipeline {
     }
   }
 
-  private func cut(_ body: () throws(VisionError) -> VisionImage) throws(PipelineError) -> VisionImage {
+  func cut(_ body: () throws(VisionError) -> VisionImage) throws(PipelineError) -> VisionImage {
     do {
       return try body()
     } catch {

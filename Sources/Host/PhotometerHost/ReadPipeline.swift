@@ -80,28 +80,28 @@ final class ReadPipeline: Sendable {
     of photo: VisionImage, request: ReadRequest, format: ImageInfo.Format, context: Context,
     flags: inout [ReadFlag], location: inout Location
   ) async throws(PipelineError) -> ReadResult {
+    let kind = context.meter?.kind ?? request.kind
     if let whole = wholePhoto(request, format: format, meter: context.meter) {
       // No window given: the rows of digits found in the photo, or the photo as sent when it is
-      // itself a digit window.
-      if let found = try await readFoundRows(
-        in: photo, request: request, context: context, kind: context.meter?.kind ?? request.kind)
-      {
+      // itself a digit window (a blood-pressure monitor's lines are cut from it below).
+      if let found = try await readFoundRows(in: photo, request: request, context: context, kind: kind) {
         flags += Self.qualityFlags(found.row)
         return found.result
       }
-      flags += Self.qualityFlags(photo)
-      var result = try await fanOut(whole, request: request, context: context)
-      result.crop = whole
-      return result
+      if kind != .bloodPressure {
+        flags += Self.qualityFlags(photo)
+        var result = try await fanOut(whole, request: request, context: context)
+        result.crop = whole
+        return result
+      }
     }
     let crop = try await window(of: photo, request: request, context: context, flags: &flags, location: &location)
     flags += Self.qualityFlags(crop)
     let cropImage = try cropImage(crop, of: photo, sent: request.image, format: format)
     var result: ReadResult
-    if let meter = context.meter, meter.kind == .bloodPressure {
+    if kind == .bloodPressure {
       result = try await readFields(
-        crop, ranges: [Plausibility.systolic, Plausibility.diastolic, Plausibility.pulse], meter: meter,
-        options: request.options)
+        crop, ranges: Self.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
     } else {
       result = try await fanOut(cropImage, request: request, context: context)
     }

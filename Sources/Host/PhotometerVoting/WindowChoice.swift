@@ -30,7 +30,7 @@ public enum WindowChoice {
     }
 
     /// Prominence, confidence and agreement of the digit counts together.
-    var weight: Double {
+    public var weight: Double {
       let read = value.filter(\.isNumber).count
       let agreement = Double(min(read, digits)) / Double(max(read, digits, 1))
       return score * confidence * agreement
@@ -38,8 +38,12 @@ public enum WindowChoice {
   }
 
   /// How many of the rows found in a whole photo are read (the host's and the find benchmark's):
-  /// 4, since a box around another is a row of its own (docs/recognizers.md, *Four rows read*).
-  public static let rowsRead = 4
+  /// 4, since a box around another is a row of its own (docs/recognizers.md, *Four rows read*);
+  /// 8 for a blood-pressure monitor, whose three lines (the pulse's small) rank among its labels'
+  /// rows.
+  public static func rowsRead(for kind: MeterKind?) -> Int {
+    kind == .bloodPressure ? 8 : 4
+  }
 
   /// A photo whose shorter side is under ``smallestScene`` pixels, or whose best row found covers
   /// more than ``windowShare`` of its area or (with its margin) more than ``rowShare`` of its
@@ -75,6 +79,46 @@ public enum WindowChoice {
       return best
     }
     return read.max { candidates[$0].confidence < candidates[$1].confidence }
+  }
+
+  /// The rows holding a display's values one a line, top to bottom (a blood-pressure monitor's
+  /// systolic, diastolic and pulse): `count` rows, each wider than tall (a taller box is rows
+  /// found as one), below the one before it and overlapping it across, each read as a whole
+  /// number, whose values joined with `/` `allow` (nil: any). The weightiest such rows (the sum of
+  /// their weights), in order; nil when no rows fit.
+  public static func lines(
+    _ candidates: [Candidate], count: Int, allow: ((String) -> Bool)? = nil
+  ) -> [Int]? {
+    var best: (rows: [Int], weight: Double)?
+    func extend(_ rows: [Int]) {
+      guard rows.count < count else {
+        let value = rows.map { candidates[$0].value }.joined(separator: "/")
+        let weight = rows.reduce(0) { $0 + candidates[$1].weight }
+        if allow?(value) ?? true, weight > best?.weight ?? -1 {
+          best = (rows, weight)
+        }
+        return
+      }
+      for next in candidates.indices
+      where !rows.contains(next) && candidates[next].box.width > candidates[next].box.height {
+        if let last = rows.last, !isBelow(candidates[next].box, candidates[last].box) { continue }
+        if allow != nil, candidates[next].value.isEmpty || !candidates[next].value.allSatisfy(\.isNumber) { continue }
+        extend(rows + [next])
+      }
+    }
+    extend([])
+    return best?.rows
+  }
+
+  /// Whether `lower` is a line of the same display below `upper`: its middle lower than the
+  /// other's by half the shorter row's height or more, and the two overlapping across by half the
+  /// narrower one's width (a display turned by 25 degrees keeps its lines so).
+  static func isBelow(_ lower: Rect, _ upper: Rect) -> Bool {
+    let drop = Double(lower.y) + Double(lower.height) / 2 - Double(upper.y) - Double(upper.height) / 2
+    let across =
+      Double(min(lower.x + lower.width, upper.x + upper.width)) - Double(max(lower.x, upper.x))
+    return drop >= Double(min(lower.height, upper.height)) / 2
+      && across >= Double(min(lower.width, upper.width)) / 2
   }
 
   /// Whether `value` is one a device of `kind` shows, in either of its units and one of its

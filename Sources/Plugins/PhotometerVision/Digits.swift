@@ -126,6 +126,16 @@ extension VisionImage {
       Double(distance(corners[0], corners[3])) * 3 / 5
     }
 
+    /// The row's corners grown downward to `times` its height, its top edge kept: the lines of a
+    /// display below a row found (a blood-pressure monitor's under its systolic), turned as the
+    /// row is.
+    public func grownDown(to times: Float) -> [(x: Float, y: Float)] {
+      func along(_ from: (x: Float, y: Float), _ to: (x: Float, y: Float)) -> (x: Float, y: Float) {
+        (from.x + (to.x - from.x) * times, from.y + (to.y - from.y) * times)
+      }
+      return [corners[0], corners[1], along(corners[1], corners[2]), along(corners[0], corners[3])]
+    }
+
     /// Margin past a row's first and last digits, in digit heights (`sideMargin` in
     /// vision_digit_rows.cpp): a digit's width and a gap.
     public static let sideMargin = 0.8

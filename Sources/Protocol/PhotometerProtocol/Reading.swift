@@ -25,6 +25,13 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { "\(x),\(y),\(width),\(height)" }
+
+  /// The smallest rectangle holding this one and `other`.
+  public func union(_ other: Rect) -> Rect {
+    let left = min(x, other.x), top = min(y, other.y)
+    let right = max(x + width, other.x + other.width), bottom = max(y + height, other.y + other.height)
+    return Rect(x: left, y: top, width: right - left, height: bottom - top)
+  }
 }
 
 /// A point in image pixels.

@@ -60,7 +60,7 @@ struct FindScore {
   ) throws {
     let started = ContinuousClock.now
     let photo = try VisionImage(decoding: bytes)
-    let rows = try finder.rows(in: photo, limit: WindowChoice.rowsRead, finders: finders)
+    let rows = try finder.rows(in: photo, limit: WindowChoice.rowsRead(for: nil), finders: finders)
     // As the host: a photo that is itself a window is read whole (and the window counts as missed).
     let scene = WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box))
     if showErrors && !scene {
@@ -97,7 +97,9 @@ struct FindScore {
       (value: reread.format.apply(to: survey.reading.text), confidence: survey.reading.confidence)
     }
     let told: String?
-    if let best = WindowChoice.chooseReread(rereadValues, kind: kind) {
+    if kind == .bloodPressure {
+      told = try Self.readLines(photo, reader: reader, finder: finder, finders: finders)
+    } else if let best = WindowChoice.chooseReread(rereadValues, kind: kind) {
       let reading = try reader.read(
         images[plan[best].row], digits: plan[best].format.digits, first: rereads[best].reading)
       told = plan[best].format.apply(to: reading.text)
@@ -129,6 +131,28 @@ struct FindScore {
   }
 }
 
+extension FindScore {
+  /// A blood-pressure monitor's value as the host reads it told the kind, less its fallback (the
+  /// rows stacked as lines, read again as one display): more rows found, each surveyed, the
+  /// lines ``WindowChoice/lines(_:count:allow:)`` takes read in full and joined.
+  static func readLines(_ photo: VisionImage, reader: ReaderPanel, finder: RowFinder, finders: RowFinder.Finders)
+    throws -> String?
+  {
+    let rows = try finder.rows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure), finders: finders)
+    guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box)) else { return nil }
+    let images = try rows.map { try photo.rowCrop($0) }
+    let surveys = try images.map { try reader.survey($0).reading }
+    let candidates = zip(rows, surveys).map { row, reading in
+      WindowChoice.Candidate(
+        box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
+    }
+    guard let lines = WindowChoice.lines(candidates, count: 3, allow: Plausibility.allowsBloodPressure) else {
+      return nil
+    }
+    return try lines.map { try reader.read(images[$0], first: surveys[$0]).text }.joined(separator: "/")
+  }
+}
+
 /// One labelled photo of a folder Tools/make-device-photos.py wrote (labels.csv: file, kind,
 /// value, box as "x y w h"), or Tools/make-dial-meters.py (file, value, wheels, ...: a water meter
 /// whose window is its wheels', its value their whole number).
@@ -148,11 +172,28 @@ struct DevicePhoto {
       let (kind, value, box): (MeterKind, String, String) =
         dialMeters
         ? (.water, String(fields[1].prefix { $0 != "." }), fields[2])
-        : (fields[1] == "glucose" ? .glucose : .thermometer, fields[2], fields[3])
+        : (try Self.kind(fields[1], in: folder), fields[2], fields[3])
       let truth = box.split(separator: " ").compactMap { Int32($0) }
       return DevicePhoto(
         name: fields[0], bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent(fields[0]))),
         kind: kind, value: value, box: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]))
+    }
+  }
+
+  /// A labels.csv kind ("glucose", "blood-pressure").
+  private static func kind(_ name: String, in folder: URL) throws -> MeterKind {
+    guard let kind = MeterKind(rawValue: name) else {
+      throw UnknownKind(name: name, folder: folder.path)
+    }
+    return kind
+  }
+
+  struct UnknownKind: Error, CustomStringConvertible {
+    var name: String
+    var folder: String
+    var description: String {
+      "\(folder)/labels.csv names the kind \"\(name)\", which is no meter kind "
+        + "(\(MeterKind.allCases.map(\.rawValue).joined(separator: ", "))): write the set again with Tools/make-device-photos.py"
     }
   }
 }
