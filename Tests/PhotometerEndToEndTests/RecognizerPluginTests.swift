@@ -249,9 +249,9 @@ import Testing
     #expect(roi[0] <= truth[0] && roi[1] <= truth[1] && roi[0] + roi[2] >= truth[0] + truth[2] * 0.9, "\(roi)")
   }
 
-  /// Whole photos of blood-pressure monitors, no window given, the kind told: the host finds the
-  /// three lines among the rows of digits and joins them; a monitor added without --roi gets the
-  /// box around its lines, and reads there.
+  /// Whole photos of blood-pressure monitors, no window given, the kind told or not: the host
+  /// finds the three lines among the rows of digits and joins them; a monitor added without
+  /// --roi gets the box around its lines, and reads there.
   @Test func readsABloodPressureMonitorWithNoWindowGiven() async throws {
     let folder = try await Rendered.devicePhotos(count: 2, seed: 1, kind: "blood-pressure")
     let photos = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
@@ -268,6 +268,10 @@ import Testing
       max(0, min(box[0] + box[2], truth[0] + truth[2]) - max(box[0], truth[0]))
       * max(0, min(box[1] + box[3], truth[1] + truth[3]) - max(box[1], truth[1]))
     #expect(shared / (box[2] * box[3] + truth[2] * truth[3] - shared) >= 0.7, "\(box) against \(truth)")
+
+    // Not told the kind, three lines read surely that make a blood pressure say it themselves.
+    let blind = try await run(["read", "--json", folder.appendingPathComponent(photos[0][0]).path])
+    #expect(try json(blind).first?["value"] as? String == photos[0][2], "\(blind.standardOutput)")
 
     let monitor = folder.appendingPathComponent(photos[1][0]).path
     let added = try await run(["meter", "add", "BP", "--kind", "blood-pressure", "--reference", monitor])

@@ -55,6 +55,12 @@ import Testing
     #expect(WindowChoice.lines([clock, systolic, diastolic, label], count: 3, allow: allow) == nil)
     // Without a rule on the values, the weightiest stack.
     #expect(WindowChoice.lines([systolic, diastolic, pulse], count: 3) == [0, 1, 2])
+    // Not told the kind, a line read unsurely does not make a monitor.
+    #expect(WindowChoice.bloodPressureLines(rows, sure: true) == [3, 4, 1])
+    var unsure = pulse
+    unsure.confidence = 0.3
+    #expect(WindowChoice.bloodPressureLines([systolic, diastolic, unsure]) == [0, 1, 2])
+    #expect(WindowChoice.bloodPressureLines([systolic, diastolic, unsure], sure: true) == nil)
   }
 
   @Test func aPhotoThatIsItselfAWindowIsReadWhole() {

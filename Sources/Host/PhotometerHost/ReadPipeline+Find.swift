@@ -43,9 +43,15 @@ extension ReadPipeline {
       }
     }
     var results = try await fanOutEach(crops.map { ($0, context) }, request: request, survey: true)
-    if kind == .bloodPressure {
-      return try await readFoundFields(
-        rows: rows, crops: crops, surveys: results, in: photo, request: request, context: context)
+    // A blood-pressure monitor's lines, told the kind or making one surely; told it and finding
+    // none, the photo is the display itself (nil: its lines are cut from it whole).
+    if kind == .bloodPressure || kind == nil {
+      let fields = try await readFoundFields(
+        rows: rows, crops: crops, surveys: results, in: photo, request: request, context: context,
+        told: kind == .bloodPressure)
+      if fields != nil || kind == .bloodPressure {
+        return fields
+      }
     }
     // Judged as they will be shown: with the meter's decimals (a registered thermometer's 375 is 37.5).
     var candidates = zip(rows, results).map { row, result in
@@ -87,10 +93,12 @@ extension ReadPipeline {
   /// it and straightened by its slant (``VisionImage/DigitRow/grownDown(to:)``), read as one
   /// display's lines (``readFields(_:ranges:meter:options:)``). The fields joined, that window
   /// first in `windows`. Nil when neither is found, or when the window is most of the photo (a
-  /// photo of the display alone, whose lines ``readFields`` cuts).
+  /// photo of the display alone, whose lines ``readFields`` cuts). Not `told` the kind, only
+  /// lines read surely count (``WindowChoice/bloodPressureLines(_:sure:)``) and there is no
+  /// display grown down.
   private func readFoundFields(
     rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
-    request: ReadRequest, context: Context
+    request: ReadRequest, context: Context, told: Bool
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
     let ranges = Self.bloodPressureFields
     let candidates = zip(rows, surveys).map { row, survey in
@@ -107,7 +115,7 @@ extension ReadPipeline {
           digits: rows[$0].digitBoxInPhoto)
       }
     }
-    if let lines = WindowChoice.lines(candidates, count: ranges.count, allow: Plausibility.allowsBloodPressure) {
+    if let lines = WindowChoice.bloodPressureLines(candidates, sure: !told) {
       let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
       guard isScene(box) else { return nil }
       let fields = await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context)
@@ -125,6 +133,7 @@ extension ReadPipeline {
         return try Self.showing(result, cut { () throws(VisionError) in try photo.cropped(box) })
       }
     }
+    guard told else { return nil }
     let first = candidates.indices.filter { Double(candidates[$0].value).map(ranges[0].contains) ?? false }
     guard let systolic = first.max(by: { candidates[$0].weight < candidates[$1].weight }) else { return nil }
     let corners = rows[systolic].grownDown(to: Self.displayBelowRow)

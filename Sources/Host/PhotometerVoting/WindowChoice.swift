@@ -110,6 +110,21 @@ public enum WindowChoice {
     return best?.rows
   }
 
+  /// A blood-pressure monitor's systolic, diastolic and pulse lines among `candidates`: the
+  /// ``lines(_:count:allow:)`` whose values make a blood pressure
+  /// (``Plausibility/allowsBloodPressure(_:)``). With `sure` (no kind told, so the lines must say
+  /// it themselves) only rows read with ``readConfidence`` or more count.
+  public static func bloodPressureLines(_ candidates: [Candidate], sure: Bool = false) -> [Int]? {
+    let eligible = candidates.map { candidate in
+      var candidate = candidate
+      if sure && candidate.confidence < readConfidence {
+        candidate.value = ""
+      }
+      return candidate
+    }
+    return lines(eligible, count: 3, allow: Plausibility.allowsBloodPressure)
+  }
+
   /// Whether `lower` is a line of the same display below `upper`: its middle lower than the
   /// other's by half the shorter row's height or more, and the two overlapping across by half the
   /// narrower one's width (a display turned by 25 degrees keeps its lines so).

@@ -83,7 +83,13 @@ struct FindScore {
     func completed(_ row: Int) throws -> EngineReading {
       try reader.read(images[row], first: surveys[row].reading)
     }
-    let chosen = WindowChoice.choose(candidates, kind: nil)
+    // As the host: three lines read surely that make a blood pressure are a monitor's.
+    let monitor = try WindowChoice.bloodPressureLines(candidates, sure: true).flatMap { lines in
+      let value = try lines.map { try completed($0).text }.map { Int($0).map(String.init) ?? $0 }
+        .joined(separator: "/")
+      return Plausibility.allowsBloodPressure(value) ? (lines: lines, value: value) : nil
+    }
+    let chosen = monitor == nil ? WindowChoice.choose(candidates, kind: nil) : nil
     if let chosen {
       let reading = try completed(chosen)
       candidates[chosen].value = reading.text
@@ -106,9 +112,13 @@ struct FindScore {
     } else {
       told = try WindowChoice.choose(surveyed, kind: kind).map { try completed($0).text }
     }
+    func around(_ lines: [Int], _ box: (VisionImage.DigitRow) -> Rect) -> Rect {
+      lines.dropFirst().reduce(box(rows[lines[0]])) { $0.union(box(rows[$1])) }
+    }
     tally.add(
-      window: chosen.map { candidates[$0].box }, digits: chosen.map { rows[$0].digitBox },
-      blind: chosen.map { candidates[$0].value },
+      window: monitor.map { around($0.lines, \.box) } ?? chosen.map { candidates[$0].box },
+      digits: monitor.map { around($0.lines, \.digitBox) } ?? chosen.map { rows[$0].digitBox },
+      blind: monitor?.value ?? chosen.map { candidates[$0].value },
       told: told, truth: box, value: value, milliseconds: time,
       toldMilliseconds: (ContinuousClock.now - started).milliseconds)
     if showErrors, let digits = chosen.map({ rows[$0].digitBox }) {
@@ -146,9 +156,7 @@ extension FindScore {
       WindowChoice.Candidate(
         box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
     }
-    guard let lines = WindowChoice.lines(candidates, count: 3, allow: Plausibility.allowsBloodPressure) else {
-      return nil
-    }
+    guard let lines = WindowChoice.bloodPressureLines(candidates) else { return nil }
     return try lines.map { try reader.read(images[$0], first: surveys[$0]).text }.joined(separator: "/")
   }
 }
