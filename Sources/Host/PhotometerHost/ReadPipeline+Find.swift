@@ -87,70 +87,88 @@ extension ReadPipeline {
   }
 
   /// A display's fields on lines of their own (a blood-pressure monitor's systolic, diastolic
-  /// and pulse) among the rows found and surveyed: the rows ``WindowChoice/lines(_:count:allow:)``
-  /// takes with every value in its field's range, each completed, the box around them the window;
-  /// else, below the weightiest row read in the first field's range, the display grown down from
-  /// it and straightened by its slant (``VisionImage/DigitRow/grownDown(to:)``), read as one
-  /// display's lines (``readFields(_:ranges:meter:options:)``). The fields joined, that window
-  /// first in `windows`. Nil when neither is found, or when the window is most of the photo (a
-  /// photo of the display alone, whose lines ``readFields`` cuts). Not `told` the kind, only
-  /// lines read surely count (``WindowChoice/bloodPressureLines(_:sure:)``) and there is no
-  /// display grown down.
+  /// and pulse) among the rows found and surveyed: the rows
+  /// ``WindowChoice/bloodPressureLines(_:sure:)`` takes, each completed (``readLines``); else,
+  /// `told` the kind, the display grown down from the weightiest row read in the systolic range
+  /// (``readDisplay(below:rows:candidates:in:request:context:)``). The fields joined, the box
+  /// around them first in `windows`. Nil when neither is found, or when that box is most of the
+  /// photo (a photo of the display alone, whose lines ``readFields(_:ranges:meter:options:)``
+  /// cuts). Not `told` the kind, only lines read surely count.
   private func readFoundFields(
     rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
     request: ReadRequest, context: Context, told: Bool
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
-    let ranges = Self.bloodPressureFields
     let candidates = zip(rows, surveys).map { row, survey in
       WindowChoice.Candidate(
         box: row.box, score: row.score, digits: row.digits, value: survey.value, confidence: survey.confidence)
     }
-    func isScene(_ box: Rect) -> Bool {
-      WindowChoice.isScene(width: photo.width, height: photo.height, rows: [box])
-    }
-    func others(than lines: [Int]) -> [Window] {
-      candidates.indices.filter { !lines.contains($0) }.map {
-        Window(
-          box: rows[$0].box, value: candidates[$0].value, confidence: candidates[$0].confidence,
-          digits: rows[$0].digitBoxInPhoto)
-      }
-    }
+    var found: (result: ReadResult, row: VisionImage)?
+    var used: [Int] = []
     if let lines = WindowChoice.bloodPressureLines(candidates, sure: !told) {
-      let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
-      guard isScene(box) else { return nil }
-      let fields = await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context)
-        .map(Self.withoutLeadingZeros)
-      // Read in full, the lines may no longer fit (a panel member outvoting the survey).
-      if Plausibility.allowsBloodPressure(fields.map(\.value).joined(separator: "/")) {
-        var result = Self.joined(fields)
-        let digits = lines.dropFirst().reduce(rows[lines[0]].digitBoxInPhoto) { $0.union(rows[$1].digitBoxInPhoto) }
-        result.windows =
-          [Window(box: box, value: result.value, confidence: result.confidence, digits: digits)]
-          + zip(lines, fields).map { line, field in
-            Window(
-              box: rows[line].box, value: field.value, confidence: field.confidence, digits: rows[line].digitBoxInPhoto)
-          } + others(than: lines)
-        return try Self.showing(result, cut { () throws(VisionError) in try photo.cropped(box) })
+      found = try await readLines(
+        lines, rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
+      used = found == nil ? [] : lines
+    }
+    if found == nil && told {
+      let first = candidates.indices.filter {
+        Double(candidates[$0].value).map(Self.bloodPressureFields[0].contains) ?? false
+      }
+      if let systolic = first.max(by: { candidates[$0].weight < candidates[$1].weight }) {
+        found = try await readDisplay(below: systolic, rows: rows, in: photo, request: request, context: context)
       }
     }
-    guard told else { return nil }
-    let first = candidates.indices.filter { Double(candidates[$0].value).map(ranges[0].contains) ?? false }
-    guard let systolic = first.max(by: { candidates[$0].weight < candidates[$1].weight }) else { return nil }
+    guard var found else { return nil }
+    found.result.windows += candidates.indices.filter { !used.contains($0) }.map {
+      Window(
+        box: rows[$0].box, value: candidates[$0].value, confidence: candidates[$0].confidence,
+        digits: rows[$0].digitBoxInPhoto)
+    }
+    return found
+  }
+
+  /// A monitor's `lines` among `rows`, their surveys completed and joined; nil when the box around
+  /// them is most of the photo or, read in full, they no longer make a blood pressure (a panel
+  /// member outvoting a survey).
+  private func readLines(
+    _ lines: [Int], rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
+    request: ReadRequest, context: Context
+  ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
+    let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
+    guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: [box]) else { return nil }
+    let fields = await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context)
+      .map(Self.withoutLeadingZeros)
+    guard Plausibility.allowsBloodPressure(fields.map(\.value).joined(separator: "/")) else { return nil }
+    var result = Self.joined(fields)
+    let digits = lines.dropFirst().reduce(rows[lines[0]].digitBoxInPhoto) { $0.union(rows[$1].digitBoxInPhoto) }
+    result.windows =
+      [Window(box: box, value: result.value, confidence: result.confidence, digits: digits)]
+      + zip(lines, fields).map { line, field in
+        Window(
+          box: rows[line].box, value: field.value, confidence: field.confidence, digits: rows[line].digitBoxInPhoto)
+      }
+    return try Self.showing(result, cut { () throws(VisionError) in try photo.cropped(box) })
+  }
+
+  /// The display below a monitor's systolic row: the row grown down (``displayBelowRow``,
+  /// ``VisionImage/DigitRow/grownDown(to:)``), straightened by its slant and read as one
+  /// display's lines. Nil when that is most of the photo.
+  private func readDisplay(
+    below systolic: Int, rows: [VisionImage.DigitRow], in photo: VisionImage, request: ReadRequest, context: Context
+  ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
     let corners = rows[systolic].grownDown(to: Self.displayBelowRow)
     let xs = corners.map { $0.x }, ys = corners.map { $0.y }
     let left = max(0, Int32(xs.min()!)), top = max(0, Int32(ys.min()!))
     let box = Rect(
       x: left, y: top, width: min(Int32(photo.width), Int32(xs.max()!)) - left,
       height: min(Int32(photo.height), Int32(ys.max()!)) - top)
-    guard isScene(box) else { return nil }
+    guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: [box]) else { return nil }
     let display = try cut { () throws(VisionError) in
       try photo.straightened(
         corners, width: Int(distance(corners[0], corners[1])), height: Int(distance(corners[1], corners[2])))
     }
     var result = try await readFields(
-      display, ranges: ranges, meter: context.meter?.name ?? "", options: request.options)
-    result.windows =
-      [Window(box: box, value: result.value, confidence: result.confidence, digits: box)] + others(than: [])
+      display, ranges: Self.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
+    result.windows = [Window(box: box, value: result.value, confidence: result.confidence, digits: box)]
     return try Self.showing(result, display)
   }
 
