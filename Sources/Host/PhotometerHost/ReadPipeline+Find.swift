@@ -29,7 +29,13 @@ extension ReadPipeline {
     // A small photo is a window already: no rows are looked for.
     guard min(photo.width, photo.height) >= WindowChoice.smallestScene else { return nil }
     let rows = Self.digitRows(in: photo, limit: WindowChoice.rowsRead(for: kind))
-    guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box)) else {
+    // A monitor's close lines are often found as one tall row as well: its photo is judged by the
+    // box around its lines (readFoundFields).
+    guard
+      kind == .bloodPressure
+        ? !rows.isEmpty
+        : WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box))
+    else {
       return nil
     }
     var images: [VisionImage] = []
