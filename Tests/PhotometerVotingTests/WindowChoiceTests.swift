@@ -61,6 +61,9 @@ import Testing
     unsure.confidence = 0.3
     #expect(WindowChoice.bloodPressureLines([systolic, diastolic, unsure]) == [0, 1, 2])
     #expect(WindowChoice.bloodPressureLines([systolic, diastolic, unsure], sure: true) == nil)
+    // Its systolic and diastolic alone, read surely: where to look for the pulse.
+    #expect(WindowChoice.bloodPressureLines([systolic, diastolic, unsure], sure: true, fields: 2) == [0, 1])
+    #expect(WindowChoice.bloodPressureLines([diastolic, clock], sure: true, fields: 2) == nil)
   }
 
   @Test func aPhotoThatIsItselfAWindowIsReadWhole() {

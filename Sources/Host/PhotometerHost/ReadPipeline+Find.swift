@@ -38,16 +38,7 @@ extension ReadPipeline {
     else {
       return nil
     }
-    var images: [VisionImage] = []
-    var crops: [Image] = []
-    for row in rows {
-      do {
-        images.append(try photo.rowCrop(row))
-        crops.append(Image(data: try images[images.count - 1].encoded(), name: "crop.png"))
-      } catch {
-        throw .windowNotCut(error)
-      }
-    }
+    let (images, crops) = try Self.cut(rows, of: photo)
     var results = try await fanOutEach(crops.map { ($0, context) }, request: request, survey: true)
     // A blood-pressure monitor's lines, told the kind or making one surely; told it and finding
     // none, the photo is the display itself (nil: its lines are cut from it whole).
@@ -56,6 +47,11 @@ extension ReadPipeline {
         rows: rows, crops: crops, surveys: results, in: photo, request: request, context: context,
         told: kind == .bloodPressure)
       if fields != nil || kind == .bloodPressure {
+        return fields
+      }
+      if let fields = try await readMoreLines(
+        rows: rows, crops: crops, surveys: results, in: photo, request: request, context: context)
+      {
         return fields
       }
     }
@@ -90,6 +86,47 @@ extension ReadPipeline {
         digits: rows[$0].digitBoxInPhoto)
     }
     return (result, images[chosen])
+  }
+
+  /// Each row straightened and painted clear of side print (`rowCrop`), and its PNG.
+  private static func cut(_ rows: [VisionImage.DigitRow], of photo: VisionImage) throws(PipelineError)
+    -> (images: [VisionImage], crops: [Image])
+  {
+    var images: [VisionImage] = []
+    var crops: [Image] = []
+    for row in rows {
+      do {
+        images.append(try photo.rowCrop(row))
+        crops.append(Image(data: try images[images.count - 1].encoded(), name: "crop.png"))
+      } catch {
+        throw .windowNotCut(error)
+      }
+    }
+    return (images, crops)
+  }
+
+  /// Not told the kind, a monitor whose pulse line did not rank among the rows read: when two of
+  /// them stack as its systolic and diastolic, read surely, the rows a monitor is searched with
+  /// (``WindowChoice/rowsRead(for:)``) that are new are surveyed too and the lines looked for
+  /// among all (``readFoundFields``). Nil otherwise.
+  private func readMoreLines(
+    rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
+    request: ReadRequest, context: Context
+  ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
+    let candidates = zip(rows, surveys).map { row, survey in
+      WindowChoice.Candidate(
+        box: row.box, score: row.score, digits: row.digits, value: survey.value, confidence: survey.confidence)
+    }
+    guard WindowChoice.bloodPressureLines(candidates, sure: true, fields: 2) != nil else { return nil }
+    let more = Self.digitRows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure)).filter { found in
+      !rows.contains { $0.box == found.box }
+    }
+    guard !more.isEmpty else { return nil }
+    let added = try Self.cut(more, of: photo).crops
+    let read = try await fanOutEach(added.map { ($0, context) }, request: request, survey: true)
+    return try await readFoundFields(
+      rows: rows + more, crops: crops + added, surveys: surveys + read, in: photo, request: request, context: context,
+      told: false)
   }
 
   /// A display's fields on lines of their own (a blood-pressure monitor's systolic, diastolic

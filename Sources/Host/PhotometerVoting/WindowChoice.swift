@@ -110,11 +110,11 @@ public enum WindowChoice {
     return best?.rows
   }
 
-  /// A blood-pressure monitor's systolic, diastolic and pulse lines among `candidates`: the
-  /// ``lines(_:count:allow:)`` whose values make a blood pressure
+  /// A blood-pressure monitor's systolic, diastolic and pulse lines among `candidates` (the first
+  /// two alone for `fields` 2): the ``lines(_:count:allow:)`` whose values make a blood pressure
   /// (``Plausibility/allowsBloodPressure(_:)``). With `sure` (no kind told, so the lines must say
   /// it themselves) only rows read with ``readConfidence`` or more count.
-  public static func bloodPressureLines(_ candidates: [Candidate], sure: Bool = false) -> [Int]? {
+  public static func bloodPressureLines(_ candidates: [Candidate], sure: Bool = false, fields: Int = 3) -> [Int]? {
     let eligible = candidates.map { candidate in
       var candidate = candidate
       if sure && candidate.confidence < readConfidence {
@@ -122,7 +122,7 @@ public enum WindowChoice {
       }
       return candidate
     }
-    return lines(eligible, count: 3, allow: Plausibility.allowsBloodPressure)
+    return lines(eligible, count: fields, allow: Plausibility.allowsBloodPressure)
   }
 
   /// Whether `lower` is a line of the same display below `upper`: its middle lower than the
