@@ -126,14 +126,15 @@ public enum WindowChoice {
   }
 
   /// Whether `lower` is a line of the same display below `upper`: its middle lower than the
-  /// other's by half the shorter row's height or more, and the two overlapping across by half the
-  /// narrower one's width (a display turned by 25 degrees keeps its lines so).
+  /// other's by a quarter of the shorter row's height or more, and the two overlapping across by a
+  /// quarter of the narrower one's width (the upright boxes of a turned display's rows are tall,
+  /// and its small pulse, aligned right, overlaps the diastolic by little).
   static func isBelow(_ lower: Rect, _ upper: Rect) -> Bool {
     let drop = Double(lower.y) + Double(lower.height) / 2 - Double(upper.y) - Double(upper.height) / 2
     let across =
       Double(min(lower.x + lower.width, upper.x + upper.width)) - Double(max(lower.x, upper.x))
-    return drop >= Double(min(lower.height, upper.height)) / 2
-      && across >= Double(min(lower.width, upper.width)) / 2
+    return drop >= Double(min(lower.height, upper.height)) / 4
+      && across >= Double(min(lower.width, upper.width)) / 4
   }
 
   /// Whether `value` is one a device of `kind` shows, in either of its units and one of its
