@@ -146,6 +146,26 @@ import Testing
     #expect(fifth.height < truth.height - 10 && fifth.width < truth.width - 10)
   }
 
+  /// A turned row grown down to three times its height keeps its top edge and slant: the lines
+  /// of the display below it, turned as it is.
+  @Test func aRowGrownDownKeepsItsTopEdgeAndSlant() {
+    let (cosine, sine) = (Float(cos(15 * Double.pi / 180)), Float(sin(15 * Double.pi / 180)))
+    let turned = [(100, 50), (220, 50), (220, 110), (100, 110)].map { (x: Float, y: Float) in
+      (x: 160 + cosine * (x - 160) - sine * (y - 80), y: 80 + sine * (x - 160) + cosine * (y - 80))
+    }
+    let row = VisionImage.DigitRow(digitCorners: turned, score: 1, width: 640, height: 480)
+    let grown = row.grownDown(to: 3)
+    func length(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Float {
+      ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+    }
+    #expect(grown[0] == row.corners[0] && grown[1] == row.corners[1])
+    #expect(abs(length(grown[1], grown[2]) - 3 * length(row.corners[1], row.corners[2])) < 0.01)
+    // The sides go on in the row's own direction, across its slant.
+    let side = (x: grown[3].x - grown[0].x, y: grown[3].y - grown[0].y)
+    let own = (x: row.corners[3].x - row.corners[0].x, y: row.corners[3].y - row.corners[0].y)
+    #expect(abs(side.x * own.y - side.y * own.x) < 0.01)
+  }
+
   @Test func aRowAtThePhotosEdgeGivesBackItsDigitsWithinThePhoto() {
     // Digits from x -10 (cut by the left edge) to 110: the box starts at 0, the digits' box at
     // -10, and what a read gives back at 0.
