@@ -84,11 +84,11 @@ struct FindScore {
       try reader.read(images[row], first: surveys[row].reading)
     }
     // As the host: three lines read surely that make a blood pressure are a monitor's.
-    let monitor = try WindowChoice.bloodPressureLines(candidates, sure: true).flatMap { lines in
-      let value = try lines.map { try completed($0).text }.map { Int($0).map(String.init) ?? $0 }
-        .joined(separator: "/")
-      return Plausibility.allowsBloodPressure(value) ? (lines: lines, value: value) : nil
-    }
+    let monitor =
+      scene
+      ? try Self.monitor(
+        in: photo, rows: rows, images: images, surveys: surveys.map(\.reading), told: false, reader: reader,
+        finder: finder, finders: finders) : nil
     let chosen = monitor == nil ? WindowChoice.choose(candidates, kind: nil) : nil
     if let chosen {
       let reading = try completed(chosen)
@@ -104,7 +104,11 @@ struct FindScore {
     }
     let told: String?
     if kind == .bloodPressure {
-      told = try Self.readLines(photo, reader: reader, finder: finder, finders: finders)
+      let rows = try finder.rows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure), finders: finders)
+      let images = try rows.map { try photo.rowCrop($0) }
+      told = try Self.monitor(
+        in: photo, rows: rows, images: images, surveys: try images.map { try reader.survey($0).reading }, told: true,
+        reader: reader, finder: finder, finders: finders)?.value
     } else if let best = WindowChoice.chooseReread(rereadValues, kind: kind) {
       let reading = try reader.read(
         images[plan[best].row], digits: plan[best].format.digits, first: rereads[best].reading)
@@ -112,12 +116,9 @@ struct FindScore {
     } else {
       told = try WindowChoice.choose(surveyed, kind: kind).map { try completed($0).text }
     }
-    func around(_ lines: [Int], _ box: (VisionImage.DigitRow) -> Rect) -> Rect {
-      lines.dropFirst().reduce(box(rows[lines[0]])) { $0.union(box(rows[$1])) }
-    }
     tally.add(
-      window: monitor.map { around($0.lines, \.box) } ?? chosen.map { candidates[$0].box },
-      digits: monitor.map { around($0.lines, \.digitBox) } ?? chosen.map { rows[$0].digitBox },
+      window: monitor?.box ?? chosen.map { candidates[$0].box },
+      digits: monitor?.digits ?? chosen.map { rows[$0].digitBox },
       blind: monitor?.value ?? chosen.map { candidates[$0].value },
       told: told, truth: box, value: value, milliseconds: time,
       toldMilliseconds: (ContinuousClock.now - started).milliseconds)
@@ -142,22 +143,39 @@ struct FindScore {
 }
 
 extension FindScore {
-  /// A blood-pressure monitor's value as the host reads it told the kind, less its fallback (the
-  /// rows stacked as lines, read again as one display): more rows found, each surveyed, the
-  /// lines ``WindowChoice/lines(_:count:allow:)`` takes read in full and joined.
-  static func readLines(_ photo: VisionImage, reader: ReaderPanel, finder: RowFinder, finders: RowFinder.Finders)
-    throws -> String?
-  {
-    let rows = try finder.rows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure), finders: finders)
-    guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box)) else { return nil }
-    let images = try rows.map { try photo.rowCrop($0) }
-    let surveys = try images.map { try reader.survey($0).reading }
-    let candidates = zip(rows, surveys).map { row, reading in
-      WindowChoice.Candidate(
-        box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
+  /// A blood-pressure monitor's value as the host reads it, less its display grown down from the
+  /// systolic row when told the kind: the three lines among `rows` (``WindowChoice/bloodPressureLines(_:sure:fields:)``,
+  /// sure when not `told`; not told and seeing two lines, the new rows found for the kind
+  /// surveyed too), read in full, leading zeros dropped, joined; with the box around them and
+  /// their digits. Nil when no lines make a blood pressure or their box is most of the photo.
+  static func monitor(
+    in photo: VisionImage, rows: [VisionImage.DigitRow], images: [VisionImage], surveys: [EngineReading], told: Bool,
+    reader: ReaderPanel, finder: RowFinder, finders: RowFinder.Finders
+  ) throws -> (value: String, box: Rect, digits: Rect)? {
+    var (rows, images, surveys) = (rows, images, surveys)
+    func candidates() -> [WindowChoice.Candidate] {
+      zip(rows, surveys).map { row, reading in
+        WindowChoice.Candidate(
+          box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
+      }
     }
-    guard let lines = WindowChoice.bloodPressureLines(candidates) else { return nil }
-    return try lines.map { try reader.read(images[$0], first: surveys[$0]).text }.joined(separator: "/")
+    var lines = WindowChoice.bloodPressureLines(candidates(), sure: !told)
+    if lines == nil && !told && WindowChoice.bloodPressureLines(candidates(), sure: true, fields: 2) != nil {
+      let more = try finder.rows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure), finders: finders)
+        .filter { found in !rows.contains { $0.box == found.box } }
+      let added = try more.map { try photo.rowCrop($0) }
+      rows += more
+      images += added
+      surveys += try added.map { try reader.survey($0).reading }
+      lines = WindowChoice.bloodPressureLines(candidates(), sure: true)
+    }
+    guard let lines else { return nil }
+    let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
+    guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: [box]) else { return nil }
+    let value = try lines.map { try reader.read(images[$0], first: surveys[$0]).text }
+      .map { text in Int(text).map(String.init) ?? text }.joined(separator: "/")
+    guard Plausibility.allowsBloodPressure(value) else { return nil }
+    return (value, box, lines.dropFirst().reduce(rows[lines[0]].digitBox) { $0.union(rows[$1].digitBox) })
   }
 }
 
