@@ -61,6 +61,10 @@ import Testing
     unsure.confidence = 0.3
     #expect(WindowChoice.bloodPressureLines([systolic, diastolic, unsure]) == [0, 1, 2])
     #expect(WindowChoice.bloodPressureLines([systolic, diastolic, unsure], sure: true) == nil)
+    // A monitor shows no point: a diastolic read "8.4" is its 84.
+    var pointed = diastolic
+    pointed.value = "8.4"
+    #expect(WindowChoice.bloodPressureLines([systolic, pointed, pulse]) == [0, 1, 2])
     // Its systolic and diastolic alone, read surely: where to look for the pulse.
     #expect(WindowChoice.bloodPressureLines([systolic, diastolic, unsure], sure: true, fields: 2) == [0, 1])
     #expect(WindowChoice.bloodPressureLines([diastolic, clock], sure: true, fields: 2) == nil)

@@ -57,7 +57,7 @@ extension ReadPipeline {
         try await plugins.read(ReadRequest(image: image, meter: meter, options: options))
       }
     }
-    guard !inRange(field) else { return Self.withoutLeadingZeros(field) }
+    guard !inRange(field) else { return Self.wholeField(field) }
     let digits = String(Int(range.upperBound)).count
     for count in [digits, digits - 1] where count > 0 {
       let again = try await fannedOut { () throws(ErrorReply) in
@@ -68,13 +68,14 @@ extension ReadPipeline {
         field = again
       }
     }
-    return Self.withoutLeadingZeros(field)
+    return Self.wholeField(field)
   }
 
-  /// A field's value without the zeros a reading told 3 digits puts in a display's blank leading
-  /// place ("072" is 72: a field shows no leading zero).
-  static func withoutLeadingZeros(_ field: ReadResult) -> ReadResult {
-    guard field.value.count > 1, field.value.allSatisfy(\.isNumber), let number = Int(field.value) else { return field }
+  /// A field's value as a monitor shows it: a whole number, without the zeros a reading told 3
+  /// digits puts in a display's blank leading place ("072" is 72) or a point read in it ("7.2").
+  static func wholeField(_ field: ReadResult) -> ReadResult {
+    let digits = field.value.filter { $0 != "." }
+    guard digits.count > 1, digits.allSatisfy(\.isNumber), let number = Int(digits) else { return field }
     var field = field
     field.value = String(number)
     return field

@@ -179,7 +179,7 @@ extension ReadPipeline {
     let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
     guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: [box]) else { return nil }
     let fields = await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context)
-      .map(Self.withoutLeadingZeros)
+      .map(Self.wholeField)
     guard Plausibility.allowsBloodPressure(fields.map(\.value).joined(separator: "/")) else { return nil }
     var result = Self.joined(fields)
     let digits = lines.dropFirst().reduce(rows[lines[0]].digitBoxInPhoto) { $0.union(rows[$1].digitBoxInPhoto) }

@@ -146,7 +146,7 @@ extension FindScore {
   /// A blood-pressure monitor's value as the host reads it, less its display grown down from the
   /// systolic row when told the kind: the three lines among `rows` (``WindowChoice/bloodPressureLines(_:sure:fields:)``,
   /// sure when not `told`; not told and seeing two lines, the new rows found for the kind
-  /// surveyed too), read in full, leading zeros dropped, joined; with the box around them and
+  /// surveyed too), read in full, leading zeros and points dropped, joined; with the box around them and
   /// their digits. Nil when no lines make a blood pressure or their box is most of the photo.
   static func monitor(
     in photo: VisionImage, rows: [VisionImage.DigitRow], images: [VisionImage], surveys: [EngineReading], told: Bool,
@@ -173,7 +173,7 @@ extension FindScore {
     let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
     guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: [box]) else { return nil }
     let value = try lines.map { try reader.read(images[$0], first: surveys[$0]).text }
-      .map { text in Int(text).map(String.init) ?? text }.joined(separator: "/")
+      .map { text in Int(text.filter { $0 != "." }).map(String.init) ?? text }.joined(separator: "/")
     guard Plausibility.allowsBloodPressure(value) else { return nil }
     return (value, box, lines.dropFirst().reduce(rows[lines[0]].digitBox) { $0.union(rows[$1].digitBox) })
   }
