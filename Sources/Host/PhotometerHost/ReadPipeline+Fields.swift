@@ -71,13 +71,10 @@ extension ReadPipeline {
     return Self.wholeField(field)
   }
 
-  /// A field's value as a monitor shows it: a whole number, without the zeros a reading told 3
-  /// digits puts in a display's blank leading place ("072" is 72) or a point read in it ("7.2").
+  /// `field` with its value as a monitor shows it (``Plausibility/bloodPressureField(_:)``).
   static func wholeField(_ field: ReadResult) -> ReadResult {
-    let digits = field.value.filter { $0 != "." }
-    guard digits.count > 1, digits.allSatisfy(\.isNumber), let number = Int(digits) else { return field }
     var field = field
-    field.value = String(number)
+    field.value = Plausibility.bloodPressureField(field.value)
     return field
   }
 

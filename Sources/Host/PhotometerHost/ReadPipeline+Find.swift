@@ -40,13 +40,16 @@ extension ReadPipeline {
     }
     let (images, crops) = try Self.cut(rows, of: photo)
     var results = try await fanOutEach(crops.map { ($0, context) }, request: request, survey: true)
-    // A blood-pressure monitor's lines, told the kind or making one surely; told it and finding
-    // none, the photo is the display itself (nil: its lines are cut from it whole).
-    if kind == .bloodPressure || kind == nil {
-      let fields = try await readFoundFields(
-        rows: rows, crops: crops, surveys: results, in: photo, request: request, context: context,
-        told: kind == .bloodPressure)
-      if fields != nil || kind == .bloodPressure {
+    // A blood-pressure monitor's lines: told the kind and finding none, the photo is the display
+    // itself (nil: its lines are cut from it whole); not told, lines that make one surely.
+    if kind == .bloodPressure {
+      return try await readFoundFields(
+        rows: rows, crops: crops, surveys: results, in: photo, request: request, context: context, told: true)
+    }
+    if kind == nil {
+      if let fields = try await readFoundFields(
+        rows: rows, crops: crops, surveys: results, in: photo, request: request, context: context, told: false)
+      {
         return fields
       }
       if let fields = try await readMoreLines(
@@ -105,6 +108,14 @@ extension ReadPipeline {
     return (images, crops)
   }
 
+  /// The rows found and their survey readings, as the window choice weighs them.
+  private static func candidates(_ rows: [VisionImage.DigitRow], _ surveys: [ReadResult]) -> [WindowChoice.Candidate] {
+    zip(rows, surveys).map { row, survey in
+      WindowChoice.Candidate(
+        box: row.box, score: row.score, digits: row.digits, value: survey.value, confidence: survey.confidence)
+    }
+  }
+
   /// Not told the kind, a monitor whose pulse line did not rank among the rows read: when two of
   /// them stack as its systolic and diastolic, read surely, the rows a monitor is searched with
   /// (``WindowChoice/rowsRead(for:)``) that are new are surveyed too and the lines looked for
@@ -113,11 +124,9 @@ extension ReadPipeline {
     rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
     request: ReadRequest, context: Context
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
-    let candidates = zip(rows, surveys).map { row, survey in
-      WindowChoice.Candidate(
-        box: row.box, score: row.score, digits: row.digits, value: survey.value, confidence: survey.confidence)
+    guard WindowChoice.bloodPressureLines(Self.candidates(rows, surveys), sure: true, fields: 2) != nil else {
+      return nil
     }
-    guard WindowChoice.bloodPressureLines(candidates, sure: true, fields: 2) != nil else { return nil }
     let more = Self.digitRows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure)).filter { found in
       !rows.contains { $0.box == found.box }
     }
@@ -141,10 +150,7 @@ extension ReadPipeline {
     rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
     request: ReadRequest, context: Context, told: Bool
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
-    let candidates = zip(rows, surveys).map { row, survey in
-      WindowChoice.Candidate(
-        box: row.box, score: row.score, digits: row.digits, value: survey.value, confidence: survey.confidence)
-    }
+    let candidates = Self.candidates(rows, surveys)
     var found: (result: ReadResult, row: VisionImage)?
     var used: [Int] = []
     if let lines = WindowChoice.bloodPressureLines(candidates, sure: !told) {
@@ -220,15 +226,24 @@ extension ReadPipeline {
   private func completed(_ surveys: [(ReadResult, Image)], request: ReadRequest, context: Context) async
     -> [ReadResult]
   {
-    await withTaskGroup(of: (Int, ReadResult).self) { group in
-      for (index, (survey, crop)) in surveys.enumerated() {
-        group.addTask { (index, await self.completed(survey, crop: crop, request: request, context: context)) }
+    await Self.inOrder(surveys.count) { index in
+      await self.completed(surveys[index].0, crop: surveys[index].1, request: request, context: context)
+    }
+  }
+
+  /// `body` of 0 ..< `count`, all at once; the results in order.
+  private static func inOrder<Value: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) async -> Value) async
+    -> [Value]
+  {
+    await withTaskGroup(of: (Int, Value).self) { group in
+      for index in 0..<count {
+        group.addTask { (index, await body(index)) }
       }
-      var results = [ReadResult?](repeating: nil, count: surveys.count)
-      for await (index, result) in group {
-        results[index] = result
+      var values = [Value?](repeating: nil, count: count)
+      for await (index, value) in group {
+        values[index] = value
       }
-      return results.compactMap { $0 }
+      return values.compactMap { $0 }
     }
   }
 
@@ -280,17 +295,8 @@ extension ReadPipeline {
   private func fanOutEach(_ jobs: [(crop: Image, context: Context)], request: ReadRequest, survey: Bool = false)
     async throws(PipelineError) -> [ReadResult]
   {
-    let readings = await withTaskGroup(of: (Int, Result<ReadResult, PipelineError>).self) { group in
-      for (index, job) in jobs.enumerated() {
-        group.addTask {
-          (index, await self.fanOutResult(job.crop, request: request, context: job.context, survey: survey))
-        }
-      }
-      var readings = [Result<ReadResult, PipelineError>?](repeating: nil, count: jobs.count)
-      for await (index, reading) in group {
-        readings[index] = reading
-      }
-      return readings.compactMap { $0 }
+    let readings = await Self.inOrder(jobs.count) { index in
+      await self.fanOutResult(jobs[index].crop, request: request, context: jobs[index].context, survey: survey)
     }
     var results: [ReadResult] = []
     for reading in readings {

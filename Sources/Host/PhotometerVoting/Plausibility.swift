@@ -31,6 +31,15 @@ public struct Plausibility: Sendable {
   public static let diastolic = 30.0...160
   public static let pulse = 30.0...220
 
+  /// A blood-pressure field's reading as a monitor shows it: a whole number, without the zeros a
+  /// reading told 3 digits puts in a display's blank leading place ("072" is 72) or a point read
+  /// in it ("7.2"); any other text as it is.
+  public static func bloodPressureField(_ text: String) -> String {
+    let digits = text.filter { $0 != "." }
+    guard digits.count > 1, digits.allSatisfy(\.isNumber), let number = Int(digits) else { return text }
+    return String(number)
+  }
+
   /// Whether `systolic/diastolic[/pulse]` is a blood pressure a monitor can show: each field in
   /// its range and the systolic above the diastolic.
   public static func allowsBloodPressure(_ value: String) -> Bool {

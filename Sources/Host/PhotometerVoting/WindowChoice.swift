@@ -84,17 +84,15 @@ public enum WindowChoice {
   /// The rows holding a display's values one a line, top to bottom (a blood-pressure monitor's
   /// systolic, diastolic and pulse): `count` rows, each wider than tall (a taller box is rows
   /// found as one), below the one before it and overlapping it across, each read as a whole
-  /// number, whose values joined with `/` `allow` (nil: any). The weightiest such rows (the sum of
-  /// their weights), in order; nil when no rows fit.
-  public static func lines(
-    _ candidates: [Candidate], count: Int, allow: ((String) -> Bool)? = nil
-  ) -> [Int]? {
+  /// number, whose values joined with `/` `allow`. The weightiest such rows (the sum of their
+  /// weights), in order; nil when no rows fit.
+  public static func lines(_ candidates: [Candidate], count: Int, allow: (String) -> Bool) -> [Int]? {
     var best: (rows: [Int], weight: Double)?
     func extend(_ rows: [Int]) {
       guard rows.count < count else {
         let value = rows.map { candidates[$0].value }.joined(separator: "/")
         let weight = rows.reduce(0) { $0 + candidates[$1].weight }
-        if allow?(value) ?? true, weight > best?.weight ?? -1 {
+        if allow(value), weight > best?.weight ?? -1 {
           best = (rows, weight)
         }
         return
@@ -102,7 +100,7 @@ public enum WindowChoice {
       for next in candidates.indices
       where !rows.contains(next) && candidates[next].box.width > candidates[next].box.height {
         if let last = rows.last, !isBelow(candidates[next].box, candidates[last].box) { continue }
-        if allow != nil, candidates[next].value.isEmpty || !candidates[next].value.allSatisfy(\.isNumber) { continue }
+        if candidates[next].value.isEmpty || !candidates[next].value.allSatisfy(\.isNumber) { continue }
         extend(rows + [next])
       }
     }

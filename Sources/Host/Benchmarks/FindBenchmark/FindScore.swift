@@ -173,7 +173,7 @@ extension FindScore {
     let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
     guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: [box]) else { return nil }
     let value = try lines.map { try reader.read(images[$0], first: surveys[$0]).text }
-      .map { text in Int(text.filter { $0 != "." }).map(String.init) ?? text }.joined(separator: "/")
+      .map(Plausibility.bloodPressureField).joined(separator: "/")
     guard Plausibility.allowsBloodPressure(value) else { return nil }
     return (value, box, lines.dropFirst().reduce(rows[lines[0]].digitBox) { $0.union(rows[$1].digitBox) })
   }
