@@ -116,26 +116,28 @@ struct FindScore {
     } else {
       told = try WindowChoice.choose(surveyed, kind: kind).map { try completed($0).text }
     }
+    // A monitor's lines, when found, are the window and the blind value (`chosen` is then nil).
+    let window = monitor?.box ?? chosen.map { candidates[$0].box }
+    let digits = monitor?.digits ?? chosen.map { rows[$0].digitBox }
+    let blind = monitor?.value ?? chosen.map { candidates[$0].value }
     tally.add(
-      window: monitor?.box ?? chosen.map { candidates[$0].box },
-      digits: monitor?.digits ?? chosen.map { rows[$0].digitBox },
-      blind: monitor?.value ?? chosen.map { candidates[$0].value },
-      told: told, truth: box, value: value, milliseconds: time,
+      window: window, digits: digits, blind: blind, told: told, truth: box, value: value, milliseconds: time,
       toldMilliseconds: (ContinuousClock.now - started).milliseconds)
-    if showErrors, let digits = chosen.map({ rows[$0].digitBox }) {
+    guard showErrors else { return }
+    if let digits {
       if digits.overlap(with: box) < 0.5 {
         let overlap = String(format: "%.2f", digits.overlap(with: box))
         print("  \(name): digits found at \(digits), IoU \(overlap) with the true \(box)")
       }
-    } else if showErrors {
+    } else {
       print("  \(name): no window chosen; the digits are at \(box)")
     }
-    if showErrors, told != value {
+    if told != value {
       print("  \(name), told \(kind.rawValue): \(told ?? "none"), truth \(value); re-read \(rereadValues.map(\.value))")
     }
-    if showErrors, chosen.map({ candidates[$0].value }) != value {
+    if blind != value {
       print(
-        "  \(name): \(chosen.map { candidates[$0].value } ?? "none"), truth \(value); rows "
+        "  \(name): \(blind ?? "none"), truth \(value); rows "
           + candidates.map { "\($0.value) (\(String(format: "%.2f", $0.confidence)), \(Int($0.score)))" }
           .joined(separator: ", "))
     }
