@@ -72,10 +72,18 @@ import Testing
 
   @Test func aPhotoThatIsItselfAWindowIsReadWhole() {
     let small = Rect(x: 200, y: 150, width: 150, height: 60)
-    #expect(WindowChoice.isScene(width: 640, height: 480, rows: [small]))
-    #expect(!WindowChoice.isScene(width: 272, height: 78, rows: [Rect(x: 10, y: 10, width: 60, height: 20)]))
-    #expect(!WindowChoice.isScene(width: 640, height: 480, rows: [Rect(x: 0, y: 0, width: 600, height: 100), small]))
+    #expect(WindowChoice.isScene(width: 640, height: 480, rows: [(small, 3)]))
+    #expect(!WindowChoice.isScene(width: 272, height: 78, rows: [(Rect(x: 10, y: 10, width: 60, height: 20), 3)]))
+    #expect(
+      !WindowChoice.isScene(
+        width: 640, height: 480, rows: [(Rect(x: 0, y: 0, width: 600, height: 100), 8), (small, 3)]))
     #expect(!WindowChoice.isScene(width: 640, height: 480, rows: []))
+    // A row of one digit over most of the photo (a monitor's lines or body found as one box) is
+    // no window while a row of two digits or more is found; alone, it is.
+    let tall = Rect(x: 0, y: 0, width: 430, height: 420)
+    #expect(WindowChoice.isScene(width: 640, height: 480, rows: [(tall, 1), (small, 3)]))
+    #expect(!WindowChoice.isScene(width: 640, height: 480, rows: [(tall, 2), (small, 3)]))
+    #expect(!WindowChoice.isScene(width: 640, height: 480, rows: [(tall, 1)]))
   }
 
   /// A thermometer shows tenths: 36.7 fits it, 367 and 37 do not; a glucose meter shows whole

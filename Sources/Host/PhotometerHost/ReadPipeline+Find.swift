@@ -34,7 +34,7 @@ extension ReadPipeline {
     guard
       kind == .bloodPressure
         ? !rows.isEmpty
-        : WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box))
+        : WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map { ($0.box, $0.digits) })
     else {
       return nil
     }
@@ -183,7 +183,7 @@ extension ReadPipeline {
     request: ReadRequest, context: Context
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
     let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
-    guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: [box]) else { return nil }
+    guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
     let fields = await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context)
       .map(Self.wholeField)
     guard Plausibility.allowsBloodPressure(fields.map(\.value).joined(separator: "/")) else { return nil }
@@ -210,7 +210,7 @@ extension ReadPipeline {
     let box = Rect(
       x: left, y: top, width: min(Int32(photo.width), Int32(xs.max()!)) - left,
       height: min(Int32(photo.height), Int32(ys.max()!)) - top)
-    guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: [box]) else { return nil }
+    guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
     let display = try cut { () throws(VisionError) in
       try photo.straightened(
         corners, width: Int(distance(corners[0], corners[1])), height: Int(distance(corners[1], corners[2])))

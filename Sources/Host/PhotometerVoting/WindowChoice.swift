@@ -53,9 +53,19 @@ public enum WindowChoice {
   public static let rowShare = 0.7
 
   /// Whether rows should be found and read in a photo of this size with these rows found (best
-  /// first), rather than the photo read whole.
-  public static func isScene(width: Int, height: Int, rows: [Rect]) -> Bool {
-    guard min(width, height) >= smallestScene, let best = rows.first else { return false }
+  /// first, each with the digits the finder counts in it), rather than the photo read whole: by
+  /// the best row of two digits or more. A row of one digit is no window's (a monitor's close
+  /// lines or its body are found as one tall box over most of the photo); it counts only when no
+  /// row holds two.
+  public static func isScene(width: Int, height: Int, rows: [(box: Rect, digits: Int)]) -> Bool {
+    let best = rows.first { $0.digits >= 2 } ?? rows.first
+    return isScene(width: width, height: height, best: best?.box)
+  }
+
+  /// Whether a photo of this size whose best row (or lines' box) is `best` should have its rows
+  /// read rather than be read whole; never with no row.
+  public static func isScene(width: Int, height: Int, best: Rect?) -> Bool {
+    guard min(width, height) >= smallestScene, let best else { return false }
     return Double(best.width) * Double(best.height) < windowShare * Double(width) * Double(height)
       && Double(best.width) < rowShare * Double(width)
   }

@@ -62,7 +62,7 @@ struct FindScore {
     let photo = try VisionImage(decoding: bytes)
     let rows = try finder.rows(in: photo, limit: WindowChoice.rowsRead(for: nil), finders: finders)
     // As the host: a photo that is itself a window is read whole (and the window counts as missed).
-    let scene = WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map(\.box))
+    let scene = WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map { ($0.box, $0.digits) })
     if showErrors && !scene {
       print("  \(name): read whole; rows \(rows.map { "\($0.box) \(Int($0.score)) \($0.digits)" })")
     }
@@ -173,7 +173,7 @@ extension FindScore {
     }
     guard let lines else { return nil }
     let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
-    guard WindowChoice.isScene(width: photo.width, height: photo.height, rows: [box]) else { return nil }
+    guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
     let value = try lines.map { try reader.read(images[$0], first: surveys[$0]).text }
       .map(Plausibility.bloodPressureField).joined(separator: "/")
     guard Plausibility.allowsBloodPressure(value) else { return nil }
