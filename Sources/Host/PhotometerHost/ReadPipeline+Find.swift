@@ -211,10 +211,7 @@ extension ReadPipeline {
       x: left, y: top, width: min(Int32(photo.width), Int32(xs.max()!)) - left,
       height: min(Int32(photo.height), Int32(ys.max()!)) - top)
     guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
-    let display = try cut { () throws(VisionError) in
-      try photo.straightened(
-        corners, width: Int(distance(corners[0], corners[1])), height: Int(distance(corners[1], corners[2])))
-    }
+    let display = try cut { () throws(VisionError) in try photo.straightened(corners) }
     var result = try await readFields(
       display, ranges: Self.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
     result.windows = [Window(box: box, value: result.value, confidence: result.confidence, digits: box)]
@@ -315,9 +312,4 @@ extension ReadPipeline {
     let found = try? await readFoundRows(in: photo, request: request, context: context, kind: meter.kind)
     return found?.result.windows.first?.box
   }
-}
-
-/// How far apart two points are, in pixels.
-private func distance(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Float {
-  ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
 }

@@ -159,11 +159,7 @@ extension VisionImage {
 
   /// The row straightened by its slant, as wide and tall as its turned rectangle.
   public func straightened(_ row: DigitRow) throws(VisionError) -> VisionImage {
-    func side(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Int {
-      max(1, Int(distance(a, b).rounded()))
-    }
-    return try straightened(
-      row.corners, width: side(row.corners[0], row.corners[1]), height: side(row.corners[1], row.corners[2]))
+    try straightened(row.corners)
   }
 
   /// A row as it is read: ``straightened(_:)``, with the print of its side margins that is no
