@@ -166,6 +166,24 @@ import Testing
     #expect(abs(side.x * own.y - side.y * own.x) < 0.01)
   }
 
+  /// A quadrilateral is straightened to its top and right sides' lengths, rounded (not cut off),
+  /// whatever its turn; three corners are refused.
+  @Test func aQuadrilateralIsStraightenedToItsSidesLengths() throws {
+    let photo = try VisionImage(pixels: [UInt8](repeating: 90, count: 320 * 240), width: 320, height: 240, channels: 1)
+    // Turned by the 3-4-5 angle: the top side 40.6 long, the right side 12.4 at right angles.
+    let (along, across): (Float, Float) = (40.6, 12.4)
+    let (cosine, sine): (Float, Float) = (0.6, 0.8)
+    let topLeft = (x: Float(100), y: Float(50))
+    let topRight = (x: topLeft.x + along * cosine, y: topLeft.y + along * sine)
+    let quad = [
+      topLeft, topRight, (x: topRight.x - across * sine, y: topRight.y + across * cosine),
+      (x: topLeft.x - across * sine, y: topLeft.y + across * cosine),
+    ]
+    let straight = try photo.straightened(quad)
+    #expect(straight.width == 41 && straight.height == 12)
+    #expect(throws: VisionError.self) { try photo.straightened(Array(quad.prefix(3))) }
+  }
+
   @Test func aRowAtThePhotosEdgeGivesBackItsDigitsWithinThePhoto() {
     // Digits from x -10 (cut by the left edge) to 110: the box starts at 0, the digits' box at
     // -10, and what a read gives back at 0.
