@@ -182,13 +182,13 @@ extension ReadPipeline {
     _ lines: [Int], rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
     request: ReadRequest, context: Context
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
-    let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
+    let box = Rect(around: lines.map { rows[$0].box })
     guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
     let fields = await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context)
       .map(Self.wholeField)
     guard Plausibility.allowsBloodPressure(fields.map(\.value).joined(separator: "/")) else { return nil }
     var result = Self.joined(fields)
-    let digits = lines.dropFirst().reduce(rows[lines[0]].digitBoxInPhoto) { $0.union(rows[$1].digitBoxInPhoto) }
+    let digits = Rect(around: lines.map { rows[$0].digitBoxInPhoto })
     result.windows =
       [Window(box: box, value: result.value, confidence: result.confidence, digits: digits)]
       + zip(lines, fields).map { line, field in

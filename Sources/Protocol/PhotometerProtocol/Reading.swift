@@ -26,11 +26,12 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String { "\(x),\(y),\(width),\(height)" }
 
-  /// The smallest rectangle holding this one and `other`.
-  public func union(_ other: Rect) -> Rect {
-    let left = min(x, other.x), top = min(y, other.y)
-    let right = max(x + width, other.x + other.width), bottom = max(y + height, other.y + other.height)
-    return Rect(x: left, y: top, width: right - left, height: bottom - top)
+  /// The smallest rectangle holding every one of `rects`, of which there is at least one.
+  public init(around rects: [Rect]) {
+    precondition(!rects.isEmpty, "a rectangle around no rectangles")
+    let left = rects.map(\.x).min()!, top = rects.map(\.y).min()!
+    let right = rects.map { $0.x + $0.width }.max()!, bottom = rects.map { $0.y + $0.height }.max()!
+    self.init(x: left, y: top, width: right - left, height: bottom - top)
   }
 }
 

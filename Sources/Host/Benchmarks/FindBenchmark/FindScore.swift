@@ -69,15 +69,12 @@ struct FindScore {
     let images = try (scene ? rows : []).map { try photo.rowCrop($0) }
     // As the host: the rows compared on survey reads, the chosen one read in full when it may differ.
     let surveys = try images.map { try reader.survey($0) }
-    var candidates = try zip(rows, images).enumerated().map { index, pair in
-      let (row, crop) = pair
-      if let crops {
+    if let crops {
+      for (index, crop) in images.enumerated() {
         try Data(try crop.encoded()).write(to: crops.appendingPathComponent("\(name)-\(index).png"))
       }
-      let reading = surveys[index].reading
-      return WindowChoice.Candidate(
-        box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
     }
+    var candidates = Self.candidates(rows, surveys.map(\.reading))
     let surveyed = candidates
     // The row taken, read in full: the panel consults from its survey only where it is refinable.
     func completed(_ row: Int) throws -> EngineReading {
@@ -145,6 +142,15 @@ struct FindScore {
 }
 
 extension FindScore {
+  /// The rows found and their survey readings, as the window choice weighs them (the host's
+  /// `ReadPipeline.candidates`).
+  static func candidates(_ rows: [VisionImage.DigitRow], _ surveys: [EngineReading]) -> [WindowChoice.Candidate] {
+    zip(rows, surveys).map { row, reading in
+      WindowChoice.Candidate(
+        box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
+    }
+  }
+
   /// A blood-pressure monitor's value as the host reads it, less its display grown down from the
   /// systolic row when told the kind: the three lines among `rows` (``WindowChoice/bloodPressureLines(_:sure:fields:)``,
   /// sure when not `told`; not told and seeing two lines, the new rows found for the kind
@@ -155,29 +161,24 @@ extension FindScore {
     reader: ReaderPanel, finder: RowFinder, finders: RowFinder.Finders
   ) throws -> (value: String, box: Rect, digits: Rect)? {
     var (rows, images, surveys) = (rows, images, surveys)
-    func candidates() -> [WindowChoice.Candidate] {
-      zip(rows, surveys).map { row, reading in
-        WindowChoice.Candidate(
-          box: row.box, score: row.score, digits: row.digits, value: reading.text, confidence: reading.confidence)
-      }
-    }
-    var lines = WindowChoice.bloodPressureLines(candidates(), sure: !told)
-    if lines == nil && !told && WindowChoice.bloodPressureLines(candidates(), sure: true, fields: 2) != nil {
+    let found = Self.candidates(rows, surveys)
+    var lines = WindowChoice.bloodPressureLines(found, sure: !told)
+    if lines == nil && !told && WindowChoice.bloodPressureLines(found, sure: true, fields: 2) != nil {
       let more = try finder.rows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure), finders: finders)
         .filter { found in !rows.contains { $0.box == found.box } }
       let added = try more.map { try photo.rowCrop($0) }
       rows += more
       images += added
       surveys += try added.map { try reader.survey($0).reading }
-      lines = WindowChoice.bloodPressureLines(candidates(), sure: true)
+      lines = WindowChoice.bloodPressureLines(Self.candidates(rows, surveys), sure: true)
     }
     guard let lines else { return nil }
-    let box = lines.dropFirst().reduce(rows[lines[0]].box) { $0.union(rows[$1].box) }
+    let box = Rect(around: lines.map { rows[$0].box })
     guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
     let value = try lines.map { try reader.read(images[$0], first: surveys[$0]).text }
       .map(Plausibility.bloodPressureField).joined(separator: "/")
     guard Plausibility.allowsBloodPressure(value) else { return nil }
-    return (value, box, lines.dropFirst().reduce(rows[lines[0]].digitBox) { $0.union(rows[$1].digitBox) })
+    return (value, box, Rect(around: lines.map { rows[$0].digitBox }))
   }
 }
 
