@@ -55,6 +55,25 @@ import Testing
     #expect(!Plausibility.allowsBloodPressure("120//70"))
   }
 
+  /// A monitor blanks its leading places: a leading 0 out of the field's range is the lit digit
+  /// with no middle segment (1 or 7) that puts it in range, when only one does.
+  @Test func aMonitorFieldsLeadingZeroIsTheDigitItsGhostsHid() {
+    #expect(Plausibility.bloodPressureField("02", range: Plausibility.diastolic) == "72")
+    #expect(Plausibility.bloodPressureField("07", range: Plausibility.pulse) == "77")
+    #expect(Plausibility.bloodPressureField("018", range: Plausibility.systolic) == "118")
+    // A blank leading place read as 0 when told 3 digits, and a point: in range without it.
+    #expect(Plausibility.bloodPressureField("072", range: Plausibility.diastolic) == "72")
+    #expect(Plausibility.bloodPressureField("7.2", range: Plausibility.diastolic) == "72")
+    #expect(Plausibility.bloodPressureField("02") == "2")
+    // Both 15 and 75 in range, or neither 19 nor 79 in it: the value stays as read.
+    #expect(Plausibility.bloodPressureField("05", range: 10...99) == "5")
+    #expect(Plausibility.bloodPressureField("09", range: Plausibility.diastolic.lowerBound...70) == "9")
+    #expect(Plausibility.bloodPressure("185/02/62") == "185/72/62")
+    #expect(Plausibility.bloodPressure("185/02") == "185/72")
+    #expect(Plausibility.bloodPressure("120/80/7") == nil)
+    #expect(Plausibility.bloodPressure("120/80/70/60") == nil)
+  }
+
   @Test func repairTakesTheLikeliestPlausibleRunnerUp() {
     let meter = Meter(name: "gas", kind: .gas, unit: "m3", digits: 4, countsUp: true)
     let rule = Plausibility(meter: meter, previous: previous(1280, at: 0), now: hour)

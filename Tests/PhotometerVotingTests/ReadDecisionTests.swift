@@ -33,6 +33,20 @@ import Testing
     #expect(result.summary.hasSuffix(", corrected from 1284.5)"))
   }
 
+  /// A monitor's diastolic read "02" over ghost segments is shown as 72 and flagged repaired; a
+  /// blank leading place read as 0 ("072") is no repair.
+  @Test func aMonitorFieldsHiddenLeadingDigitIsARepair() {
+    let ghosted = ReadDecision.monitorField(
+      voted("02", [("0", 0.9, [("9", 0.05)]), ("2", 0.99, [])]), range: Plausibility.diastolic)
+    #expect(ghosted.value == "72")
+    #expect(ghosted.unrepairedValue == "02")
+    #expect(ghosted.flags == [.repaired])
+    let blank = ReadDecision.monitorField(
+      voted("072", [("0", 0.9, []), ("7", 0.9, []), ("2", 0.9, [])]), range: Plausibility.diastolic)
+    #expect(blank.value == "72")
+    #expect(blank.unrepairedValue.isEmpty && blank.flags.isEmpty)
+  }
+
   @Test func aValueNoRunnerUpMakesPlausibleStaysAndIsFlagged() {
     let decision = ReadDecision(meter: gas, previous: nil, decimals: 1, now: 0)
     let result = decision.decide(voted("123", [("1", 0.9, []), ("2", 0.9, []), ("3", 0.9, [])]), flags: [])

@@ -65,6 +65,10 @@ import Testing
     var pointed = diastolic
     pointed.value = "8.4"
     #expect(WindowChoice.bloodPressureLines([systolic, pointed, pulse]) == [0, 1, 2])
+    // Nor a leading 0: a diastolic read "02" over its ghost segments is its 72.
+    var ghosted = diastolic
+    ghosted.value = "02"
+    #expect(WindowChoice.bloodPressureLines([systolic, ghosted, pulse]) == [0, 1, 2])
     // Its systolic and diastolic alone, read surely: where to look for the pulse.
     #expect(WindowChoice.bloodPressureLines([systolic, diastolic, unsure], sure: true, fields: 2) == [0, 1])
     #expect(WindowChoice.bloodPressureLines([diastolic, clock], sure: true, fields: 2) == nil)

@@ -3,9 +3,6 @@ import PhotometerVision
 import PhotometerVoting
 
 extension ReadPipeline {
-  /// A blood-pressure monitor's fields, top to bottom: systolic, diastolic, pulse.
-  static let bloodPressureFields = [Plausibility.systolic, Plausibility.diastolic, Plausibility.pulse]
-
   /// Reads a display with several values on lines of their own (a blood-pressure monitor:
   /// systolic, diastolic, pulse): the crop is cut into its text lines, each line is read by every
   /// engine and voted on its own, and the fields are joined with `/` ("120/80/70"), per engine as
@@ -47,7 +44,7 @@ extension ReadPipeline {
     _ image: Image, range: ClosedRange<Double>, meter: String, options: [String: String], read: ReadResult? = nil
   ) async throws(PipelineError) -> ReadResult {
     func inRange(_ result: ReadResult) -> Bool {
-      Double(result.value).map { range.contains($0) } ?? false
+      Double(Plausibility.bloodPressureField(result.value, range: range)).map { range.contains($0) } ?? false
     }
     var field: ReadResult
     if let read {
@@ -57,7 +54,7 @@ extension ReadPipeline {
         try await plugins.read(ReadRequest(image: image, meter: meter, options: options))
       }
     }
-    guard !inRange(field) else { return Self.wholeField(field) }
+    guard !inRange(field) else { return ReadDecision.monitorField(field, range: range) }
     let digits = String(Int(range.upperBound)).count
     for count in [digits, digits - 1] where count > 0 {
       let again = try await fannedOut { () throws(ErrorReply) in
@@ -68,14 +65,7 @@ extension ReadPipeline {
         field = again
       }
     }
-    return Self.wholeField(field)
-  }
-
-  /// `field` with its value as a monitor shows it (``Plausibility/bloodPressureField(_:)``).
-  static func wholeField(_ field: ReadResult) -> ReadResult {
-    var field = field
-    field.value = Plausibility.bloodPressureField(field.value)
-    return field
+    return ReadDecision.monitorField(field, range: range)
   }
 
   /// One result from the fields' results, in order.
@@ -107,6 +97,8 @@ extension ReadPipeline {
       value: complete ? fields.map(\.value).joined(separator: "/") : "",
       confidence: complete ? fields.map(\.confidence).min() ?? 0 : 0, engines: engines,
       flags: ReadDecision.ordered(fields.flatMap(\.flags)), summary: "",
-      digits: fields.flatMap(\.digits))
+      digits: fields.flatMap(\.digits),
+      unrepairedValue: fields.allSatisfy(\.unrepairedValue.isEmpty)
+        ? "" : fields.map { $0.unrepairedValue.isEmpty ? $0.value : $0.unrepairedValue }.joined(separator: "/"))
   }
 }

@@ -160,7 +160,7 @@ extension ReadPipeline {
     }
     if found == nil && told {
       let first = candidates.indices.filter {
-        Double(candidates[$0].value).map(Self.bloodPressureFields[0].contains) ?? false
+        Double(candidates[$0].value).map(Plausibility.bloodPressureFields[0].contains) ?? false
       }
       if let systolic = first.max(by: { candidates[$0].weight < candidates[$1].weight }) {
         found = try await readDisplay(below: systolic, rows: rows, in: photo, request: request, context: context)
@@ -184,8 +184,10 @@ extension ReadPipeline {
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
     let box = Rect(around: lines.map { rows[$0].box })
     guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
-    let fields = await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context)
-      .map(Self.wholeField)
+    let fields = zip(
+      await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context),
+      Plausibility.bloodPressureFields
+    ).map(ReadDecision.monitorField)
     guard Plausibility.allowsBloodPressure(fields.map(\.value).joined(separator: "/")) else { return nil }
     var result = Self.joined(fields)
     let digits = Rect(around: lines.map { rows[$0].digitBoxInPhoto })
@@ -213,7 +215,7 @@ extension ReadPipeline {
     guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
     let display = try cut { () throws(VisionError) in try photo.straightened(corners) }
     var result = try await readFields(
-      display, ranges: Self.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
+      display, ranges: Plausibility.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
     result.windows = [Window(box: box, value: result.value, confidence: result.confidence, digits: box)]
     return try Self.showing(result, display)
   }

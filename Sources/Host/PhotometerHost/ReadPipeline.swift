@@ -101,7 +101,7 @@ final class ReadPipeline: Sendable {
     var result: ReadResult
     if kind == .bloodPressure {
       result = try await readFields(
-        crop, ranges: Self.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
+        crop, ranges: Plausibility.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
     } else {
       result = try await fanOut(cropImage, request: request, context: context)
     }

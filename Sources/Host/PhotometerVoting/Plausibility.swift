@@ -31,13 +31,34 @@ public struct Plausibility: Sendable {
   public static let diastolic = 30.0...160
   public static let pulse = 30.0...220
 
+  /// A blood-pressure reading's fields in order: systolic, diastolic, pulse.
+  public static let bloodPressureFields = [systolic, diastolic, pulse]
+
   /// A blood-pressure field's reading as a monitor shows it: a whole number, without the zeros a
   /// reading told 3 digits puts in a display's blank leading place ("072" is 72) or a point read
   /// in it ("7.2"); any other text as it is.
-  public static func bloodPressureField(_ text: String) -> String {
+  ///
+  /// With the field's `range`: a monitor blanks its leading places, so a leading 0 that leaves the
+  /// value out of `range` is a lit digit read with its ghost segments, one with no middle segment:
+  /// a 1 or a 7, whichever alone puts the value in `range` (a diastolic's "02" is 72).
+  public static func bloodPressureField(_ text: String, range: ClosedRange<Double>? = nil) -> String {
     let digits = text.filter { $0 != "." }
     guard digits.count > 1, digits.allSatisfy(\.isNumber), let number = Int(digits) else { return text }
-    return String(number)
+    guard let range, digits.first == "0", !range.contains(Double(number)) else { return String(number) }
+    let lit = ["1", "7"].compactMap { first in
+      Int(first + digits.dropFirst()).flatMap { range.contains(Double($0)) ? $0 : nil }
+    }
+    return String(lit.count == 1 ? lit[0] : number)
+  }
+
+  /// `systolic/diastolic[/pulse]` as a monitor shows it, each field as ``bloodPressureField(_:range:)``
+  /// makes it in its range, when that is a blood pressure (``allowsBloodPressure(_:)``); else nil.
+  public static func bloodPressure(_ value: String) -> String? {
+    let fields = value.split(separator: "/", omittingEmptySubsequences: false)
+    guard fields.count <= bloodPressureFields.count else { return nil }
+    let shown = zip(fields, bloodPressureFields).map { bloodPressureField(String($0), range: $1) }
+      .joined(separator: "/")
+    return allowsBloodPressure(shown) ? shown : nil
   }
 
   /// Whether `systolic/diastolic[/pulse]` is a blood pressure a monitor can show: each field in

@@ -59,6 +59,20 @@ public struct ReadDecision: Sendable {
     }
   }
 
+  /// One field of a monitor's display read (a blood pressure's systolic, diastolic or pulse) with
+  /// its value as the monitor shows it in `range` (``Plausibility/bloodPressureField(_:range:)``);
+  /// `repaired`, the value as read kept, when a leading 0 was taken for the lit digit it hid.
+  public static func monitorField(_ field: ReadResult, range: ClosedRange<Double>) -> ReadResult {
+    var field = field
+    let shown = Plausibility.bloodPressureField(field.value, range: range)
+    if shown != Plausibility.bloodPressureField(field.value) {
+      field.unrepairedValue = field.value
+      field.flags.append(.repaired)
+    }
+    field.value = shown
+    return field
+  }
+
   /// The flags without repeats, each where it first came.
   public static func ordered(_ flags: [ReadFlag]) -> [ReadFlag] {
     var seen = Set<ReadFlag>()

@@ -120,7 +120,7 @@ public enum WindowChoice {
 
   /// A blood-pressure monitor's systolic, diastolic and pulse lines among `candidates` (the first
   /// two alone for `fields` 2): the ``lines(_:count:allow:)`` whose values make a blood pressure
-  /// (``Plausibility/allowsBloodPressure(_:)``). With `sure` (no kind told, so the lines must say
+  /// as a monitor shows them (``Plausibility/bloodPressure(_:)``). With `sure` (no kind told, so the lines must say
   /// it themselves) only rows read with ``readConfidence`` or more count. A monitor shows no
   /// decimal point: a row read "7.2" counts as 72.
   public static func bloodPressureLines(_ candidates: [Candidate], sure: Bool = false, fields: Int = 3) -> [Int]? {
@@ -129,7 +129,7 @@ public enum WindowChoice {
       candidate.value = sure && candidate.confidence < readConfidence ? "" : candidate.value.filter { $0 != "." }
       return candidate
     }
-    return lines(eligible, count: fields, allow: Plausibility.allowsBloodPressure)
+    return lines(eligible, count: fields) { Plausibility.bloodPressure($0) != nil }
   }
 
   /// Whether `lower` is a line of the same display below `upper`: its middle lower than the

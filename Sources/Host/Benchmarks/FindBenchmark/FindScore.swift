@@ -175,8 +175,10 @@ extension FindScore {
     guard let lines else { return nil }
     let box = Rect(around: lines.map { rows[$0].box })
     guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
-    let value = try lines.map { try reader.read(images[$0], first: surveys[$0]).text }
-      .map(Plausibility.bloodPressureField).joined(separator: "/")
+    let value = try zip(
+      lines.map { try reader.read(images[$0], first: surveys[$0]).text }, Plausibility.bloodPressureFields
+    )
+    .map(Plausibility.bloodPressureField).joined(separator: "/")
     guard Plausibility.allowsBloodPressure(value) else { return nil }
     return (value, box, Rect(around: lines.map { rows[$0].digitBox }))
   }
