@@ -69,6 +69,29 @@ import Testing
     #expect(left <= 81, "the window starts at \(left), right of the missed 7's stem at 81")
   }
 
+  /// A display's lines stacked close (a blood-pressure monitor's systolic over its diastolic):
+  /// the larger closing joins the digits above and below into tall two-line components, a row of
+  /// its own; each line is still a row, not a repeat of the taller one it overlaps.
+  @Test func aDisplaysCloseLinesAreRowsBesideTheTallRowTheyMake() throws {
+    let (width, height) = (640, 480)
+    var pixels = [UInt8](repeating: 200, count: width * height)
+    func three(x: Int, y: Int) {
+      // A 3, 30 x 60, strokes of 5.
+      for bar in [y, y + 27, y + 55] {
+        for row in bar..<(bar + 5) { for column in x..<(x + 30) { pixels[row * width + column] = 40 } }
+      }
+      for row in y..<(y + 60) { for column in (x + 25)..<(x + 30) { pixels[row * width + column] = 40 } }
+    }
+    // 333 over 33, the lower line under the upper's last two digits, 8 pixels apart.
+    for x in [200, 240, 280] { three(x: x, y: 100) }
+    for x in [240, 280] { three(x: x, y: 168) }
+    let found = try VisionImage(pixels: pixels, width: width, height: height, channels: 1).digitRows()
+    let boxes = found.map(\.digitBox)
+    let upper = boxes.contains { $0.x <= 205 && $0.x + $0.width >= 305 && $0.y >= 90 && $0.y + $0.height <= 170 }
+    let lower = boxes.contains { $0.x >= 230 && $0.x <= 245 && $0.y >= 160 && $0.y + $0.height <= 235 }
+    #expect(upper && lower, "\(boxes)")
+  }
+
   /// A row as it is read: small print in a side margin above the digits' middle with nothing
   /// under it (a clock's digits) is painted with the ground; a decimal point low in a margin and
   /// a missed digit's top bar with its stroke below stay.

@@ -194,13 +194,17 @@ pm_status pm_digit_rows(
       }
     }
     std::sort(candidates.begin(), candidates.end(), [](const Row &a, const Row &b) { return a.score > b.score; });
-    // Rows found in both polarities, or nested in a better one, count once.
+    // Rows found in both polarities, or nested in a better one of their height, count once. A row
+    // of another height is another row: a display's close lines joined by the larger closing
+    // into one tall row overlap each line's own row.
     std::vector<Row> kept;
     for (const auto &row : candidates) {
       bool repeated = false;
       for (const auto &better : kept) {
         const double shared = (row.box & better.box).area();
-        repeated = repeated || shared > 0.5 * std::min(row.box.area(), better.box.area());
+        const double ratio = double(std::max(row.box.height, better.box.height)) /
+                             std::min(row.box.height, better.box.height);
+        repeated = repeated || (shared > 0.5 * std::min(row.box.area(), better.box.area()) && ratio < 1.35);
       }
       if (!repeated) {
         kept.push_back(row);
