@@ -102,6 +102,19 @@ import Testing
     #expect(WindowChoice.fits("12345", kind: .water), "a kind without formats takes any")
   }
 
+  /// Told the kind, a value read without its point is shown in the first of the kind's formats of
+  /// its digit count that it then fits; a value that fits, or fits no format, stays as read.
+  @Test func aValueIsShownInItsKindsFormat() {
+    #expect(WindowChoice.inFormat("356", kind: .thermometer) == "35.6")
+    #expect(WindowChoice.inFormat("1004", kind: .thermometer) == "100.4", "Fahrenheit")
+    #expect(WindowChoice.inFormat("35.6", kind: .thermometer) == "35.6")
+    #expect(WindowChoice.inFormat("3.56", kind: .thermometer) == "3.56", "a point read stands")
+    #expect(WindowChoice.inFormat("856", kind: .thermometer) == "856", "85.6 C or F is no body's")
+    #expect(WindowChoice.inFormat("37", kind: .thermometer) == "37")
+    #expect(WindowChoice.inFormat("245", kind: .glucose) == "245")
+    #expect(WindowChoice.inFormat("1234", kind: .water) == "1234")
+  }
+
   @Test func aFormatPlacesThePointOfAValueReadWithout() {
     let tenths = WindowChoice.DisplayFormat(digits: 3, decimals: 1)
     #expect(tenths.apply(to: "375") == "37.5")

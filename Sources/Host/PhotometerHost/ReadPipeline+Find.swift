@@ -58,11 +58,15 @@ extension ReadPipeline {
         return fields
       }
     }
-    // Judged as they will be shown: with the meter's decimals (a registered thermometer's 375 is 37.5).
+    // Judged as they will be shown: with the meter's decimals (a registered thermometer's 375 is
+    // 37.5), or in its kind's format (told a thermometer, 375 read without its point is 37.5).
+    func shown(_ value: String) -> String {
+      let placed = ReadDecision.withDecimals(value, decimals: Int(context.decimals))
+      return kind.map { WindowChoice.inFormat(placed, kind: $0) } ?? placed
+    }
     var candidates = zip(rows, results).map { row, result in
       WindowChoice.Candidate(
-        box: row.box, score: row.score, digits: row.digits,
-        value: ReadDecision.withDecimals(result.value, decimals: Int(context.decimals)), confidence: result.confidence)
+        box: row.box, score: row.score, digits: row.digits, value: shown(result.value), confidence: result.confidence)
     }
     let chosen: Int
     if let kind,
@@ -75,7 +79,10 @@ extension ReadPipeline {
     } else if let choice = WindowChoice.choose(candidates, kind: kind) {
       chosen = choice
       results[chosen] = await completed(results[chosen], crop: crops[chosen], request: request, context: context)
-      candidates[chosen].value = ReadDecision.withDecimals(results[chosen].value, decimals: Int(context.decimals))
+      if let kind {
+        results[chosen].value = WindowChoice.inFormat(results[chosen].value, kind: kind)
+      }
+      candidates[chosen].value = shown(results[chosen].value)
       candidates[chosen].confidence = results[chosen].confidence
     } else {
       return nil

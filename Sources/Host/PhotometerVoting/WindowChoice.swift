@@ -154,6 +154,16 @@ public enum WindowChoice {
       && (formats.isEmpty || formats.contains(DisplayFormat(of: value)))
   }
 
+  /// `value` as a display of `kind` shows it: as read when it fits the kind, else with its point
+  /// placed by the first of the kind's formats of its digit count in which it then fits (a
+  /// thermometer's 356, its point not read, is 35.6); as read otherwise.
+  public static func inFormat(_ value: String, kind: MeterKind) -> String {
+    guard !value.contains("."), !fits(value, kind: kind) else { return value }
+    let digits = value.filter(\.isNumber).count
+    return formats(of: kind).lazy.filter { $0.digits == digits }.map { $0.apply(to: value) }
+      .first { fits($0, kind: kind) } ?? value
+  }
+
   /// How a display shows a value: how many digits, and how many of them after the point.
   public struct DisplayFormat: Sendable, Hashable {
     public var digits: Int

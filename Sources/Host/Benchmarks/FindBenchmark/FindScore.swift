@@ -94,7 +94,12 @@ struct FindScore {
     }
     let time = (ContinuousClock.now - started).milliseconds
     // Told the kind, as the host: the rows read again in the kind's formats when none fits it.
-    let plan = WindowChoice.rereads(surveyed, kind: kind)
+    let inFormat = surveyed.map { candidate in
+      var candidate = candidate
+      candidate.value = WindowChoice.inFormat(candidate.value, kind: kind)
+      return candidate
+    }
+    let plan = WindowChoice.rereads(inFormat, kind: kind)
     let rereads = try plan.map { try reader.survey(images[$0.row], digits: $0.format.digits) }
     let rereadValues = zip(plan, rereads).map { reread, survey in
       (value: reread.format.apply(to: survey.reading.text), confidence: survey.reading.confidence)
@@ -111,7 +116,9 @@ struct FindScore {
         images[plan[best].row], digits: plan[best].format.digits, first: rereads[best].reading)
       told = plan[best].format.apply(to: reading.text)
     } else {
-      told = try WindowChoice.choose(surveyed, kind: kind).map { try completed($0).text }
+      told = try WindowChoice.choose(inFormat, kind: kind).map {
+        WindowChoice.inFormat(try completed($0).text, kind: kind)
+      }
     }
     // A monitor's lines, when found, are the window and the blind value (`chosen` is then nil).
     let window = monitor?.box ?? chosen.map { candidates[$0].box }
