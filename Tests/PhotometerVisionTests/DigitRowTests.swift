@@ -92,6 +92,29 @@ import Testing
     #expect(upper && lower, "\(boxes)")
   }
 
+  /// Lines so close that even the smaller closing joins a digit to the one below it: each such
+  /// two-line component, with a digit of either line level with its halves, is cut in two, and
+  /// both lines are rows.
+  @Test func digitsJoinedAcrossTwoLinesAreCutIntoTheirLines() throws {
+    let (width, height) = (640, 480)
+    var pixels = [UInt8](repeating: 200, count: width * height)
+    func three(x: Int, y: Int) {
+      // A 3, 30 x 60, strokes of 5.
+      for bar in [y, y + 27, y + 55] {
+        for row in bar..<(bar + 5) { for column in x..<(x + 30) { pixels[row * width + column] = 40 } }
+      }
+      for row in y..<(y + 60) { for column in (x + 25)..<(x + 30) { pixels[row * width + column] = 40 } }
+    }
+    // 333 over 333 shifted a digit right, 2 pixels apart: the middle two of each line touch.
+    for x in [200, 240, 280] { three(x: x, y: 100) }
+    for x in [240, 280, 320] { three(x: x, y: 162) }
+    let found = try VisionImage(pixels: pixels, width: width, height: height, channels: 1).digitRows()
+    let boxes = found.map(\.digitBox)
+    let upper = boxes.contains { $0.x <= 205 && $0.x + $0.width >= 305 && $0.y >= 90 && $0.y + $0.height <= 170 }
+    let lower = boxes.contains { $0.x >= 230 && $0.x + $0.width >= 345 && $0.y >= 150 && $0.y + $0.height <= 232 }
+    #expect(upper && lower, "\(boxes)")
+  }
+
   /// A row as it is read: small print in a side margin above the digits' middle with nothing
   /// under it (a clock's digits) is painted with the ground; a decimal point low in a margin and
   /// a missed digit's top bar with its stroke below stay.

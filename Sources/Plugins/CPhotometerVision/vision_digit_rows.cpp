@@ -7,7 +7,7 @@
 // component as wide as tall and thinly inked (a digit joined to a display's unlit segments, or a
 // button's outline) may join a row but never makes one. A row of two digits or more is a
 // candidate; its score grows with its digits and height and falls when its members' heights
-// differ.
+// differ. A component as tall as two close lines is also cut in two (withStacksCut).
 #include "vision_internal.hpp"
 
 #include <cmath>
@@ -58,6 +58,56 @@ std::vector<Character> characters(const cv::Mat &ink, int minimumHeight, int max
     }
   }
   return found;
+}
+
+// Whether `box` has a neighbour among `characters` of its height, level with it and less than its
+// height away: a digit of the same line.
+bool hasLineNeighbour(const cv::Rect &box, const std::vector<Character> &characters, size_t count) {
+  for (size_t index = 0; index < count; ++index) {
+    const cv::Rect &near = characters[index].box;
+    const double ratio = double(std::max(near.height, box.height)) / std::min(near.height, box.height);
+    const int gap = std::max(near.x - (box.x + box.width), box.x - (near.x + near.width));
+    const int slack = near.height / 6;
+    if (ratio < 1.35 && gap < near.height && gap > -near.width / 2 &&
+        (std::abs(near.y - box.y) <= slack || std::abs(near.br().y - box.br().y) <= slack)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// A display's close lines joined by the closing make components as tall as both lines. One that
+// a neighbour of about half its height is level with (top or bottom) is also taken as two
+// characters cut at that height, when each piece has a digit of its own line beside it; the tall
+// one stays, so rows of either kind are grouped.
+std::vector<Character> withStacksCut(std::vector<Character> characters) {
+  const size_t count = characters.size();
+  for (size_t index = 0; index < count; ++index) {
+    const cv::Rect tall = characters[index].box;
+    for (size_t other = 0; other < count; ++other) {
+      const cv::Rect near = characters[other].box;
+      if (other == index || near.height < 0.35 * tall.height || near.height > 0.65 * tall.height) {
+        continue;
+      }
+      const int slack = near.height / 6;
+      int cut = 0;
+      if (std::abs(near.y - tall.y) <= slack) {
+        cut = near.height;
+      } else if (std::abs(near.br().y - tall.br().y) <= slack) {
+        cut = tall.height - near.height;
+      }
+      const cv::Rect top(tall.x, tall.y, tall.width, cut), bottom(tall.x, tall.y + cut, tall.width, tall.height - cut);
+      if (cut == 0 || !hasLineNeighbour(top, characters, count) || !hasLineNeighbour(bottom, characters, count)) {
+        continue;
+      }
+      for (const cv::Rect &piece : {top, bottom}) {
+        const double aspect = double(piece.width) / piece.height;
+        characters.push_back({piece, aspect >= 0.85 && aspect <= 1.15});
+      }
+      break;
+    }
+  }
+  return characters;
 }
 
 std::vector<Row> rows(std::vector<Character> characters) {
@@ -188,7 +238,7 @@ pm_status pm_digit_rows(
         cv::Mat closed;
         cv::morphologyEx(
           ink, closed, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(reach / 2 + 1, reach)));
-        for (auto &row : rows(characters(closed, minimumHeight, maximumHeight))) {
+        for (auto &row : rows(withStacksCut(characters(closed, minimumHeight, maximumHeight)))) {
           candidates.push_back(row);
         }
       }
