@@ -49,6 +49,20 @@ import Testing
     #expect(try VisionImage(pixels: buttons, width: Self.width, height: Self.height, channels: 1).digitRows().isEmpty)
   }
 
+  /// A 1 is a solid bar: it is a digit of its row, not a filled patch (a small display's 118).
+  @Test func aSolidBarIsADigitOfItsRow() throws {
+    var pixels = [UInt8](repeating: 200, count: Self.width * Self.height)
+    for x in [60, 90] { Self.fill(&pixels, x: x, y: 100, width: 6, height: 40) }
+    for x in [110, 150] {
+      // A 3, 26 x 40, strokes of 5.
+      for y in [100, 118, 135] { Self.fill(&pixels, x: x, y: y, width: 26, height: 5) }
+      Self.fill(&pixels, x: x + 21, y: 100, width: 5, height: 40)
+    }
+    let found = try VisionImage(pixels: pixels, width: Self.width, height: Self.height, channels: 1).digitRows()
+    let row = try #require(found.first)
+    #expect(row.digitBox.x <= 62 && row.digits == 4, "\(row.digitBox), \(row.digits) digits")
+  }
+
   /// A leading digit joined to print above it (a clock's digits over a thermometer's) is too tall
   /// to join the row, but the window to straighten reaches past the row's first digit far enough
   /// to hold it.

@@ -47,13 +47,13 @@ std::vector<Character> characters(const cv::Mat &ink, int minimumHeight, int max
     const double fill = area / box.area();
     // Digits that touch (a bold display's, or joined by a decimal point) make one wider component.
     // A button or a dot is as wide as tall; a digit is narrower, touching digits wider. A filled
-    // patch is no digit, but a 1 is a solid bar.
+    // patch is no digit, but a 1 is a solid bar, taken at any fill.
     // A digit joined to unlit segments beside it is as wide as tall too, but thinly inked.
     if (box.height < minimumHeight || box.height > maximumHeight || aspect <= 0.12 || aspect >= 3.5 || fill <= 0.2) {
       continue;
     }
     const bool square = aspect >= 0.85 && aspect <= 1.15;
-    if (square ? fill < 0.45 : fill < (aspect < 0.3 ? 0.95 : aspect < 1 ? 0.7 : 0.55)) {
+    if (square ? fill < 0.45 : (aspect < 0.3 || fill < (aspect < 1 ? 0.7 : 0.55))) {
       found.push_back({box, square});
     }
   }
