@@ -45,9 +45,10 @@ public enum WindowChoice {
     kind == .bloodPressure ? 8 : 4
   }
 
-  /// A photo whose shorter side is under ``smallestScene`` pixels, or whose best row found covers
-  /// more than ``windowShare`` of its area or (with its margin) more than ``rowShare`` of its
-  /// width, is itself a digit window (a crop, a strip, a counter's window): it is read whole.
+  /// A photo whose shorter side is under ``smallestScene`` pixels, or whose best row of two digits
+  /// or more (``isScene(width:height:rows:)``) covers more than ``windowShare`` of its area or
+  /// (with its margin) more than ``rowShare`` of its width, is itself a digit window (a crop, a
+  /// strip, a counter's window): it is read whole.
   public static let smallestScene = 160
   public static let windowShare = 0.4
   public static let rowShare = 0.7
