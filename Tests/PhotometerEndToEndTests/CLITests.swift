@@ -171,25 +171,32 @@ import Testing
     #expect(Int(value).map { $0 < height / 2 } == true, "without a window a photo is read by the rows found in it")
   }
 
-  /// Told the kind, a photo whose rows all read outside it is read again in the kind's formats:
-  /// the engine answers "37" and the digit count it was told, so a thermometer's rows read 370
-  /// blind and, told three digits, 373, which a thermometer shows as 37.3.
+  /// Told the kind, a row read without its point is taken in the kind's format, and a photo whose
+  /// rows fit none is read again in the kind's formats. An engine answering "37" and the digit
+  /// count it was told reads a thermometer's rows 370 blind, which a thermometer shows as 37.0
+  /// (a re-read would have been 373). One answering the count, 7 and whether it surveyed reads
+  /// them 071, which fits no format; told three digits it reads 371: 37.1.
   @Test func aKindNoRowFitsRereadsTheRowsInItsFormat() async throws {
     let photo = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg").path
-    let told = try readerAnswering("37{digits}")
-    let blind = try await runCommand(photometer, ["read", photo, "--json", "--plugins", told, "--db", database])
+    let plain = try readerAnswering("37{digits}")
+    let blind = try await runCommand(photometer, ["read", photo, "--json", "--plugins", plain, "--db", database])
     #expect(try jsonLines(blind).first?["value"] as? String == "370", "\(blind.standardError)")
-    let thermometer = try await runCommand(
-      photometer, ["read", photo, "--kind", "thermometer", "--json", "--plugins", told, "--db", database])
-    let result = try #require(try jsonLines(thermometer).first, "\(thermometer.standardError)")
-    #expect(result["value"] as? String == "37.3")
-    let windows = try #require(result["windows"] as? [[String: Any]])
-    #expect(windows.first?["value"] as? String == "37.3", "the chosen row first, as re-read")
+    let inFormat = try await runCommand(
+      photometer, ["read", photo, "--kind", "thermometer", "--json", "--plugins", plain, "--db", database])
+    #expect(try jsonLines(inFormat).first?["value"] as? String == "37.0", "in its format, not read again")
     // Told the decimals, the rows are judged with them: 370 is 37.0, which fits; nothing is read again.
     let withDecimals = try await runCommand(
       photometer,
-      ["read", photo, "--kind", "thermometer", "--decimals", "1", "--json", "--plugins", told, "--db", database])
+      ["read", photo, "--kind", "thermometer", "--decimals", "1", "--json", "--plugins", plain, "--db", database])
     #expect(try jsonLines(withDecimals).first?["value"] as? String == "37.0", "\(withDecimals.standardError)")
+
+    let told = try readerAnswering("{digits}7{survey}")
+    let thermometer = try await runCommand(
+      photometer, ["read", photo, "--kind", "thermometer", "--json", "--plugins", told, "--db", database])
+    let result = try #require(try jsonLines(thermometer).first, "\(thermometer.standardError)")
+    #expect(result["value"] as? String == "37.1")
+    let windows = try #require(result["windows"] as? [[String: Any]])
+    #expect(windows.first?["value"] as? String == "37.1", "the chosen row first, as re-read")
   }
 
   /// The rows of a whole photo are read as surveys; the chosen one is read again in full only
@@ -232,9 +239,9 @@ import Testing
   /// shadow reads only the re-read taken, once, told its format.
   @Test func aShadowReadsOnlyTheRereadTaken() async throws {
     let (result, asked) = try await readWithShadow(
-      reader: "37{digits}", shadow: "5{survey}{digits}", arguments: ["--kind", "thermometer"])
-    #expect(result["value"] as? String == "37.3")
-    #expect((result["engines"] as? [[String: Any]])?.map { $0["text"] as? String } == ["373", "503"])
+      reader: "{digits}7{survey}", shadow: "5{survey}{digits}", arguments: ["--kind", "thermometer"])
+    #expect(result["value"] as? String == "37.1")
+    #expect((result["engines"] as? [[String: Any]])?.map { $0["text"] as? String } == ["371", "503"])
     #expect(asked.shadow == 1, "the shadow was asked \(asked.shadow) times")
   }
 
