@@ -121,9 +121,9 @@ public enum WindowChoice {
 
   /// A blood-pressure monitor's systolic, diastolic and pulse lines among `candidates` (the first
   /// two alone for `fields` 2): the ``lines(_:count:allow:)`` whose values make a blood pressure
-  /// as a monitor shows them (``Plausibility/bloodPressure(_:)``). With `sure` (no kind told, so the lines must say
-  /// it themselves) only rows read with ``readConfidence`` or more count. A monitor shows no
-  /// decimal point: a row read "7.2" counts as 72.
+  /// as a monitor shows them (``Plausibility/bloodPressure(_:)``). With `sure` (no kind told, so
+  /// the lines must say it themselves) only rows read with ``readConfidence`` or more count. A
+  /// monitor shows no decimal point: a row read "7.2" counts as 72.
   public static func bloodPressureLines(_ candidates: [Candidate], sure: Bool = false, fields: Int = 3) -> [Int]? {
     let eligible = candidates.map { candidate in
       var candidate = candidate

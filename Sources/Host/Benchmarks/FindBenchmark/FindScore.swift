@@ -94,12 +94,12 @@ struct FindScore {
     }
     let time = (ContinuousClock.now - started).milliseconds
     // Told the kind, as the host: the rows read again in the kind's formats when none fits it.
-    let inFormat = surveyed.map { candidate in
+    let formatted = surveyed.map { candidate in
       var candidate = candidate
       candidate.value = WindowChoice.inFormat(candidate.value, kind: kind)
       return candidate
     }
-    let plan = WindowChoice.rereads(inFormat, kind: kind)
+    let plan = WindowChoice.rereads(formatted, kind: kind)
     let rereads = try plan.map { try reader.survey(images[$0.row], digits: $0.format.digits) }
     let rereadValues = zip(plan, rereads).map { reread, survey in
       (value: reread.format.apply(to: survey.reading.text), confidence: survey.reading.confidence)
@@ -116,7 +116,7 @@ struct FindScore {
         images[plan[best].row], digits: plan[best].format.digits, first: rereads[best].reading)
       told = plan[best].format.apply(to: reading.text)
     } else {
-      told = try WindowChoice.choose(inFormat, kind: kind).map {
+      told = try WindowChoice.choose(formatted, kind: kind).map {
         WindowChoice.inFormat(try completed($0).text, kind: kind)
       }
     }
