@@ -26,11 +26,6 @@ import Testing
   /// tall and thinly inked, the shape of a button's outline: it joins the digits on either side
   /// into one row, but outlines alone make none.
   @Test func aSquareThinlyInkedDigitJoinsARowButMakesNone() throws {
-    let digit = { (x: Int, pixels: inout [UInt8]) in
-      // A 3: three bars and the right side, 26 x 40, strokes of 5.
-      for y in [60, 78, 95] { Self.fill(&pixels, x: x, y: y, width: 26, height: 5) }
-      Self.fill(&pixels, x: x + 21, y: 60, width: 5, height: 40)
-    }
     let outline = { (x: Int, pixels: inout [UInt8]) in
       Self.fill(&pixels, x: x, y: 60, width: 40, height: 3)
       Self.fill(&pixels, x: x, y: 97, width: 40, height: 3)
@@ -38,9 +33,9 @@ import Testing
       Self.fill(&pixels, x: x + 37, y: 60, width: 3, height: 40)
     }
     var row = [UInt8](repeating: 200, count: Self.width * Self.height)
-    digit(40, &row)
+    Self.three(&row, x: 40, y: 60)
     outline(80, &row)
-    digit(134, &row)
+    Self.three(&row, x: 134, y: 60)
     let found = try VisionImage(pixels: row, width: Self.width, height: Self.height, channels: 1).digitRows()
     #expect(found.first.map { $0.box.x <= 40 && $0.box.x + $0.box.width >= 160 } == true, "\(found.map(\.box))")
 
@@ -53,11 +48,7 @@ import Testing
   @Test func aSolidBarIsADigitOfItsRow() throws {
     var pixels = [UInt8](repeating: 200, count: Self.width * Self.height)
     for x in [60, 90] { Self.fill(&pixels, x: x, y: 100, width: 6, height: 40) }
-    for x in [110, 150] {
-      // A 3, 26 x 40, strokes of 5.
-      for y in [100, 118, 135] { Self.fill(&pixels, x: x, y: y, width: 26, height: 5) }
-      Self.fill(&pixels, x: x + 21, y: 100, width: 5, height: 40)
-    }
+    for x in [110, 150] { Self.three(&pixels, x: x, y: 100) }
     let found = try VisionImage(pixels: pixels, width: Self.width, height: Self.height, channels: 1).digitRows()
     let row = try #require(found.first)
     #expect(row.digitBox.x <= 62 && row.digits == 4, "\(row.digitBox), \(row.digits) digits")
@@ -87,19 +78,9 @@ import Testing
   /// the larger closing joins the digits above and below into tall two-line components, a row of
   /// its own; each line is still a row, not a repeat of the taller one it overlaps.
   @Test func aDisplaysCloseLinesAreRowsBesideTheTallRowTheyMake() throws {
-    let (width, height) = (640, 480)
-    var pixels = [UInt8](repeating: 200, count: width * height)
-    func three(x: Int, y: Int) {
-      // A 3, 30 x 60, strokes of 5.
-      for bar in [y, y + 27, y + 55] {
-        for row in bar..<(bar + 5) { for column in x..<(x + 30) { pixels[row * width + column] = 40 } }
-      }
-      for row in y..<(y + 60) { for column in (x + 25)..<(x + 30) { pixels[row * width + column] = 40 } }
-    }
     // 333 over 33, the lower line under the upper's last two digits, 8 pixels apart.
-    for x in [200, 240, 280] { three(x: x, y: 100) }
-    for x in [240, 280] { three(x: x, y: 168) }
-    let found = try VisionImage(pixels: pixels, width: width, height: height, channels: 1).digitRows()
+    let photo = try Self.largeThrees(at: [(200, 100), (240, 100), (280, 100), (240, 168), (280, 168)])
+    let found = try photo.digitRows()
     let boxes = found.map(\.digitBox)
     let upper = boxes.contains { $0.x <= 205 && $0.x + $0.width >= 305 && $0.y >= 90 && $0.y + $0.height <= 170 }
     let lower = boxes.contains { $0.x >= 230 && $0.x <= 245 && $0.y >= 160 && $0.y + $0.height <= 235 }
@@ -110,19 +91,9 @@ import Testing
   /// two-line component, with a digit of either line level with its halves, is cut in two, and
   /// both lines are rows.
   @Test func digitsJoinedAcrossTwoLinesAreCutIntoTheirLines() throws {
-    let (width, height) = (640, 480)
-    var pixels = [UInt8](repeating: 200, count: width * height)
-    func three(x: Int, y: Int) {
-      // A 3, 30 x 60, strokes of 5.
-      for bar in [y, y + 27, y + 55] {
-        for row in bar..<(bar + 5) { for column in x..<(x + 30) { pixels[row * width + column] = 40 } }
-      }
-      for row in y..<(y + 60) { for column in (x + 25)..<(x + 30) { pixels[row * width + column] = 40 } }
-    }
     // 333 over 333 shifted a digit right, 2 pixels apart: the middle two of each line touch.
-    for x in [200, 240, 280] { three(x: x, y: 100) }
-    for x in [240, 280, 320] { three(x: x, y: 162) }
-    let found = try VisionImage(pixels: pixels, width: width, height: height, channels: 1).digitRows()
+    let photo = try Self.largeThrees(at: [(200, 100), (240, 100), (280, 100), (240, 162), (280, 162), (320, 162)])
+    let found = try photo.digitRows()
     let boxes = found.map(\.digitBox)
     let upper = boxes.contains { $0.x <= 205 && $0.x + $0.width >= 305 && $0.y >= 90 && $0.y + $0.height <= 170 }
     let lower = boxes.contains { $0.x >= 230 && $0.x + $0.width >= 345 && $0.y >= 150 && $0.y + $0.height <= 232 }
@@ -172,6 +143,26 @@ import Testing
     for row in y..<(y + height) {
       for column in x..<(x + width) { pixels[row * Self.width + column] = 40 }
     }
+  }
+
+  /// A 3 (three bars and the right side, 26 x 40, strokes of 5) with its top left at `x`, `y`.
+  static func three(_ pixels: inout [UInt8], x: Int, y: Int) {
+    for bar in [y, y + 18, y + 35] { fill(&pixels, x: x, y: bar, width: 26, height: 5) }
+    fill(&pixels, x: x + 21, y: y, width: 5, height: 40)
+  }
+
+  /// A 640 x 480 photo of 3s, 30 x 60 with strokes of 5, each with its top left at one of
+  /// `corners`: a display's lines at the size the larger closing joins across.
+  static func largeThrees(at corners: [(x: Int, y: Int)]) throws -> VisionImage {
+    let (width, height) = (640, 480)
+    var pixels = [UInt8](repeating: 200, count: width * height)
+    for (x, y) in corners {
+      for bar in [y, y + 27, y + 55] {
+        for row in bar..<(bar + 5) { for column in x..<(x + 30) { pixels[row * width + column] = 40 } }
+      }
+      for row in y..<(y + 60) { for column in (x + 25)..<(x + 30) { pixels[row * width + column] = 40 } }
+    }
+    return try VisionImage(pixels: pixels, width: width, height: height, channels: 1)
   }
 
   @Test func theDigitsInARowsWindowAreItsDigitsWithoutTheMargin() {
