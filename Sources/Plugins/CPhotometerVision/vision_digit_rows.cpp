@@ -21,6 +21,10 @@ constexpr int workingSide = 640;
 // that a digit the grouping missed (joined to print above it, or of another height) is read too.
 constexpr double sideMargin = 0.8;
 
+// Whether two heights are one line's: the larger under 1.35 times the smaller. A row's members, a
+// row and its repeat, and a cut piece and its neighbour are all judged by it.
+bool alikeHeights(int a, int b) { return double(std::max(a, b)) / std::min(a, b) < 1.35; }
+
 struct Character {
   cv::Rect box;
   // As wide as tall: a digit only beside others.
@@ -65,10 +69,9 @@ std::vector<Character> characters(const cv::Mat &ink, int minimumHeight, int max
 bool hasLineNeighbour(const cv::Rect &box, const std::vector<Character> &characters, size_t count) {
   for (size_t index = 0; index < count; ++index) {
     const cv::Rect &near = characters[index].box;
-    const double ratio = double(std::max(near.height, box.height)) / std::min(near.height, box.height);
     const int gap = std::max(near.x - (box.x + box.width), box.x - (near.x + near.width));
     const int slack = near.height / 6;
-    if (ratio < 1.35 && gap < near.height && gap > -near.width / 2 &&
+    if (alikeHeights(near.height, box.height) && gap < near.height && gap > -near.width / 2 &&
         (std::abs(near.y - box.y) <= slack || std::abs(near.br().y - box.br().y) <= slack)) {
       return true;
     }
@@ -128,11 +131,10 @@ std::vector<Row> rows(std::vector<Character> characters) {
         continue;
       }
       const cv::Rect &box = characters[next].box;
-      const double ratio = double(std::max(box.height, last.height)) / std::min(box.height, last.height);
       const int overlap = std::min(box.y + box.height, last.y + last.height) - std::max(box.y, last.y);
       const int gap = box.x - (last.x + last.width);
-      if (ratio < 1.35 && overlap > 0.6 * std::min(box.height, last.height) && gap < last.height &&
-          gap > -last.width / 2) {
+      if (alikeHeights(box.height, last.height) && overlap > 0.6 * std::min(box.height, last.height) &&
+          gap < last.height && gap > -last.width / 2) {
         row.members.push_back(box);
         used[next] = true;
         squares += characters[next].square ? 1 : 0;
@@ -252,9 +254,8 @@ pm_status pm_digit_rows(
       bool repeated = false;
       for (const auto &better : kept) {
         const double shared = (row.box & better.box).area();
-        const double ratio = double(std::max(row.box.height, better.box.height)) /
-                             std::min(row.box.height, better.box.height);
-        repeated = repeated || (shared > 0.5 * std::min(row.box.area(), better.box.area()) && ratio < 1.35);
+        repeated = repeated || (shared > 0.5 * std::min(row.box.area(), better.box.area()) &&
+                                alikeHeights(row.box.height, better.box.height));
       }
       if (!repeated) {
         kept.push_back(row);
