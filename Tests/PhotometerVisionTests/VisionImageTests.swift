@@ -93,3 +93,63 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     #expect(window.width >= 40 && window.height >= 20)
   }
 }
+
+/// The loops a digit's glyph closes, on glyphs drawn 40 x 64: a 6 with a straight stem (as DIN
+/// lettering prints it), a 0 and a 7.
+@Suite struct GlyphLoopTests {
+  enum Glyph { case six, zero, seven }
+
+  /// `glyph` drawn in `ink` on `ground`, `drop` pixels lower (a glyph cut by the top edge when
+  /// negative).
+  static func drawn(_ glyph: Glyph, ink: UInt8 = 230, ground: UInt8 = 30, drop: Int = 0) throws -> VisionImage {
+    let (width, height) = (40, 64)
+    var pixels = [UInt8](repeating: ground, count: width * height)
+    func isInk(_ x: Double, _ y: Double) -> Bool {
+      func nearSegment(_ a: (Double, Double), _ b: (Double, Double), within: Double) -> Bool {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1)
+        let t = max(0, min(1, ((x - a.0) * dx + (y - a.1) * dy) / (dx * dx + dy * dy)))
+        return hypot(x - a.0 - t * dx, y - a.1 - t * dy) <= within
+      }
+      switch glyph {
+      case .six:
+        let r = hypot(x - 20, y - 44)
+        return (r >= 6 && r <= 12) || nearSegment((10, 40), (28, 6), within: 2.5)
+      case .zero:
+        let r = hypot((x - 20) / 12, (y - 32) / 26)
+        return r >= 0.55 && r <= 1
+      case .seven:
+        return (y >= 6 && y <= 11 && x >= 8 && x <= 32) || nearSegment((31, 9), (15, 58), within: 2.5)
+      }
+    }
+    for y in 0..<height {
+      for x in 0..<width where isInk(Double(x), Double(y - drop)) {
+        pixels[y * width + x] = ink
+      }
+    }
+    return try VisionImage(pixels: pixels, width: width, height: height, channels: 1)
+  }
+
+  @Test func aSixsLoopSitsLowAndAZerosFillsIt() throws {
+    for (ink, ground) in [(230, 30), (20, 210)] as [(UInt8, UInt8)] {
+      let six = try Self.drawn(.six, ink: ink, ground: ground).glyphLoops(columns: 0..<40)
+      #expect(six.holes == 1 && six.standsFree, "\(six)")
+      #expect(six.top > 0.5 && six.top < 0.7 && six.bottom > 0.85 && six.bottom < 0.95, "\(six)")
+      let zero = try Self.drawn(.zero, ink: ink, ground: ground).glyphLoops(columns: 0..<40)
+      #expect(zero.holes == 1 && zero.top < 0.3 && zero.bottom > 0.7, "\(zero)")
+      let seven = try Self.drawn(.seven, ink: ink, ground: ground).glyphLoops(columns: 0..<40)
+      #expect(seven.holes == 0 && seven.top == 0 && seven.bottom == 0, "\(seven)")
+    }
+  }
+
+  @Test func aGlyphCutByTheTopEdgeDoesNotStandFree() throws {
+    let cut = try Self.drawn(.six, drop: -8).glyphLoops(columns: 0..<40)
+    #expect(cut.holes == 1 && !cut.standsFree, "\(cut)")
+  }
+
+  @Test func columnsAreClampedToTheImage() throws {
+    let six = try Self.drawn(.six)
+    #expect(try six.glyphLoops(columns: -10..<60) == six.glyphLoops(columns: 0..<40))
+    #expect(try six.glyphLoops(columns: 50..<60).holes == 0)
+    #expect(try six.glyphLoops(columns: 0..<1).holes == 0)
+  }
+}

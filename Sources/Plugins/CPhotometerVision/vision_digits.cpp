@@ -1,4 +1,4 @@
-// Digits: preparing a crop, its digit window and text lines.
+// Digits: preparing a crop, its digit window, text lines and the loops of a glyph.
 #include "photometer_vision.h"
 #include "vision_internal.hpp"
 
@@ -6,6 +6,11 @@
 #include <cstdlib>
 
 using namespace pm;
+
+namespace {
+// Holes smaller than this, in pixels of a glyph 64 high, are noise in the ink, not a loop.
+constexpr double minimumHoleArea = 6;
+}  // namespace
 
 extern "C" {
 
@@ -151,6 +156,61 @@ pm_status pm_text_lines(const pm_image *image, int expected, int *rects) {
       rects[4 * index + 1] = top;
       rects[4 * index + 2] = columns;
       rects[4 * index + 3] = bottom - top;
+    }
+    return PM_OK;
+  });
+}
+
+pm_status pm_glyph_loops(const pm_image *image, int left, int right, pm_glyph_loops_result *out) {
+  return guarded([&] {
+    *out = pm_glyph_loops_result{0, 0, 0, 0};
+    cv::Mat greyImage = grey(image->mat);
+    left = std::clamp(left, 0, greyImage.cols);
+    right = std::clamp(right, left, greyImage.cols);
+    if (right - left < 2 || greyImage.rows < 2) {
+      return PM_OK;
+    }
+    // A glyph 64 pixels high, whatever the window's resolution, so that the least hole is one size.
+    constexpr int height = 64;
+    const cv::Mat cell = greyImage.colRange(left, right);
+    const int width = std::max(2, int(std::lround(double(cell.cols) * height / cell.rows)));
+    cv::Mat resized, ink;
+    cv::resize(cell, resized, cv::Size(width, height), 0, 0, cv::INTER_AREA);
+    cv::threshold(resized, ink, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    // Ink is the minority side of the threshold.
+    if (cv::countNonZero(ink) * 2 > ink.rows * ink.cols) {
+      cv::bitwise_not(ink, ink);
+    }
+    std::vector<std::vector<cv::Point>> contours;
+    std::vector<cv::Vec4i> hierarchy;
+    cv::findContours(ink, contours, hierarchy, cv::RETR_CCOMP, cv::CHAIN_APPROX_NONE);
+    int glyph = -1;
+    double largest = 0;
+    for (size_t index = 0; index < contours.size(); ++index) {
+      const double area = cv::contourArea(contours[index]);
+      if (hierarchy[index][3] < 0 && area > largest) {
+        largest = area;
+        glyph = int(index);
+      }
+    }
+    if (glyph < 0) {
+      return PM_OK;
+    }
+    const cv::Rect bounds = cv::boundingRect(contours[size_t(glyph)]);
+    int top = bounds.y + bounds.height, bottom = bounds.y;
+    for (int child = hierarchy[size_t(glyph)][2]; child >= 0; child = hierarchy[size_t(child)][0]) {
+      if (cv::contourArea(contours[size_t(child)]) < minimumHoleArea) {
+        continue;
+      }
+      const cv::Rect hole = cv::boundingRect(contours[size_t(child)]);
+      out->holes += 1;
+      top = std::min(top, hole.y);
+      bottom = std::max(bottom, hole.y + hole.height);
+    }
+    out->stands_free = bounds.y > 0 && bounds.y + bounds.height < ink.rows;
+    if (out->holes > 0) {
+      out->top = double(top - bounds.y) / bounds.height;
+      out->bottom = double(bottom - bounds.y) / bounds.height;
     }
     return PM_OK;
   });

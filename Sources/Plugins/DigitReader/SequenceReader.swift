@@ -28,6 +28,10 @@ public struct SequenceReader: Sendable {
   /// digit than the network; the two trainings' opinions are then pooled geometrically.
   public let secondCells: CellClassifier?
   public let escalation: Double
+  /// Whether a digit decided as 0 or 7, less surely than ``loopCheckBelow`` and not on a wheel
+  /// between 9 and 0, whose glyph closes a 6's loop (``closesSixLoop(_:)``) is read 6, the two
+  /// digits' probabilities swapped.
+  public let loopCheck: Bool
   let decoder: CTCDecoder
 
   /// The classifier's weight in the pool, chosen on meterdigits' development set-ups.
@@ -43,11 +47,23 @@ public struct SequenceReader: Sendable {
   public static let settledMargin = 0.15
   /// Below this sureness of the first classifier the second is asked (1.01: always).
   public static let defaultEscalation = 0.99
+  /// A glyph whose one loop starts at least this far down it (a fraction of its height) is a 6's:
+  /// a 0's loop starts near its top, and a 7 closes none. On meterdigits the 6s' loops start at
+  /// 0.4 to 0.6 and under 1% of the 0s' and 7s' at 0.4 or lower down (docs/recognizers.md, R84).
+  public static let sixLoopTop = 0.4
+  /// A 6's loop is a bowl, at least this much of the glyph high (meterdigits' 6s: 0.26 and more);
+  /// a smaller hole is a gap glare left in a stroke.
+  public static let sixLoopHeight = 0.2
+  /// A 6's loop closes above its foot (meterdigits' 6s: at 0.93 of the glyph's height or higher
+  /// up); a hole lower than this is ink of the next digit on the wheel joined to it.
+  public static let sixLoopBottom = 0.95
+  /// The loops are looked at only when the reader is less sure than this of the 0 or 7.
+  public static let loopCheckBelow = 0.99
   public init(
     network: ReaderNetwork, cells: CellClassifier? = nil, cellShare: Double = defaultCellShare,
     poolTemperature: Double = defaultPoolTemperature, cellGate: Double = defaultCellGate,
     cellViews: [CellView] = CellView.defaults, memoryShare: Double = DigitMemory.defaultShare,
-    secondCells: CellClassifier? = nil, escalation: Double = defaultEscalation
+    secondCells: CellClassifier? = nil, escalation: Double = defaultEscalation, loopCheck: Bool = true
   ) {
     self.network = network
     self.cells = cells
@@ -58,6 +74,7 @@ public struct SequenceReader: Sendable {
     self.cellViews = cellViews.isEmpty ? [CellView()] : cellViews
     self.secondCells = secondCells
     self.escalation = escalation
+    self.loopCheck = loopCheck
     decoder = CTCDecoder(alphabet: Array(network.settings.classes))
   }
 
@@ -78,10 +95,12 @@ public struct SequenceReader: Sendable {
     let emissions = decode(probabilities, digits: digits)
     let opinions = try cellOpinions(emissions, probabilities, image: image, features: !memory.isEmpty)
     let perColumn = pixelsPerColumn(image)
+    var spans = [Int: Range<Int>]()
+    for digit in digitCells(emissions, probabilities, image: image) { spans[digit.index] = digit.span }
     let symbols = emissions.indices.map { index in
       symbol(
         emissions[index], probabilities: probabilities, scores: scores, pixelsPerColumn: perColumn, image: image,
-        cell: opinions[index], memory: memory)
+        cell: opinions[index], span: spans[index], memory: memory)
     }
     let gap = Self.gapConfidence(emissions, probabilities)
     return EngineReading(
@@ -285,7 +304,7 @@ public struct SequenceReader: Sendable {
 
   private func symbol(
     _ emission: CTCDecoder.Emission, probabilities: [[Double]], scores: ColumnScores, pixelsPerColumn: Double,
-    image: VisionImage, cell: CellClassifier.Opinion?, memory: DigitMemory
+    image: VisionImage, cell: CellClassifier.Opinion?, span: Range<Int>?, memory: DigitMemory
   ) -> Symbol {
     let column = probabilities[Self.peak(emission, probabilities)]
     let box = Rect(
@@ -294,13 +313,22 @@ public struct SequenceReader: Sendable {
     guard emission.character.isNumber else {
       return Symbol(text: String(emission.character), confidence: column[emission.classIndex], box: box)
     }
-    let digits = memory.pool(
+    var digits = memory.pool(
       digitProbabilities(column, cell: cell?.probabilities), features: cell?.features, share: memoryShare)
-    let digitProbability = { (digit: Int) in digits[digit] }
+    let decided = digits.indices.max { digits[$0] < digits[$1] }!
+    let roll = WheelPosition(scores, classes: probabilities[0].count, columns: emission.columns)
+    // A 6 the network took for a 0 or a 7 (its stem unlike any it learnt), told by its loop; not
+    // on a wheel between 9 and 0, whose 9's tail above the 0's loop makes the same shape.
+    if loopCheck, decided == 0 || decided == 7, digits[decided] < Self.loopCheckBelow,
+      roll?.midRoll(margin: Self.settledMargin) != 9, let span, let loops = try? image.glyphLoops(columns: span),
+      Self.closesSixLoop(loops)
+    {
+      digits.swapAt(decided, 6)
+    }
+    let digitProbability = { [digits] (digit: Int) in digits[digit] }
     let digit = digits.indices.max { digits[$0] < digits[$1] }!
     let alternatives = (0..<10).filter { $0 != digit }.sorted { digitProbability($0) > digitProbability($1) }
       .prefix(2).map { Alternative(text: String($0), confidence: digitProbability($0)) }
-    let roll = WheelPosition(scores, classes: probabilities[0].count, columns: emission.columns)
     guard let roll, let lower = roll.midRoll(margin: Self.settledMargin), [lower, (lower + 1) % 10].contains(digit)
     else {
       return Symbol(text: String(digit), confidence: digitProbability(digit), box: box, alternatives: alternatives)
@@ -315,6 +343,16 @@ public struct SequenceReader: Sendable {
       confidence: min(WheelRoll.confidenceLimit, digitProbability(lower) + digitProbability(upper)), box: box,
       alternatives: [Alternative(text: String(other), confidence: digitProbability(other))],
       roll: WheelRoll(from: String(lower), fraction: roll.value - roll.value.rounded(.down)))
+  }
+}
+
+extension SequenceReader {
+  /// Whether a glyph read as 0 or 7 is a 6 by its loops: one loop, starting at ``sixLoopTop`` or
+  /// lower down. A 6 whose stem is straight (DIN 1451 lettering, as many electricity meters print
+  /// it) is read as 0 or 7 by networks that learnt curved stems; its loop still sits low.
+  public static func closesSixLoop(_ loops: VisionImage.GlyphLoops) -> Bool {
+    loops.standsFree && loops.holes == 1 && loops.top >= sixLoopTop && loops.bottom - loops.top >= sixLoopHeight
+      && loops.bottom <= sixLoopBottom
   }
 }
 

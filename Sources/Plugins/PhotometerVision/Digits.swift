@@ -21,6 +21,35 @@ extension VisionImage {
     return Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3])
   }
 
+  /// The loops a digit's glyph closes (``glyphLoops(columns:)``).
+  public struct GlyphLoops: Hashable, Sendable {
+    /// How many holes the glyph's largest component of ink encloses.
+    public var holes: Int
+    /// Where the holes start and end, as fractions of the glyph's height from its top (0 when
+    /// there are none).
+    public var top: Double
+    public var bottom: Double
+    /// The glyph touches neither the top nor the bottom edge of the image.
+    public var standsFree: Bool
+
+    public init(holes: Int, top: Double, bottom: Double, standsFree: Bool) {
+      self.holes = holes
+      self.top = top
+      self.bottom = bottom
+      self.standsFree = standsFree
+    }
+  }
+
+  /// The loops of the glyph in `columns` (full height, clamped to the image): the largest
+  /// component of ink, the minority side of Otsu's threshold, and the holes it encloses.
+  public func glyphLoops(columns: Range<Int>) throws(VisionError) -> GlyphLoops {
+    var result = pm_glyph_loops_result()
+    let (left, right) = (Int32(clamping: columns.lowerBound), Int32(clamping: columns.upperBound))
+    try check(pm_glyph_loops(pointer, left, right, &result))
+    return GlyphLoops(
+      holes: Int(result.holes), top: result.top, bottom: result.bottom, standsFree: result.stands_free != 0)
+  }
+
   /// The `expected` lines of text, top to bottom (e.g. a blood-pressure monitor's systolic,
   /// diastolic and pulse), full width; equal bands when fewer lines stand out.
   public func textLines(expected: Int) throws(VisionError) -> [Rect] {

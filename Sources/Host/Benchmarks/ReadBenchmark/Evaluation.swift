@@ -38,7 +38,7 @@ struct Evaluation {
     cellShare: Double = SequenceReader.defaultCellShare,
     poolTemperature: Double = SequenceReader.defaultPoolTemperature, cellGate: Double = SequenceReader.defaultCellGate,
     cellViews: [CellView] = CellView.defaults, secondCellModel: URL? = nil,
-    escalation: Double = SequenceReader.defaultEscalation
+    escalation: Double = SequenceReader.defaultEscalation, loopCheck: Bool = true
   ) throws {
     self.weights = weights
     let networks = try readerModels.isEmpty ? ReaderPanel.bundledNetworks() : readerModels.map(ReaderNetwork.init)
@@ -48,7 +48,7 @@ struct Evaluation {
       networks.map { network in
         SequenceReader(
           network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate,
-          cellViews: cellViews, secondCells: secondCells, escalation: escalation)
+          cellViews: cellViews, secondCells: secondCells, escalation: escalation, loopCheck: loopCheck)
       }, consultBelow: consultBelow)
     tesseract = try TesseractEngine()
     tesseractCommandLine = withTesseractCommandLine

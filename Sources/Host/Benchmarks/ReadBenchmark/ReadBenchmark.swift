@@ -84,6 +84,9 @@ struct ReadBenchmark: ParsableCommand {
   @Option(help: "The first classifier's sureness below which the second is asked (1.01: always).")
   var cellEscalation = SequenceReader.defaultEscalation
 
+  @Flag(inversion: .prefixedNo, help: "Read a 0 or a 7 whose glyph closes a loop low in it as 6.")
+  var loopCheck = true
+
   @Option(help: "The threads OpenCV may use, as the reader plugin's option.")
   var threads = ReaderNetwork.defaultThreads
 
@@ -112,7 +115,8 @@ struct ReadBenchmark: ParsableCommand {
       weights: weights, withTesseractCommandLine: tesseractCli,
       readerModels: readerModel.map(URL.init(fileURLWithPath:)), consultBelow: consultBelow,
       cellModel: file(cellModel), cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate,
-      cellViews: cellViews, secondCellModel: file(secondCellModel), escalation: cellEscalation)
+      cellViews: cellViews, secondCellModel: file(secondCellModel), escalation: cellEscalation,
+      loopCheck: loopCheck)
     evaluation.showErrors = showErrors
     evaluation.told = told
     evaluation.symbols = symbols.flatMap(Self.created)

@@ -218,6 +218,21 @@ pm_status pm_digit_rows(
 /// when none is.
 pm_status pm_row_clear_side_print(const pm_image *image, int margin, pm_image **out);
 
+/// The loops a digit's glyph closes, for telling a 6 from a 0 or a 7 whatever the face.
+typedef struct {
+  /// Holes of 6 pixels or more (the glyph scaled to 64 high) enclosed by its largest component.
+  int holes;
+  /// Where the holes start and end, as fractions of that component's height from its top.
+  double top, bottom;
+  /// 1 when that component touches neither the top nor the bottom edge.
+  int stands_free;
+} pm_glyph_loops_result;
+
+/// The loops of the glyph in columns `left` to `right` of the image, full height: the largest
+/// component of ink (the minority side of Otsu's threshold) and the holes it encloses. No holes
+/// when the columns hold no ink.
+pm_status pm_glyph_loops(const pm_image *image, int left, int right, pm_glyph_loops_result *out);
+
 #ifdef __cplusplus
 }
 #endif
