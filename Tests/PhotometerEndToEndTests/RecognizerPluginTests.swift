@@ -280,6 +280,26 @@ import Testing
     #expect(try json(again).first?["value"] as? String == photos[1][2], "\(again.standardOutput)")
   }
 
+  /// Not told the kind, a monitor whose pulse line is found in no row (photo 21 of seed 3): its
+  /// systolic and diastolic rows, read surely and alike in height, say it is one, and the pulse is
+  /// read from the display grown down from them. A glucose meter's value over a small memory
+  /// number read surely (photo 20 of seed 2: 161 over 99) stays a glucose reading.
+  @Test func aMonitorsTwoSureLinesLeadToItsPulse() async throws {
+    let monitors = try await Rendered.devicePhotos(count: 22, seed: 3, kind: "blood-pressure")
+    let monitor = try Rendered.rows(monitors.appendingPathComponent("labels.csv"))[21]
+    let read = try await run(["read", "--json", monitors.appendingPathComponent(monitor[0]).path])
+    #expect(read.status == 0, "\(read.standardError)")
+    let result = try #require(try json(read).first)
+    #expect(result["value"] as? String == monitor[2], "\(read.standardOutput)")
+    let windows = try #require(result["windows"] as? [[String: Any]])
+    #expect(windows.count >= 3 && windows[0]["value"] as? String == monitor[2], "\(windows)")
+
+    let devices = try await Rendered.devicePhotos(count: 21, seed: 2)
+    let glucose = try Rendered.rows(devices.appendingPathComponent("labels.csv"))[20]
+    let value = try json(try await run(["read", "--json", devices.appendingPathComponent(glucose[0]).path]))
+    #expect(value.first?["value"] as? String == glucose[2], "\(value)")
+  }
+
   @Test func aDialOutOfStepWithTheDecimalsIsRefusedWithTheRightFactors() async throws {
     let folder = try await Rendered.dialMeters(count: 1, seed: 22)
     let meter = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)

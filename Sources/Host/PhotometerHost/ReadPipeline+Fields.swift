@@ -15,6 +15,13 @@ extension ReadPipeline {
   func readFields(
     _ crop: VisionImage, ranges: [ClosedRange<Double>], meter: String, options: [String: String]
   ) async throws(PipelineError) -> ReadResult {
+    Self.joined(try await readEachField(crop, ranges: ranges, meter: meter, options: options))
+  }
+
+  /// The fields ``readFields(_:ranges:meter:options:)`` joins, each read on its own, in order.
+  func readEachField(
+    _ crop: VisionImage, ranges: [ClosedRange<Double>], meter: String, options: [String: String]
+  ) async throws(PipelineError) -> [ReadResult] {
     let count = ranges.count
     let lines: [Rect]
     do {
@@ -33,7 +40,7 @@ extension ReadPipeline {
       fields.append(
         try await readField(Image(data: png, name: "line.png"), range: range, meter: meter, options: options))
     }
-    return Self.joined(fields)
+    return fields
   }
 
   /// One field of a display: `image` read by every engine (unless `read` is its reading already)

@@ -126,23 +126,68 @@ extension ReadPipeline {
   /// Not told the kind, a monitor whose pulse line did not rank among the rows read: when two of
   /// them stack as its systolic and diastolic, read surely, the rows a monitor is searched with
   /// (``WindowChoice/rowsRead(for:)``) that are new are surveyed too and the lines looked for
-  /// among all (``readFoundFields``). Nil otherwise.
+  /// among all (``readFoundFields``); failing that, the pulse is read from the display grown down
+  /// from the systolic row (``readPulse(below:rows:crops:surveys:in:request:context:)``). Nil
+  /// otherwise.
   private func readMoreLines(
     rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
     request: ReadRequest, context: Context
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
-    guard WindowChoice.bloodPressureLines(Self.candidates(rows, surveys), sure: true, fields: 2) != nil else {
+    let candidates = Self.candidates(rows, surveys)
+    guard let pair = WindowChoice.bloodPressureLines(candidates, sure: true, fields: 2) else {
       return nil
     }
     let more = Self.digitRows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure)).filter { found in
       !rows.contains { $0.box == found.box }
     }
-    guard !more.isEmpty else { return nil }
-    let added = try Self.cut(more, of: photo).crops
-    let read = try await fanOutEach(added.map { ($0, context) }, request: request, survey: true)
-    return try await readFoundFields(
-      rows: rows + more, crops: crops + added, surveys: surveys + read, in: photo, request: request, context: context,
-      told: false)
+    if !more.isEmpty {
+      let added = try Self.cut(more, of: photo).crops
+      let read = try await fanOutEach(added.map { ($0, context) }, request: request, survey: true)
+      if let fields = try await readFoundFields(
+        rows: rows + more, crops: crops + added, surveys: surveys + read, in: photo, request: request,
+        context: context, told: false)
+      {
+        return fields
+      }
+    }
+    return try await readPulse(
+      below: pair, rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
+  }
+
+  /// The pulse of a monitor whose systolic and diastolic are `pair` (two of `rows`, read surely)
+  /// and whose pulse line was not found: read from the display grown down from the systolic row
+  /// (``displayBelow(_:in:)``) as a monitor's third field, joined with the two rows' fields
+  /// (completed, as ``readLines`` completes them). Nil when the display is most of the photo, its
+  /// pulse is read with less than ``WindowChoice/readConfidence``, or the three make no blood
+  /// pressure; or when the diastolic row is less than ``diastolicHeightShare`` of the systolic's
+  /// height.
+  private func readPulse(
+    below pair: [Int], rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult],
+    in photo: VisionImage, request: ReadRequest, context: Context
+  ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
+    guard Double(rows[pair[1]].box.height) >= Self.diastolicHeightShare * Double(rows[pair[0]].box.height),
+      let (box, display) = try displayBelow(rows[pair[0]], in: photo)
+    else { return nil }
+    let ranges = Plausibility.bloodPressureFields
+    let read = try await readEachField(
+      display, ranges: ranges, meter: context.meter?.name ?? "", options: request.options)
+    guard read.count == ranges.count, read[2].confidence >= WindowChoice.readConfidence else { return nil }
+    let lines = await completed(pair.map { (surveys[$0], crops[$0]) }, request: request, context: context)
+    let fields = zip(lines + [read[2]], ranges).map(ReadDecision.monitorField)
+    guard Plausibility.allowsBloodPressure(fields.map(\.value).joined(separator: "/")) else { return nil }
+    var result = Self.joined(fields)
+    result.windows =
+      [Window(box: box, value: result.value, confidence: result.confidence, digits: box)]
+      + zip(pair, fields).map { line, field in
+        Window(
+          box: rows[line].box, value: field.value, confidence: field.confidence, digits: rows[line].digitBoxInPhoto)
+      }
+      + rows.indices.filter { !pair.contains($0) }.map {
+        Window(
+          box: rows[$0].box, value: surveys[$0].value, confidence: surveys[$0].confidence,
+          digits: rows[$0].digitBoxInPhoto)
+      }
+    return try Self.showing(result, display)
   }
 
   /// A display's fields on lines of their own (a blood-pressure monitor's systolic, diastolic
@@ -207,24 +252,32 @@ extension ReadPipeline {
     return try Self.showing(result, cut { () throws(VisionError) in try photo.cropped(box) })
   }
 
-  /// The display below a monitor's systolic row: the row grown down (``displayBelowRow``,
-  /// ``VisionImage/DigitRow/grownDown(to:)``), straightened by its slant and read as one
-  /// display's lines. Nil when that is most of the photo.
+  /// The display below a monitor's systolic row: the row grown down (``displayBelow(_:in:)``) and
+  /// read as one display's lines. Nil when that is most of the photo.
   private func readDisplay(
     below systolic: Int, rows: [VisionImage.DigitRow], in photo: VisionImage, request: ReadRequest, context: Context
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
-    let corners = rows[systolic].grownDown(to: Self.displayBelowRow)
+    guard let (box, display) = try displayBelow(rows[systolic], in: photo) else { return nil }
+    var result = try await readFields(
+      display, ranges: Plausibility.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
+    result.windows = [Window(box: box, value: result.value, confidence: result.confidence, digits: box)]
+    return try Self.showing(result, display)
+  }
+
+  /// The display below a monitor's systolic `row`: the row grown down (``displayBelowRow``,
+  /// ``VisionImage/DigitRow/grownDown(to:)``), its box in the photo and its image straightened by
+  /// the row's slant. Nil when that is most of the photo.
+  private func displayBelow(_ row: VisionImage.DigitRow, in photo: VisionImage) throws(PipelineError)
+    -> (box: Rect, display: VisionImage)?
+  {
+    let corners = row.grownDown(to: Self.displayBelowRow)
     let xs = corners.map { $0.x }, ys = corners.map { $0.y }
     let left = max(0, Int32(xs.min()!)), top = max(0, Int32(ys.min()!))
     let box = Rect(
       x: left, y: top, width: min(Int32(photo.width), Int32(xs.max()!)) - left,
       height: min(Int32(photo.height), Int32(ys.max()!)) - top)
     guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
-    let display = try cut { () throws(VisionError) in try photo.straightened(corners) }
-    var result = try await readFields(
-      display, ranges: Plausibility.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
-    result.windows = [Window(box: box, value: result.value, confidence: result.confidence, digits: box)]
-    return try Self.showing(result, display)
+    return (box, try cut { () throws(VisionError) in try photo.straightened(corners) })
   }
 
   /// Each survey result made a full read's (``completed(_:crop:request:context:)``), all at once;
@@ -270,6 +323,10 @@ extension ReadPipeline {
   /// not all found, in the row's heights (with its margins): the diastolic at 0.9 of the
   /// systolic's size, the pulse at about half, and the gaps.
   static let displayBelowRow: Float = 2.2
+
+  /// A monitor's diastolic is drawn about as large as its systolic; a row under a value that is
+  /// less than this share of its height is a memory number or a clock, no diastolic.
+  static let diastolicHeightShare = 0.6
 
   /// When no row read fits `kind`, the rows read again told each of the kind's formats
   /// (``WindowChoice/rereads(_:kind:)``; the engines are told the digit count, the point is
