@@ -18,9 +18,12 @@ extension ReadPipeline {
     Self.joined(try await readEachField(crop, ranges: ranges, meter: meter, options: options))
   }
 
-  /// The fields ``readFields(_:ranges:meter:options:)`` joins, each read on its own, in order.
+  /// The fields ``readFields(_:ranges:meter:options:)`` joins, each read on its own, in order;
+  /// those from `first` on (the lines are cut as for all of them), and only until one is read
+  /// with less confidence than `until` (that one last).
   func readEachField(
-    _ crop: VisionImage, ranges: [ClosedRange<Double>], meter: String, options: [String: String]
+    _ crop: VisionImage, ranges: [ClosedRange<Double>], meter: String, options: [String: String], from first: Int = 0,
+    until least: Double = 0
   ) async throws(PipelineError) -> [ReadResult] {
     let count = ranges.count
     let lines: [Rect]
@@ -30,7 +33,8 @@ extension ReadPipeline {
       throw .displayLinesNotCut(error)
     }
     var fields: [ReadResult] = []
-    for (line, range) in zip(lines, ranges) {
+    for (line, range) in zip(lines, ranges).dropFirst(first) {
+      if let last = fields.last, last.confidence < least { break }
       let png: [UInt8]
       do {
         png = try crop.cropped(line).encoded()

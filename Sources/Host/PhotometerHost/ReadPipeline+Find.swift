@@ -123,19 +123,25 @@ extension ReadPipeline {
     }
   }
 
-  /// Not told the kind, a monitor whose pulse line did not rank among the rows read: when two of
+  /// Not told the kind, a monitor whose lines did not all rank among the rows read: when two of
   /// them stack as its systolic and diastolic, read surely, the rows a monitor is searched with
   /// (``WindowChoice/rowsRead(for:)``) that are new are surveyed too and the lines looked for
-  /// among all (``readFoundFields``); failing that, the pulse is read from the display grown down
-  /// from the systolic row (``readPulse(below:rows:crops:surveys:in:request:context:)``). Nil
-  /// otherwise.
+  /// among all (``readFoundFields``); failing that, or with a systolic alone read surely, the
+  /// fields not found are read from the display grown down from the systolic row
+  /// (``readRest(below:rows:crops:surveys:in:request:context:)``). Nil otherwise.
   private func readMoreLines(
     rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
     request: ReadRequest, context: Context
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
     let candidates = Self.candidates(rows, surveys)
     guard let pair = WindowChoice.bloodPressureLines(candidates, sure: true, fields: 2) else {
-      return nil
+      let systolic = candidates.indices.filter {
+        candidates[$0].confidence >= WindowChoice.readConfidence
+          && Double(Plausibility.bloodPressureField(candidates[$0].value)).map(Plausibility.systolic.contains) ?? false
+      }
+      guard let first = systolic.max(by: { candidates[$0].weight < candidates[$1].weight }) else { return nil }
+      return try await readRest(
+        below: [first], rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
     }
     let more = Self.digitRows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure)).filter { found in
       !rows.contains { $0.box == found.box }
@@ -150,39 +156,45 @@ extension ReadPipeline {
         return fields
       }
     }
-    return try await readPulse(
+    return try await readRest(
       below: pair, rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
   }
 
-  /// The pulse of a monitor whose systolic and diastolic are `pair` (two of `rows`, read surely)
-  /// and whose pulse line was not found: read from the display grown down from the systolic row
-  /// (``displayBelow(_:in:)``) as a monitor's third field, joined with the two rows' fields
-  /// (completed, as ``readLines`` completes them). Nil when the display is most of the photo, its
-  /// pulse is read with less than ``WindowChoice/readConfidence``, or the three make no blood
-  /// pressure; or when the diastolic row is less than ``diastolicHeightShare`` of the systolic's
-  /// height.
-  private func readPulse(
-    below pair: [Int], rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult],
+  /// The fields of a monitor not found as rows: `lines` are its first fields (one or two of
+  /// `rows`, the systolic and maybe the diastolic, read surely); the rest are read from the
+  /// display grown down from the systolic row (``displayBelow(_:in:)``) as a monitor's fields, and
+  /// joined with the rows' fields (completed, as ``readLines`` completes them). Nil when the
+  /// display is most of the photo, a field it gives is read with less than
+  /// ``WindowChoice/readConfidence`` (``unvouchedFieldConfidence`` when the systolic row is alone),
+  /// or the three make no blood pressure; or when a diastolic row is less than
+  /// ``diastolicHeightShare`` of the systolic's height.
+  private func readRest(
+    below lines: [Int], rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult],
     in photo: VisionImage, request: ReadRequest, context: Context
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
-    guard Double(rows[pair[1]].box.height) >= Self.diastolicHeightShare * Double(rows[pair[0]].box.height),
-      let (box, display) = try displayBelow(rows[pair[0]], in: photo)
+    let heights = lines.map { Double(rows[$0].box.height) }
+    guard heights.allSatisfy({ $0 >= Self.diastolicHeightShare * heights[0] }),
+      let (box, display) = try displayBelow(rows[lines[0]], in: photo)
     else { return nil }
     let ranges = Plausibility.bloodPressureFields
-    let read = try await readEachField(
-      display, ranges: ranges, meter: context.meter?.name ?? "", options: request.options)
-    guard read.count == ranges.count, read[2].confidence >= WindowChoice.readConfidence else { return nil }
-    let lines = await completed(pair.map { (surveys[$0], crops[$0]) }, request: request, context: context)
-    let fields = zip(lines + [read[2]], ranges).map(ReadDecision.monitorField)
+    let sure = lines.count > 1 ? WindowChoice.readConfidence : Self.unvouchedFieldConfidence
+    let rest = try await readEachField(
+      display, ranges: ranges, meter: context.meter?.name ?? "", options: request.options, from: lines.count,
+      until: sure)
+    guard lines.count + rest.count == ranges.count, rest.allSatisfy({ $0.confidence >= sure }) else {
+      return nil
+    }
+    let found = await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context)
+    let fields = zip(found + rest, ranges).map(ReadDecision.monitorField)
     guard Plausibility.allowsBloodPressure(fields.map(\.value).joined(separator: "/")) else { return nil }
     var result = Self.joined(fields)
     result.windows =
       [Window(box: box, value: result.value, confidence: result.confidence, digits: box)]
-      + zip(pair, fields).map { line, field in
+      + zip(lines, fields).map { line, field in
         Window(
           box: rows[line].box, value: field.value, confidence: field.confidence, digits: rows[line].digitBoxInPhoto)
       }
-      + rows.indices.filter { !pair.contains($0) }.map {
+      + rows.indices.filter { !lines.contains($0) }.map {
         Window(
           box: rows[$0].box, value: surveys[$0].value, confidence: surveys[$0].confidence,
           digits: rows[$0].digitBoxInPhoto)
@@ -327,6 +339,11 @@ extension ReadPipeline {
   /// A monitor's diastolic is drawn about as large as its systolic; a row under a value that is
   /// less than this share of its height is a memory number or a clock, no diastolic.
   static let diastolicHeightShare = 0.6
+
+  /// Below a systolic row alone, a display's fields must be read this surely (the reader panel's
+  /// own bar, ``ReaderPanel/defaultConsultBelow``): a glucose meter's body below its value, cut
+  /// into lines and read again told 3 and 2 digits, gives values in range at 0.6.
+  static let unvouchedFieldConfidence = ReaderPanel.defaultConsultBelow
 
   /// When no row read fits `kind`, the rows read again told each of the kind's formats
   /// (``WindowChoice/rereads(_:kind:)``; the engines are told the digit count, the point is
