@@ -283,8 +283,9 @@ import Testing
   /// Not told the kind, a monitor whose pulse line is found in no row (photo 21 of seed 3): its
   /// systolic and diastolic rows, read surely and alike in height, say it is one, and the pulse is
   /// read from the display grown down from them; one whose systolic alone is found (photo 33),
-  /// the display's other two lines read at 0.8 or more. A glucose meter's value over a small
-  /// memory number read surely (photo 20 of seed 2: 161 over 99) stays a glucose reading.
+  /// the display's other two lines read at 0.8 or more; and told the kind, photo 21 the same way.
+  /// A glucose meter's value over a small memory number read surely (photo 20 of seed 2: 161 over
+  /// 99) stays a glucose reading.
   @Test func aMonitorsSureLinesLeadToTheRest() async throws {
     let monitors = try await Rendered.devicePhotos(count: 34, seed: 3, kind: "blood-pressure")
     let labels = try Rendered.rows(monitors.appendingPathComponent("labels.csv"))
@@ -296,6 +297,11 @@ import Testing
       let windows = try #require(result["windows"] as? [[String: Any]])
       #expect(windows.count >= 2 && windows[0]["value"] as? String == monitor[2], "\(windows)")
     }
+    // Told the kind, the two sure lines come before the display read whole (which reads 160 here).
+    let told = try await run([
+      "read", "--json", "--kind", "blood-pressure", monitors.appendingPathComponent(labels[21][0]).path,
+    ])
+    #expect(try json(told).first?["value"] as? String == labels[21][2], "\(told.standardOutput)")
 
     let devices = try await Rendered.devicePhotos(count: 21, seed: 2)
     let glucose = try Rendered.rows(devices.appendingPathComponent("labels.csv"))[20]

@@ -222,6 +222,11 @@ extension ReadPipeline {
         lines, rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
       used = found == nil ? [] : lines
     }
+    if found == nil && told, let pair = WindowChoice.bloodPressureLines(candidates, sure: true, fields: 2) {
+      found = try await readRest(
+        below: pair, rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
+      used = found == nil ? [] : Array(candidates.indices)
+    }
     if found == nil && told {
       let first = candidates.indices.filter {
         Double(candidates[$0].value).map(Plausibility.bloodPressureFields[0].contains) ?? false
