@@ -205,8 +205,10 @@ extension ReadPipeline {
   /// A display's fields on lines of their own (a blood-pressure monitor's systolic, diastolic
   /// and pulse) among the rows found and surveyed: the rows
   /// ``WindowChoice/bloodPressureLines(_:sure:)`` takes, each completed (``readLines``); else,
-  /// `told` the kind, the display grown down from the weightiest row read in the systolic range
-  /// (``readDisplay(below:rows:candidates:in:request:context:)``). The fields joined, the box
+  /// `told` the kind, two rows read surely as systolic and diastolic with the rest of the display
+  /// grown down below them (``readRest(below:rows:crops:surveys:in:request:context:)``), or the
+  /// display grown down from each of ``systolicsTried`` rows read in the systolic range, the
+  /// surest reading (``readDisplay(below:rows:in:request:context:)``). The fields joined, the box
   /// around them first in `windows`. Nil when neither is found, or when that box is most of the
   /// photo (a photo of the display alone, whose lines ``readFields(_:ranges:meter:options:)``
   /// cuts). Not `told` the kind, only lines read surely count.
@@ -231,8 +233,11 @@ extension ReadPipeline {
       let first = candidates.indices.filter {
         Double(candidates[$0].value).map(Plausibility.bloodPressureFields[0].contains) ?? false
       }
-      if let systolic = first.max(by: { candidates[$0].weight < candidates[$1].weight }) {
-        found = try await readDisplay(below: systolic, rows: rows, in: photo, request: request, context: context)
+      for systolic in first.sorted(by: { candidates[$0].weight > candidates[$1].weight }).prefix(Self.systolicsTried) {
+        let read = try await readDisplay(below: systolic, rows: rows, in: photo, request: request, context: context)
+        if let read, read.result.confidence > found?.result.confidence ?? -1 {
+          found = read
+        }
       }
     }
     guard var found else { return nil }
@@ -349,6 +354,11 @@ extension ReadPipeline {
   /// own bar, ``ReaderPanel/defaultConsultBelow``): a glucose meter's body below its value, cut
   /// into lines and read again told 3 and 2 digits, gives values in range at 0.6.
   static let unvouchedFieldConfidence = ReaderPanel.defaultConsultBelow
+
+  /// Told a monitor whose lines were not found, the display is grown down from this many rows
+  /// read in the systolic range, the weightiest first, and the surest reading kept: a diastolic
+  /// or pulse in that range may outweigh the systolic above it.
+  static let systolicsTried = 3
 
   /// When no row read fits `kind`, the rows read again told each of the kind's formats
   /// (``WindowChoice/rereads(_:kind:)``; the engines are told the digit count, the point is
