@@ -168,7 +168,10 @@ import Testing
       photometer,
       ["read", folder.appendingPathComponent("photo.jpg").path, "--json", "--plugins", heights, "--db", database])
     let value = try #require(try jsonLines(found).first?["value"] as? String)
-    #expect(Int(value).map { $0 < height / 2 } == true, "without a window a photo is read by the rows found in it")
+    // (Sure of every row's height, the engine may make rows stacked in a monitor's ranges its
+    // lines: the value's first field is still a row's.)
+    let first = value.split(separator: "/").first.flatMap { Int($0) }
+    #expect(first.map { $0 < height / 2 } == true, "without a window a photo is read by the rows found in it: \(value)")
   }
 
   /// Told the kind, a row read without its point is taken in the kind's format, and a photo whose

@@ -209,9 +209,10 @@ extension ReadPipeline {
   /// grown down below them (``readRest(below:rows:crops:surveys:in:request:context:)``), or the
   /// display grown down from each of ``systolicsTried`` rows read in the systolic range, the
   /// surest reading (``readDisplay(below:rows:in:request:context:)``). The fields joined, the box
-  /// around them first in `windows`. Nil when neither is found, or when that box is most of the
-  /// photo (a photo of the display alone, whose lines ``readFields(_:ranges:meter:options:)``
-  /// cuts). Not `told` the kind, only lines read surely count.
+  /// around them first in `windows`. Nil when neither is found, or when the lines' box or the
+  /// display's is most of the photo (a photo of the display alone, whose lines
+  /// ``readFields(_:ranges:meter:options:)`` cuts). Not `told` the kind, only lines read surely
+  /// count.
   private func readFoundFields(
     rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
     request: ReadRequest, context: Context, told: Bool
@@ -220,6 +221,9 @@ extension ReadPipeline {
     var found: (result: ReadResult, row: VisionImage)?
     var used: [Int] = []
     if let lines = WindowChoice.bloodPressureLines(candidates, sure: !told) {
+      // Lines around most of the photo: the photo is the display itself, cut into its lines whole.
+      let box = Rect(around: lines.map { rows[$0].box })
+      guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
       found = try await readLines(
         lines, rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
       used = found == nil ? [] : lines
@@ -249,15 +253,14 @@ extension ReadPipeline {
     return found
   }
 
-  /// A monitor's `lines` among `rows`, their surveys completed and joined; nil when the box around
-  /// them is most of the photo or, read in full, they no longer make a blood pressure (a panel
-  /// member outvoting a survey).
+  /// A monitor's `lines` among `rows` (their box no more than a scene's share of the photo), their
+  /// surveys completed and joined; nil when, read in full, they no longer make a blood pressure (a
+  /// panel member outvoting a survey).
   private func readLines(
     _ lines: [Int], rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
     request: ReadRequest, context: Context
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
     let box = Rect(around: lines.map { rows[$0].box })
-    guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
     let fields = zip(
       await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context),
       Plausibility.bloodPressureFields
