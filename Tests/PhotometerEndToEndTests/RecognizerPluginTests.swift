@@ -283,7 +283,8 @@ import Testing
   /// Not told the kind, a monitor whose pulse line is found in no row (photo 21 of seed 3): its
   /// systolic and diastolic rows, read surely and alike in height, say it is one, and the pulse is
   /// read from the display grown down from them; one whose systolic alone is found (photo 33),
-  /// the display's other two lines read at 0.8 or more; and told the kind, photo 21 the same way.
+  /// the display's other two lines read at 0.8 or more, also when the row paired with it is the
+  /// pulse; and told the kind, photo 21 the same way.
   /// A glucose meter's value over a small memory number read surely (photo 20 of seed 2: 161 over
   /// 99) stays a glucose reading.
   @Test func aMonitorsSureLinesLeadToTheRest() async throws {
@@ -297,6 +298,12 @@ import Testing
       let windows = try #require(result["windows"] as? [[String: Any]])
       #expect(windows.count >= 2 && windows[0]["value"] as? String == monitor[2], "\(windows)")
     }
+    // A systolic row paired surely with the pulse, too small to be its diastolic (photo 66 of
+    // seed 1): the display below the systolic alone gives the rest.
+    let paired = try await Rendered.devicePhotos(count: 67, seed: 1, kind: "blood-pressure")
+    let pairedMonitor = try Rendered.rows(paired.appendingPathComponent("labels.csv"))[66]
+    let pairedRead = try await run(["read", "--json", paired.appendingPathComponent(pairedMonitor[0]).path])
+    #expect(try json(pairedRead).first?["value"] as? String == pairedMonitor[2], "\(pairedRead.standardOutput)")
     // Told the kind, the two sure lines come before the display read whole (which reads 160 here).
     let told = try await run([
       "read", "--json", "--kind", "blood-pressure", monitors.appendingPathComponent(labels[21][0]).path,

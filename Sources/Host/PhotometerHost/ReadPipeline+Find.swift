@@ -126,38 +126,42 @@ extension ReadPipeline {
   /// Not told the kind, a monitor whose lines did not all rank among the rows read: when two of
   /// them stack as its systolic and diastolic, read surely, the rows a monitor is searched with
   /// (``WindowChoice/rowsRead(for:)``) that are new are surveyed too and the lines looked for
-  /// among all (``readFoundFields``); failing that, or with a systolic alone read surely, the
-  /// fields not found are read from the display grown down from the systolic row
+  /// among all (``readFoundFields``), then the pulse below them; failing that, or with no such
+  /// two, below the weightiest row read surely in the systolic range, the fields not found are
+  /// read from the display grown down from it
   /// (``readRest(below:rows:crops:surveys:in:request:context:)``). Nil otherwise.
   private func readMoreLines(
     rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
     request: ReadRequest, context: Context
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
     let candidates = Self.candidates(rows, surveys)
-    guard let pair = WindowChoice.bloodPressureLines(candidates, sure: true, fields: 2) else {
-      let systolic = candidates.indices.filter {
-        candidates[$0].confidence >= WindowChoice.readConfidence
-          && Double(Plausibility.bloodPressureField(candidates[$0].value)).map(Plausibility.systolic.contains) ?? false
+    if let pair = WindowChoice.bloodPressureLines(candidates, sure: true, fields: 2) {
+      let more = Self.digitRows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure)).filter { found in
+        !rows.contains { $0.box == found.box }
       }
-      guard let first = systolic.max(by: { candidates[$0].weight < candidates[$1].weight }) else { return nil }
-      return try await readRest(
-        below: [first], rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
-    }
-    let more = Self.digitRows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure)).filter { found in
-      !rows.contains { $0.box == found.box }
-    }
-    if !more.isEmpty {
-      let added = try Self.cut(more, of: photo).crops
-      let read = try await fanOutEach(added.map { ($0, context) }, request: request, survey: true)
-      if let fields = try await readFoundFields(
-        rows: rows + more, crops: crops + added, surveys: surveys + read, in: photo, request: request,
-        context: context, told: false)
+      if !more.isEmpty {
+        let added = try Self.cut(more, of: photo).crops
+        let read = try await fanOutEach(added.map { ($0, context) }, request: request, survey: true)
+        if let fields = try await readFoundFields(
+          rows: rows + more, crops: crops + added, surveys: surveys + read, in: photo, request: request,
+          context: context, told: false)
+        {
+          return fields
+        }
+      }
+      if let fields = try await readRest(
+        below: pair, rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
       {
         return fields
       }
     }
+    let systolic = candidates.indices.filter {
+      candidates[$0].confidence >= WindowChoice.readConfidence
+        && Double(Plausibility.bloodPressureField(candidates[$0].value)).map(Plausibility.systolic.contains) ?? false
+    }
+    guard let first = systolic.max(by: { candidates[$0].weight < candidates[$1].weight }) else { return nil }
     return try await readRest(
-      below: pair, rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
+      below: [first], rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
   }
 
   /// The fields of a monitor not found as rows: `lines` are its first fields (one or two of
