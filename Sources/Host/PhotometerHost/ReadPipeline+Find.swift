@@ -159,9 +159,14 @@ extension ReadPipeline {
       candidates[$0].confidence >= WindowChoice.readConfidence
         && Double(Plausibility.bloodPressureField(candidates[$0].value)).map(Plausibility.systolic.contains) ?? false
     }
-    guard let first = systolic.max(by: { candidates[$0].weight < candidates[$1].weight }) else { return nil }
-    return try await readRest(
-      below: [first], rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
+    for first in systolic.sorted(by: { candidates[$0].weight > candidates[$1].weight }).prefix(Self.systolicsTried) {
+      if let fields = try await readRest(
+        below: [first], rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
+      {
+        return fields
+      }
+    }
+    return nil
   }
 
   /// The fields of a monitor not found as rows: `lines` are its first fields (one or two of
