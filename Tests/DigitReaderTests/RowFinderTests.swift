@@ -50,6 +50,32 @@ import Testing
     }
   }
 
+  /// One search at 8 rows a finder gives, cut to 4, the rows a search at 4 gives (the host searches
+  /// a photo once for both), for every kind of finder.
+  @Test func oneSearchServesASmallerLimit() async throws {
+    let folder = try await Rendered.devicePhotos(count: 3, seed: 4, kind: "blood-pressure")
+    let labels = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    let most = try await onOwnThread {
+      let finder = try Self.finder.get()
+      var most = 0
+      for label in labels {
+        let photo = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(label[0]))))
+        for finders in RowFinder.Finders.allCases {
+          let wide = try finder.found(in: photo, limit: 8, finders: finders)
+          for limit in [4, 8] {
+            let alone = try finder.rows(in: photo, limit: limit, finders: finders)
+            let cut = wide.rows(limit: limit)
+            #expect(cut.map(\.box) == alone.map(\.box), "\(label[0]) \(finders) \(limit)")
+            #expect(cut.map(\.score) == alone.map(\.score), "\(label[0]) \(finders) \(limit)")
+          }
+          most = max(most, wide.rows(limit: 8).count)
+        }
+      }
+      return most
+    }
+    #expect(most > 4, "a photo should show more than 4 rows for the cut to mean anything")
+  }
+
   /// A plain grey photo holds no row; a grey one-channel photo goes in as well as a colour one.
   @Test func aBlankPhotoHoldsNoRow() throws {
     let finder = try Self.finder.get()

@@ -8,10 +8,14 @@ extension ReadPipeline {
   /// connected-component finder then works alone).
   static let rowFinder: RowFinder? = try? RowFinder.bundled()
 
-  /// The rows of `photo`, at most `limit`, from the shipped finders (`RowFinder.Finders.shipped`).
-  static func digitRows(in photo: VisionImage, limit: Int) -> [VisionImage.DigitRow] {
-    guard let rowFinder else { return (try? photo.digitRows(limit: limit)) ?? [] }
-    return (try? rowFinder.rows(in: photo, limit: limit, finders: .shipped)) ?? []
+  /// The rows of `photo`, at most `limit` a finder, from the shipped finders
+  /// (`RowFinder.Finders.shipped`); none when a finder fails.
+  static func foundRows(in photo: VisionImage, limit: Int) -> FoundRows {
+    guard let rowFinder else {
+      return FoundRows(measured: (try? photo.digitRows(limit: limit)) ?? [], found: [], finders: .components)
+    }
+    return (try? rowFinder.found(in: photo, limit: limit, finders: .shipped))
+      ?? FoundRows(measured: [], found: [], finders: .components)
   }
 
   /// The rows of digits found in a whole photo (`VisionImage.digitRows`), each read by every
@@ -28,7 +32,10 @@ extension ReadPipeline {
   {
     // A small photo is a window already: no rows are looked for.
     guard min(photo.width, photo.height) >= WindowChoice.smallestScene else { return nil }
-    let rows = Self.digitRows(in: photo, limit: WindowChoice.rowsRead(for: kind))
+    // Not told the kind, searched as for a monitor at once: the rows read first are the search's
+    // first, and a monitor's lines are looked for among the rest without a second search.
+    let search = Self.foundRows(in: photo, limit: WindowChoice.rowsRead(for: kind ?? .bloodPressure))
+    let rows = search.rows(limit: WindowChoice.rowsRead(for: kind))
     // A monitor's close lines are often found as one tall row as well: its photo is judged by the
     // box around its lines (readFoundFields).
     guard
@@ -53,7 +60,7 @@ extension ReadPipeline {
         return fields
       }
       if let fields = try await readMoreLines(
-        rows: rows, crops: crops, surveys: results, in: photo, request: request, context: context)
+        rows: rows, crops: crops, surveys: results, search: search, in: photo, request: request, context: context)
       {
         return fields
       }
@@ -125,18 +132,19 @@ extension ReadPipeline {
 
   /// Not told the kind, a monitor whose lines did not all rank among the rows read: when two of
   /// them stack as its systolic and diastolic, read surely, the rows a monitor is searched with
-  /// (``WindowChoice/rowsRead(for:)``) that are new are surveyed too and the lines looked for
+  /// (``WindowChoice/rowsRead(for:)``, from the photo's one `search`) that are new are surveyed
+  /// too and the lines looked for
   /// among all (``readFoundFields``), then the pulse below them; failing that, or with no such
   /// two, below the weightiest row read surely in the systolic range, the fields not found are
   /// read from the display grown down from it
   /// (``readRest(below:rows:crops:surveys:in:request:context:)``). Nil otherwise.
   private func readMoreLines(
-    rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
+    rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], search: FoundRows, in photo: VisionImage,
     request: ReadRequest, context: Context
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
     let candidates = Self.candidates(rows, surveys)
     if let pair = WindowChoice.bloodPressureLines(candidates, sure: true, fields: 2) {
-      let more = Self.digitRows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure)).filter { found in
+      let more = search.rows(limit: WindowChoice.rowsRead(for: .bloodPressure)).filter { found in
         !rows.contains { $0.box == found.box }
       }
       if !more.isEmpty {

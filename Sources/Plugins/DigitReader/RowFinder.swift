@@ -108,9 +108,15 @@ extension RowFinder {
   /// The rows `finders` find in `photo`, at most `limit`. Both finders run at once, the
   /// components on a second thread while the network runs (R65 in docs/recognizers.md).
   public func rows(in photo: VisionImage, limit: Int, finders: Finders) throws -> [VisionImage.DigitRow] {
+    try found(in: photo, limit: limit, finders: finders).rows(limit: limit)
+  }
+
+  /// What `finders` find in `photo`, at most `limit` rows a finder, kept apart so that one search
+  /// serves any smaller limit (``FoundRows/rows(limit:)``).
+  public func found(in photo: VisionImage, limit: Int, finders: Finders) throws -> FoundRows {
     switch finders {
-    case .components: return try photo.digitRows(limit: limit)
-    case .network: return try rows(in: photo, limit: limit)
+    case .components: return FoundRows(measured: try photo.digitRows(limit: limit), found: [], finders: finders)
+    case .network: return FoundRows(measured: [], found: try rows(in: photo, limit: limit), finders: finders)
     case .both:
       let found = Mutex<[Result<[VisionImage.DigitRow], any Error>?]>([nil, nil])
       DispatchQueue.concurrentPerform(iterations: 2) { finder in
@@ -120,7 +126,33 @@ extension RowFinder {
         found.withLock { $0[finder] = rows }
       }
       let (measured, network) = found.withLock { ($0[0]!, $0[1]!) }
-      return Self.merged(try measured.get(), try network.get(), limit: limit)
+      return FoundRows(measured: try measured.get(), found: try network.get(), finders: finders)
+    }
+  }
+}
+
+/// Each finder's rows of one search, best first. Each finder's first n rows are the rows it gives
+/// when asked for n, so the rows of a search at one limit serve every smaller one.
+public struct FoundRows: Sendable {
+  /// The connected-component finder's rows (empty when it did not search).
+  public var measured: [VisionImage.DigitRow]
+  /// The network's rows (empty when it did not search).
+  public var found: [VisionImage.DigitRow]
+  public var finders: RowFinder.Finders
+
+  public init(measured: [VisionImage.DigitRow], found: [VisionImage.DigitRow], finders: RowFinder.Finders) {
+    self.measured = measured
+    self.found = found
+    self.finders = finders
+  }
+
+  /// The rows a search at `limit` gives (``RowFinder/merged(_:_:limit:)`` when both finders
+  /// searched); `limit` no more than the search's own.
+  public func rows(limit: Int) -> [VisionImage.DigitRow] {
+    switch finders {
+    case .components: return Array(measured.prefix(limit))
+    case .network: return Array(found.prefix(limit))
+    case .both: return RowFinder.merged(Array(measured.prefix(limit)), Array(found.prefix(limit)), limit: limit)
     }
   }
 }

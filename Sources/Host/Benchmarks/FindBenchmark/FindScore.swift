@@ -60,7 +60,9 @@ struct FindScore {
   ) throws {
     let started = ContinuousClock.now
     let photo = try VisionImage(decoding: bytes)
-    let rows = try finder.rows(in: photo, limit: WindowChoice.rowsRead(for: nil), finders: finders)
+    // As the host: one search, at a monitor's rows, serves the rows read first and the monitor's.
+    let search = try finder.found(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure), finders: finders)
+    let rows = search.rows(limit: WindowChoice.rowsRead(for: nil))
     // As the host: a photo that is itself a window is read whole (and the window counts as missed).
     let scene = WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map { ($0.box, $0.digits) })
     if showErrors && !scene {
@@ -85,7 +87,7 @@ struct FindScore {
       scene
       ? try Self.monitor(
         in: photo, rows: rows, images: images, surveys: surveys.map(\.reading), told: false, reader: reader,
-        finder: finder, finders: finders) : nil
+        search: search) : nil
     let chosen = monitor == nil ? WindowChoice.choose(candidates, kind: nil) : nil
     if let chosen {
       let reading = try completed(chosen)
@@ -106,11 +108,11 @@ struct FindScore {
     }
     let told: String?
     if kind == .bloodPressure {
-      let rows = try finder.rows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure), finders: finders)
+      let rows = search.rows(limit: WindowChoice.rowsRead(for: .bloodPressure))
       let images = try rows.map { try photo.rowCrop($0) }
       told = try Self.monitor(
         in: photo, rows: rows, images: images, surveys: try images.map { try reader.survey($0).reading }, told: true,
-        reader: reader, finder: finder, finders: finders)?.value
+        reader: reader, search: search)?.value
     } else if let best = WindowChoice.chooseReread(rereadValues, kind: kind) {
       let reading = try reader.read(
         images[plan[best].row], digits: plan[best].format.digits, first: rereads[best].reading)
@@ -165,13 +167,13 @@ extension FindScore {
   /// their digits. Nil when no lines make a blood pressure or their box is most of the photo.
   static func monitor(
     in photo: VisionImage, rows: [VisionImage.DigitRow], images: [VisionImage], surveys: [EngineReading], told: Bool,
-    reader: ReaderPanel, finder: RowFinder, finders: RowFinder.Finders
+    reader: ReaderPanel, search: FoundRows
   ) throws -> (value: String, box: Rect, digits: Rect)? {
     var (rows, images, surveys) = (rows, images, surveys)
     let found = Self.candidates(rows, surveys)
     var lines = WindowChoice.bloodPressureLines(found, sure: !told)
     if lines == nil && !told && WindowChoice.bloodPressureLines(found, sure: true, fields: 2) != nil {
-      let more = try finder.rows(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure), finders: finders)
+      let more = search.rows(limit: WindowChoice.rowsRead(for: .bloodPressure))
         .filter { found in !rows.contains { $0.box == found.box } }
       let added = try more.map { try photo.rowCrop($0) }
       rows += more
