@@ -160,7 +160,7 @@ extension ReadPipeline {
       if let fields = try await readRest(
         below: pair, rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
       {
-        return fields
+        return Self.listing(fields, rows: rows, candidates: candidates, besides: pair)
       }
     }
     let systolic = candidates.indices.filter {
@@ -171,7 +171,7 @@ extension ReadPipeline {
       if let fields = try await readRest(
         below: [first], rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
       {
-        return fields
+        return Self.listing(fields, rows: rows, candidates: candidates, besides: [first])
       }
     }
     return nil
@@ -180,7 +180,8 @@ extension ReadPipeline {
   /// The fields of a monitor not found as rows: `lines` are its first fields (one or two of
   /// `rows`, the systolic and maybe the diastolic, read surely); the rest are read from the
   /// display grown down from the systolic row (``displayBelow(_:in:)``) as a monitor's fields, and
-  /// joined with the rows' fields (completed, as ``readLines`` completes them). Nil when the
+  /// joined with the rows' fields (completed, as ``readLines`` completes them); in `windows` the
+  /// display's box and the lines' rows (the caller lists the other rows). Nil when the
   /// display is most of the photo, a field it gives is read with less than
   /// ``WindowChoice/readConfidence`` (``unvouchedFieldConfidence`` when the systolic row is alone),
   /// or the three make no blood pressure; or when a diastolic row is less than
@@ -210,11 +211,6 @@ extension ReadPipeline {
       + zip(lines, fields).map { line, field in
         Window(
           box: rows[line].box, value: field.value, confidence: field.confidence, digits: rows[line].digitBoxInPhoto)
-      }
-      + rows.indices.filter { !lines.contains($0) }.map {
-        Window(
-          box: rows[$0].box, value: surveys[$0].value, confidence: surveys[$0].confidence,
-          digits: rows[$0].digitBoxInPhoto)
       }
     return try Self.showing(result, display)
   }
@@ -248,7 +244,7 @@ extension ReadPipeline {
     if found == nil && told, let pair = WindowChoice.bloodPressureLines(candidates, sure: true, fields: 2) {
       found = try await readRest(
         below: pair, rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
-      used = found == nil ? [] : Array(candidates.indices)
+      used = found == nil ? [] : pair
     }
     if found == nil && told {
       let first = candidates.indices.filter {
@@ -261,7 +257,16 @@ extension ReadPipeline {
         }
       }
     }
-    guard var found else { return nil }
+    guard let found else { return nil }
+    return Self.listing(found, rows: rows, candidates: candidates, besides: used)
+  }
+
+  /// `found` with the rows of `candidates` it did not use (`besides`) after its own windows.
+  private static func listing(
+    _ found: (result: ReadResult, row: VisionImage), rows: [VisionImage.DigitRow],
+    candidates: [WindowChoice.Candidate], besides used: [Int]
+  ) -> (result: ReadResult, row: VisionImage) {
+    var found = found
     found.result.windows += candidates.indices.filter { !used.contains($0) }.map {
       Window(
         box: rows[$0].box, value: candidates[$0].value, confidence: candidates[$0].confidence,
