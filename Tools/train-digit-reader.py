@@ -65,10 +65,11 @@ def width_groups(items, size):
     return [order[start:start + size] for start in range(0, len(order), size)]
 
 
-def batches(samples, size, rng, soft=None):
+def batches(samples, size, rng, soft=None, either=False):
     """Batches of samples of similar width, padded with zeros (the prepared images' mean). With
     `soft` (per sample, its columns' target probabilities: `soft_targets`), the batch's targets
-    too, padded columns masked (NaN)."""
+    too, padded columns masked (NaN). With `either`, the characters two digits read right
+    (`choosable`), whose target `losses` picks."""
     order = sorted(range(len(samples)), key=lambda index: samples[index][0].shape[1] + rng.random() * 6)
     groups = [order[start:start + size] for start in range(0, len(order), size)]
     rng.shuffle(groups)
@@ -77,17 +78,30 @@ def batches(samples, size, rng, soft=None):
         width = images.shape[3]
         rolls = np.full((len(group), width // STRIDE), np.nan, np.float32)
         taught = np.full((len(group), len(CLASSES), width // STRIDE), np.nan, np.float32) if soft else None
-        targets, lengths = [], []
+        targets, lengths, either_of = [], [], []
         for row, index in enumerate(group):
-            _, text, roll = samples[index][:3]
+            _, text, roll, readings = samples[index][:4]
             rolls[row, :len(roll)] = roll
             if soft:
                 taught[row, :, :soft[index].shape[1]] = soft[index]
+            if either:
+                either_of += choosable(readings, row, len(targets))
             targets += data.encode(text)
             lengths.append(len(text))
         yield (torch.from_numpy(images), torch.tensor(targets, dtype=torch.long),
                torch.tensor(lengths, dtype=torch.long), torch.from_numpy(rolls),
-               torch.from_numpy(taught) if soft else None)
+               torch.from_numpy(taught) if soft else None, either_of)
+
+
+def choosable(readings, row, offset):
+    """A window's characters that two digits read right (a wheel between x and x + 1:
+    `data.choices`) as (their index in the batch's targets, the window's row, the two classes, the
+    first and last output column over the character)."""
+    out = []
+    for index, (options, first, last) in enumerate(readings):
+        if len(options) == 2 and first <= last:
+            out.append((offset + index, row, CLASSES.index(options[0]), CLASSES.index(options[1]), first, last))
+    return out
 
 
 def soft_targets(teachers, samples, threads, group_size=64):
@@ -111,12 +125,22 @@ def soft_targets(teachers, samples, threads, group_size=64):
 
 def losses(model, batch, ctc):
     """The CTC loss, the wheel-position loss and, when the batch carries the teachers' targets,
-    the distillation loss: the columns' mean KL divergence from the teachers' probabilities."""
-    images, targets, lengths, rolls, taught = batch
+    the distillation loss: the columns' mean KL divergence from the teachers' probabilities.
+    A character two digits read right (the batch's `choosable`) is asked to be the one the network
+    finds likelier at its surest column over it: either is right, and the nearer one (the label) is
+    a coin toss around x.5 that the network cannot learn."""
+    images, targets, lengths, rolls, taught, either_of = batch
     output = model(images)[:, :, 0, :]                        # N x 14 x T
     logits = output[:, :len(CLASSES)].permute(2, 0, 1)        # T x N x C
     frames = torch.full((images.shape[0],), logits.shape[0], dtype=torch.long)
-    loss_ctc = ctc(logits.log_softmax(2), targets, frames, lengths)
+    scores = logits.log_softmax(2)
+    if either_of:
+        targets = targets.clone()
+        with torch.no_grad():
+            for at, row, lower, upper, first, last in either_of:
+                over = scores[first:last + 1, row]
+                targets[at] = lower if over[:, lower].max() >= over[:, upper].max() else upper
+    loss_ctc = ctc(scores, targets, frames, lengths)
     angle = rolls * (2 * math.pi / 10)
     mask = ~torch.isnan(rolls)
     circle = output[:, len(CLASSES):]
@@ -169,21 +193,9 @@ def confidence(probabilities, emissions):
 
 def accepted(shown_values, text):
     """Whether `text` reads a window whose characters are (char, value) pairs: a wheel caught
-    between two digits (x.2 to x.8) may be read as either."""
-    if len(text) != len(shown_values):
-        return False
-    for char, (truth, value) in zip(text, shown_values):
-        if value is None or value == int(value):
-            if char != truth:
-                return False
-            continue
-        lower = int(math.floor(value)) % 10
-        fraction = value - math.floor(value)
-        allowed = {str(lower)} if fraction < 0.15 else {str((lower + 1) % 10)} if fraction > 0.85 else \
-            {str(lower), str((lower + 1) % 10)}
-        if char not in allowed:
-            return False
-    return True
+    between two digits (x.2 to x.8) may be read as either (`data.choices`)."""
+    return len(text) == len(shown_values) and \
+        all(char in data.choices(truth, value) for char, (truth, value) in zip(text, shown_values))
 
 
 def parse_mix(text):
@@ -215,11 +227,7 @@ def development(seed, photos, faces, count, raw=False, kinds=("real", "real", "s
 
 def allowed(char, value):
     """The characters that read a window's character right (see `accepted`)."""
-    if value is None or value == int(value):
-        return char
-    lower, fraction = int(math.floor(value)) % 10, value - math.floor(value)
-    upper = str((lower + 1) % 10)
-    return str(lower) if fraction < 0.15 else upper if fraction > 0.85 else str(lower) + upper
+    return data.choices(char, value)
 
 
 def write_development(folder, dev, dev_photos, meters, seed):
@@ -383,6 +391,9 @@ def main():
                              "step, 0.999 spans about an epoch) instead of the weights as trained; 0, "
                              "the default, keeps the weights as trained")
     parser.add_argument("--width", type=float, default=1.0, help="channel width multiplier")
+    parser.add_argument("--either", action="store_true",
+                        help="a wheel caught between two digits (x.2 to x.8) is learnt as whichever of "
+                             "them the network finds likelier, not as the nearer one")
     parser.add_argument("--teachers", type=lambda text: text.split(","), default=[], metavar="A.onnx,...",
                         help="distil these exported readers (their settings beside them): their columns' "
                              "averaged class probabilities are targets beside the CTC loss")
@@ -448,7 +459,7 @@ def main():
             print(f"round {round_index}: the teachers read them by {time.time() - started:.0f} s", flush=True)
         for epoch in range(arguments.epochs_per_round):
             total_ctc = total_roll = total_soft = count = 0
-            for batch in batches(samples, arguments.batch, rng, soft):
+            for batch in batches(samples, arguments.batch, rng, soft, arguments.either):
                 # Cosine from 2e-3 down to 1e-4 over the whole run.
                 for group in optimiser.param_groups:
                     group["lr"] = 2e-3 * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(1.0, step / steps))))
@@ -541,7 +552,7 @@ def write_settings(folder, temperature, arguments, lead):
               "stroke_share": arguments.stroke_share, "bitmap_share": arguments.bitmap_share,
               "width": arguments.width, "ema": arguments.ema,
               "teachers": [teacher_record(path) for path in arguments.teachers],
-              "distil_weight": arguments.distil_weight,
+              "distil_weight": arguments.distil_weight, "either": arguments.either,
               "threads": arguments.threads}
     trained_with = {"torch": torch.__version__, "numpy": np.__version__, "opencv": cv2.__version__}
     with open(os.path.join(folder, f"{arguments.name}.json"), "w") as file:

@@ -40,12 +40,19 @@ def pick_kind(rng, mix):
 
 
 def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0, bitmap_share=0.0):
+    """One window as (prepared image, its text, per output column the wheel position or NaN, per
+    character the characters that read it right (`choices`) with the first and last output column
+    over it)."""
     image, shown = window(rng, kind, photos, faces, stroke_share, bitmap_share)
     if augmented:
         image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
     prepared = augment.prepare(image)
     text = "".join(char for char, *_ in shown)
     columns = prepared.shape[1] // STRIDE
+    readings = []
+    for char, x0, x1, value in shown:
+        over = [column for column in range(columns) if x0 <= column * STRIDE + STRIDE / 2 <= x1]
+        readings.append((choices(char, value), over[0], over[-1]) if over else (char, 0, -1))
     roll = np.full(columns, np.nan, np.float32)
     for char, x0, x1, value in shown:
         if value is None:
@@ -54,7 +61,17 @@ def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0, bitmap_sh
         for column in range(columns):
             if x0 + inset <= column * STRIDE + STRIDE / 2 <= x1 - inset:
                 roll[column] = value
-    return prepared, text, roll
+    return prepared, text, roll, readings
+
+
+def choices(char, value):
+    """The characters that read a window's character right: a wheel caught between two digits
+    (x.2 to x.8, as meterdigits labels it) may be read as either, x.0 and x.1 as x, x.9 as x + 1."""
+    if value is None or value == int(value):
+        return char
+    lower, fraction = int(math.floor(value)) % 10, value - math.floor(value)
+    upper = str((lower + 1) % 10)
+    return str(lower) if fraction < 0.15 else upper if fraction > 0.85 else str(lower) + upper
 
 
 def _chunk(arguments):
