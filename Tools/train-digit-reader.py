@@ -232,12 +232,15 @@ def allowed(char, value):
 
 def write_development(folder, dev, dev_photos, meters, seed):
     """The development windows as labelled sets (file,text,accept) for photometer-benchmark-read,
-    the development meters' settled photos (labels x.0) as taken, in dev-settled, and 300 strips
+    the development meters' settled photos (labels x.0) as taken, in dev-settled, all of them
+    (mid-roll ones too: either neighbour reads right) in dev-rolling, and 300 strips
     of 5 to 8 photos of one meter as taken, side by side as the validation strips are
     (`strips.strip`), in dev-strips; and per development meter of 54 photos or more, a set to
     learn from (`strips.learning`) in dev-learn-METER."""
     write_windows(os.path.join(folder, "dev-settled"),
                   ((image, [(str(int(value)), value)]) for value, image, _ in dev_photos if value == int(value)))
+    write_windows(os.path.join(folder, "dev-rolling"),
+                  ((image, [(str(render.round_digit(value)), value)]) for value, image, _ in dev_photos))
     for kind in ("real", "sevenseg", "wheels", "dotmatrix"):
         write_windows(os.path.join(folder, f"dev-{kind}"),
                       ((image, truth) for image, truth, item_kind, _ in dev if item_kind == kind))
@@ -405,7 +408,8 @@ def main():
                         help="fit the temperature and peak lead of the exported network in --output again and stop")
     parser.add_argument("--write-development", metavar="DIR",
                         help="write the development windows to DIR/dev-real, dev-sevenseg, dev-wheels, "
-                             "dev-dotmatrix, the settled development photos to DIR/dev-settled, strips of "
+                             "dev-dotmatrix, the settled development photos to DIR/dev-settled, all of "
+                             "them to DIR/dev-rolling, strips of "
                              "one meter's photos to DIR/dev-strips, counters in faces no network trains on "
                              "to DIR/dev-newfaces and dev-newfaces-single, character displays in bitmap "
                              "faces no network trains on to DIR/dev-bitmapfaces, and stop")
