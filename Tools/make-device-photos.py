@@ -215,6 +215,16 @@ def photo(rng, style, kinds):
     return scene, kind, value, found
 
 
+def turned(image, box, angle):
+    """The photo turned `angle` degrees anticlockwise (0, 90, 180 or 270) and its display's box
+    (x y w h) where the turn puts it."""
+    width, height = image.size
+    x, y, w, h = box
+    boxes = {0: box, 90: (y, width - x - w, h, w), 180: (width - x - w, height - y - h, w, h),
+             270: (height - y - h, x, h, w)}
+    return (image.rotate(angle, expand=True) if angle else image), boxes[angle]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("output")
@@ -223,6 +233,9 @@ def main():
     parser.add_argument("--style", choices=["ours", "field"], default="ours")
     parser.add_argument("--kind", choices=["blood-pressure"],
                         help="draw this kind only (default: glucose meters and thermometers)")
+    parser.add_argument("--turn", type=int, choices=[0, 90, 180, 270], default=0,
+                        help="turn every photo this many degrees anticlockwise after drawing it, as a photo "
+                             "that lost its EXIF orientation comes (the same photos as without)")
     arguments = parser.parse_args()
     kinds = (arguments.kind,) if arguments.kind else ("glucose", "thermometer")
     rng = random.Random(f"device-{arguments.style}-{arguments.seed}")
@@ -232,6 +245,7 @@ def main():
         writer.writerow(["file", "kind", "value", "box"])
         for index in range(arguments.count):
             image, kind, value, box = photo(rng, arguments.style, kinds)
+            image, box = turned(image, box, arguments.turn)
             name = f"device-{index:04d}.jpg"
             image.save(os.path.join(arguments.output, name), quality=92)
             writer.writerow([name, kind, value, " ".join(map(str, box))])
