@@ -238,7 +238,8 @@ extension ReadPipeline {
       let box = Rect(around: lines.map { rows[$0].box })
       guard WindowChoice.isScene(width: photo.width, height: photo.height, best: box) else { return nil }
       found = try await readLines(
-        lines, rows: rows, crops: crops, surveys: surveys, in: photo, request: request, context: context)
+        lines, around: box, rows: rows, crops: crops, surveys: surveys, in: photo, request: request,
+        context: context)
       used = found == nil ? [] : lines
     }
     if found == nil && told, let pair = WindowChoice.bloodPressureLines(candidates, sure: true, fields: 2) {
@@ -275,14 +276,13 @@ extension ReadPipeline {
     return found
   }
 
-  /// A monitor's `lines` among `rows` (their box no more than a scene's share of the photo), their
-  /// surveys completed and joined; nil when, read in full, they no longer make a blood pressure (a
-  /// panel member outvoting a survey).
+  /// A monitor's `lines` among `rows` (`box` around them, no more than a scene's share of the
+  /// photo), their surveys completed and joined; nil when, read in full, they no longer make a
+  /// blood pressure (a panel member outvoting a survey).
   private func readLines(
-    _ lines: [Int], rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
-    request: ReadRequest, context: Context
+    _ lines: [Int], around box: Rect, rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult],
+    in photo: VisionImage, request: ReadRequest, context: Context
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
-    let box = Rect(around: lines.map { rows[$0].box })
     let fields = zip(
       await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context),
       Plausibility.bloodPressureFields
