@@ -225,11 +225,6 @@ def development(seed, photos, faces, count, raw=False, kinds=("real", "real", "s
     return out
 
 
-def allowed(char, value):
-    """The characters that read a window's character right (see `accepted`)."""
-    return data.choices(char, value)
-
-
 def write_development(folder, dev, dev_photos, meters, seed):
     """The development windows as labelled sets (file,text,accept) for photometer-benchmark-read,
     the development meters' settled photos (labels x.0) as taken, in dev-settled, all of them
@@ -248,7 +243,7 @@ def write_development(folder, dev, dev_photos, meters, seed):
     names = sorted(meters)
 
     def labelled(meter):
-        return [(photo, str(render.round_digit(value)), allowed(str(render.round_digit(value)), value))
+        return [(photo, str(render.round_digit(value)), data.choices(str(render.round_digit(value)), value))
                 for photo, value in meters[meter]]
 
     def numbered(rows):
@@ -294,7 +289,7 @@ def write_new_designs(folder, seed, count=300):
 
 def write_windows(path, windows):
     """Windows as a labelled set for photometer-benchmark-read: each (image, [(char, value)])
-    as NNNNN.png and a labels.csv row (file,text,accept: `allowed` per character)."""
+    as NNNNN.png and a labels.csv row (file,text,accept: `data.choices` per character)."""
     import csv
     os.makedirs(path, exist_ok=True)
     with open(os.path.join(path, "labels.csv"), "w", newline="") as file:
@@ -303,7 +298,7 @@ def write_windows(path, windows):
         for index, (image, truth) in enumerate(windows):
             cv2.imwrite(os.path.join(path, f"{index:05d}.png"), image)
             writer.writerow([f"{index:05d}.png", "".join(char for char, _ in truth),
-                             "|".join(allowed(char, value) for char, value in truth)])
+                             "|".join(data.choices(char, value) for char, value in truth)])
 
 
 def evaluate(model, dev, temperature=1.0):

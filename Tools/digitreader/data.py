@@ -49,18 +49,17 @@ def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0, bitmap_sh
     prepared = augment.prepare(image)
     text = "".join(char for char, *_ in shown)
     columns = prepared.shape[1] // STRIDE
+    centres = [column * STRIDE + STRIDE / 2 for column in range(columns)]
     readings = []
-    for char, x0, x1, value in shown:
-        over = [column for column in range(columns) if x0 <= column * STRIDE + STRIDE / 2 <= x1]
-        readings.append((choices(char, value), over[0], over[-1]) if over else (char, 0, -1))
     roll = np.full(columns, np.nan, np.float32)
     for char, x0, x1, value in shown:
-        if value is None:
-            continue
-        inset = (x1 - x0) * 0.2
-        for column in range(columns):
-            if x0 + inset <= column * STRIDE + STRIDE / 2 <= x1 - inset:
-                roll[column] = value
+        over = [column for column, centre in enumerate(centres) if x0 <= centre <= x1]
+        readings.append((choices(char, value), over[0], over[-1]) if over else (char, 0, -1))
+        if value is not None:
+            inset = (x1 - x0) * 0.2
+            for column, centre in enumerate(centres):
+                if x0 + inset <= centre <= x1 - inset:
+                    roll[column] = value
     return prepared, text, roll, readings
 
 
