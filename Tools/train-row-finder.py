@@ -29,13 +29,12 @@ from torch import nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from digitreader import render  # noqa: E402
-from rowfinder import scenes  # noqa: E402
+from rowfinder import maps, scenes  # noqa: E402
+from rowfinder.maps import CORE, INSET  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LONG_SIDE = 320
 STRIDE = 4
-CORE = (0.25, 0.75)   # the core's top and bottom, as shares of the row's height
-INSET = 0.1           # the core's inset at either end, in row heights
 POSITIVE_WEIGHT = 4.0 # a core cell weighs this many others in the loss: cores are few
 THRESHOLD = POSITIVE_WEIGHT / (POSITIVE_WEIGHT + 1)  # the score of an even chance: 0.8
 # How much thicker and longer, in cells, the region of cells over the threshold comes out than the
@@ -67,33 +66,17 @@ class RowFinder(nn.Module):
 
 def input_size(width, height):
     """The network's input size for a photo: LONG_SIDE on the longer side, both a multiple of 16."""
-    scale = LONG_SIDE / max(width, height)
-    return max(16, int(round(width * scale / 16)) * 16), max(16, int(round(height * scale / 16)) * 16)
+    return maps.input_size(width, height, LONG_SIDE)
 
 
 def prepare(photo):
     """BGR photo -> (1 x 3 x H x W float tensor input, scale x, scale y)."""
-    width, height = input_size(photo.shape[1], photo.shape[0])
-    small = cv2.resize(photo, (width, height), interpolation=cv2.INTER_AREA)
-    return small.transpose(2, 0, 1).astype(np.float32) / 255, width / photo.shape[1], height / photo.shape[0]
+    return maps.prepare(photo, LONG_SIDE)
 
 
 def core_mask(quads, width, height, sx, sy):
     """The target at stride 4: each row's core filled."""
-    mask = np.zeros((height // STRIDE, width // STRIDE), np.float32)
-    for quad in quads:
-        q = quad * np.float32([sx, sy]) / STRIDE
-        top_left, top_right, bottom_right, bottom_left = q
-        rows_height = (np.linalg.norm(bottom_left - top_left) + np.linalg.norm(bottom_right - top_right)) / 2
-        along = top_right - top_left
-        along = along / max(np.linalg.norm(along), 1e-6) * INSET * rows_height
-        upper_left = top_left + (bottom_left - top_left) * CORE[0] + along
-        upper_right = top_right + (bottom_right - top_right) * CORE[0] - along
-        lower_right = top_right + (bottom_right - top_right) * CORE[1] - along
-        lower_left = top_left + (bottom_left - top_left) * CORE[1] + along
-        polygon = np.stack([upper_left, upper_right, lower_right, lower_left])
-        cv2.fillPoly(mask, [np.round(polygon * 8).astype(np.int32)], 1.0, lineType=cv2.LINE_8, shift=3)
-    return mask
+    return maps.core_mask(quads, width, height, sx, sy, STRIDE)
 
 
 def make_scenes(seed, count, faces):
