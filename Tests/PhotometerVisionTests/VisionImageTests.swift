@@ -31,6 +31,36 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     #expect(small.scale == 0.25)
   }
 
+  /// A quarter turn clockwise puts the bottom-left pixel at the top left; minus one turns back.
+  @Test func turnsByQuarterTurns() throws {
+    let image = try VisionImage(pixels: [1, 2, 3, 4, 5, 6], width: 3, height: 2, channels: 1)
+    let clockwise = try image.turned(quarterTurns: 1)
+    #expect((clockwise.width, clockwise.height) == (2, 3))
+    #expect(clockwise.pixels == [4, 1, 5, 2, 6, 3])
+    #expect(try image.turned(quarterTurns: -1).pixels == [3, 6, 2, 5, 1, 4])
+    #expect(try image.turned(quarterTurns: 2).pixels == [6, 5, 4, 3, 2, 1])
+    #expect(try clockwise.turned(quarterTurns: -1).pixels == image.pixels)
+    #expect(try image.turned(quarterTurns: 4).pixels == image.pixels)
+  }
+
+  /// A box turned with its image lands where the image's pixels inside it went.
+  @Test func aBoxTurnsWithItsImage() throws {
+    let (width, height) = (7, 4)
+    let box = Rect(x: 1, y: 2, width: 3, height: 1)
+    var pixels = [UInt8](repeating: 0, count: width * height)
+    for x in 1..<4 { pixels[2 * width + x] = 255 }
+    let image = try VisionImage(pixels: pixels, width: width, height: height, channels: 1)
+    for turns in -1...3 {
+      let turned = try image.turned(quarterTurns: turns)
+      let lit = turned.pixels.indices.filter { turned.pixels[$0] == 255 }
+      let xs = lit.map { $0 % turned.width }, ys = lit.map { $0 / turned.width }
+      let found = Rect(
+        x: Int32(xs.min()!), y: Int32(ys.min()!), width: Int32(xs.max()! - xs.min()! + 1),
+        height: Int32(ys.max()! - ys.min()! + 1))
+      #expect(box.turned(quarterTurns: turns, width: Int32(width), height: Int32(height)) == found, "\(turns)")
+    }
+  }
+
   @Test func aOneByOneImageDecodesAndCropsOutsideItFail() throws {
     let image = try VisionImage(decoding: try gradientPNG(width: 1, height: 1))
     #expect(image.width == 1)

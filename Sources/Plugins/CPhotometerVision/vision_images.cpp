@@ -99,6 +99,22 @@ pm_status pm_image_crop(const pm_image *image, int x, int y, int width, int heig
   });
 }
 
+pm_status pm_image_turn(const pm_image *image, int quarter_turns, pm_image **out) {
+  return guarded([&] {
+    *out = nullptr;
+    const int turns = ((quarter_turns % 4) + 4) % 4;
+    if (turns == 0) {
+      *out = wrap(image->mat.clone(), image->scale);
+      return PM_OK;
+    }
+    static constexpr cv::RotateFlags codes[] = {cv::ROTATE_90_CLOCKWISE, cv::ROTATE_180, cv::ROTATE_90_COUNTERCLOCKWISE};
+    cv::Mat turned;
+    cv::rotate(image->mat, turned, codes[turns - 1]);
+    *out = wrap(turned, image->scale);
+    return PM_OK;
+  });
+}
+
 pm_status pm_image_annotate(
   const pm_image *image, const float *quads, const uint32_t *colours, const char *const *labels, int count,
   pm_image **out) {

@@ -93,6 +93,14 @@ public final class VisionImage: @unchecked Sendable {
     return VisionImage(result!)
   }
 
+  /// The image turned `quarterTurns` quarter turns clockwise (negative: anticlockwise), its
+  /// ``scale`` kept.
+  public func turned(quarterTurns: Int) throws(VisionError) -> VisionImage {
+    var result: OpaquePointer?
+    try check(pm_image_turn(pointer, Int32(quarterTurns % 4), &result))
+    return VisionImage(result!)
+  }
+
   /// The quadrilateral `corners` (top-left, top-right, bottom-right, bottom-left) straightened to
   /// as many pixels as its top and right sides are long.
   public func straightened(_ corners: [(x: Float, y: Float)]) throws(VisionError) -> VisionImage {

@@ -124,6 +124,30 @@ public struct Window: Hashable, Sendable {
   }
 }
 
+extension Rect {
+  /// The rectangle where it lies once its image (`width` x `height` pixels) is turned
+  /// `quarterTurns` quarter turns clockwise (negative: anticlockwise).
+  public func turned(quarterTurns: Int, width: Int32, height: Int32) -> Rect {
+    var (rect, size) = (self, (width: width, height: height))
+    for _ in 0..<((quarterTurns % 4 + 4) % 4) {
+      rect = Rect(x: size.height - rect.y - rect.height, y: rect.x, width: rect.height, height: rect.width)
+      size = (size.height, size.width)
+    }
+    return rect
+  }
+}
+
+extension Window {
+  /// The window where it lies once its photo (`width` x `height` pixels) is turned
+  /// `quarterTurns` quarter turns clockwise: its boxes turned with it.
+  public func turned(quarterTurns: Int, width: Int, height: Int) -> Window {
+    var window = self
+    window.box = box.turned(quarterTurns: quarterTurns, width: Int32(width), height: Int32(height))
+    window.digits = digits?.turned(quarterTurns: quarterTurns, width: Int32(width), height: Int32(height))
+    return window
+  }
+}
+
 /// A pointer dial: a meter's x0.1, x0.01... dial below its wheels.
 public struct Dial: Hashable, Sendable {
   /// The box around the dial: its ring, and its numbers when they stand outside it.

@@ -44,6 +44,8 @@ void pm_image_pixels(const pm_image *image, uint8_t *out);
 
 /// The part of `image` inside the rectangle (clipped to the image; fails when nothing is left).
 pm_status pm_image_crop(const pm_image *image, int x, int y, int width, int height, pm_image **out);
+/// `image` turned `quarter_turns` quarter turns clockwise (any whole number; 4 is none).
+pm_status pm_image_turn(const pm_image *image, int quarter_turns, pm_image **out);
 /// The quadrilateral `corners` (x0,y0 .. x3,y3: top-left, top-right, bottom-right, bottom-left)
 /// straightened into a `width` x `height` image.
 pm_status pm_image_warp(const pm_image *image, const float corners[8], int width, int height, pm_image **out);
