@@ -1,4 +1,5 @@
 import Foundation
+import PhotometerProtocol
 import PhotometerVision
 import TestSupport
 import Testing
@@ -247,6 +248,36 @@ import Testing
     let roi = try #require(meter["roi"] as? [Double])
     let truth = photos[0][3].split(separator: " ").compactMap { Double($0) }
     #expect(roi[0] <= truth[0] && roi[1] <= truth[1] && roi[0] + roi[2] >= truth[0] + truth[2] * 0.9, "\(roi)")
+  }
+
+  /// A whole photo that lost its EXIF orientation (turned a quarter turn, or upside down) is read
+  /// turned upright, and its window's box is given in the photo as it came. A meter added with
+  /// such a reference gets no window (one carried through the homography would hold its digits
+  /// sideways): its photos are read whole, each turned upright.
+  @Test func readsAPhotoThatLostItsOrientation() async throws {
+    for turn in [90, 180] {
+      let folder = try await Rendered.devicePhotos(count: 1, seed: 1, turn: turn)
+      let photo = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+      let path = folder.appendingPathComponent(photo[0]).path
+      let read = try await run(["read", "--json", path])
+      #expect(read.status == 0, "\(read.standardError)")
+      let result = try #require(try json(read).first)
+      #expect(result["value"] as? String == photo[2], "turned \(turn)")
+      let window = try #require((result["windows"] as? [[String: Any]])?.first)
+      let digits = try #require(window["digits"] as? [Double]).map { Int32($0) }
+      let truth = photo[3].split(separator: " ").compactMap { Int32($0) }
+      let overlap = Rect(x: digits[0], y: digits[1], width: digits[2], height: digits[3]).overlap(
+        with: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]))
+      #expect(overlap >= 0.5, "turned \(turn): digits \(digits), truth \(truth)")
+
+      let name = "Turned\(turn)"
+      let added = try await run(["meter", "add", name, "--kind", "glucose", "--reference", path])
+      #expect(added.status == 0 && !added.standardOutput.contains("Digit window found"), "\(added.standardOutput)")
+      let meter = try #require(try json(try await run(["meter", "show", name, "--json"])).first)
+      #expect(meter["roi"] as? [Double] == nil, "\(meter)")
+      let byMeter = try await run(["read", "--meter", name, "--json", path])
+      #expect(try json(byMeter).first?["value"] as? String == photo[2], "\(byMeter.standardError)")
+    }
   }
 
   /// Whole photos of blood-pressure monitors, no window given, the kind told or not: the host

@@ -32,13 +32,15 @@ public enum Rendered {
   }
 
   /// Whole photos of glucose meters and thermometers (Tools/make-device-photos.py), or of
-  /// devices of `kind` alone (blood-pressure), with `labels.csv` (file, kind, value, box).
-  public static func devicePhotos(count: Int, seed: Int, style: String = "ours", kind: String? = nil)
+  /// devices of `kind` alone (blood-pressure), with `labels.csv` (file, kind, value, box); `turn`
+  /// degrees anticlockwise (0, 90, 180, 270), as photos that lost their EXIF orientation come.
+  public static func devicePhotos(count: Int, seed: Int, style: String = "ours", kind: String? = nil, turn: Int = 0)
     async throws -> URL
   {
     try await generate(
       "make-device-photos.py",
-      ["--count", "\(count)", "--seed", "\(seed)", "--style", style] + (kind.map { ["--kind", $0] } ?? []))
+      ["--count", "\(count)", "--seed", "\(seed)", "--style", style, "--turn", "\(turn)"]
+        + (kind.map { ["--kind", $0] } ?? []))
   }
 
   /// Images that try to break an image pipeline (Tools/make-hostile-images.py).

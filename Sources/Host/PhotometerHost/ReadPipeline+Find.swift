@@ -27,11 +27,45 @@ extension ReadPipeline {
   /// and the chosen row's image; for a blood-pressure monitor its lines, found and joined
   /// (``readFoundFields``). Nil when the photo holds no row, or the photo is itself a digit
   /// window (``WindowChoice/isScene(width:height:rows:)``).
+  ///
+  /// A photo whose digits the orientation finder sees turned (one that lost its EXIF orientation)
+  /// is searched both as it came and turned upright (``upright(_:)``), and the turned search is
+  /// taken when its reading is the surer (the network alone takes a stick-shaped body for a
+  /// sideways row); the windows' boxes are the photo's as it came.
   func readFoundRows(in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?)
     async throws(PipelineError) -> (result: ReadResult, row: VisionImage)?
   {
     // A small photo is a window already: no rows are looked for.
     guard min(photo.width, photo.height) >= WindowChoice.smallestScene else { return nil }
+    let asCame = try await readUprightRows(in: photo, request: request, context: context, kind: kind)
+    let (upright, turns) = Self.upright(photo)
+    guard turns != 0,
+      var found = try await readUprightRows(in: upright, request: request, context: context, kind: kind),
+      found.result.confidence > asCame?.result.confidence ?? -1
+    else { return asCame }
+    found.result.windows = found.result.windows.map {
+      $0.turned(quarterTurns: turns, width: upright.width, height: upright.height)
+    }
+    return found
+  }
+
+  /// The orientation finder's network, loaded at the first whole photo (nil when it cannot be:
+  /// photos are then searched as they come).
+  static let orientationFinder: OrientationFinder? = try? OrientationFinder.bundled()
+
+  /// `photo` turned upright, and how many quarter turns clockwise its digits stood (0 when they
+  /// stand upright, when the orientation finder is not sure, or without it).
+  static func upright(_ photo: VisionImage) -> (photo: VisionImage, quarterTurns: Int) {
+    guard let turns = try? orientationFinder?.quarterTurns(of: photo), turns != 0,
+      let upright = try? photo.turned(quarterTurns: -turns)
+    else { return (photo, 0) }
+    return (upright, turns)
+  }
+
+  /// ``readFoundRows(in:request:context:kind:)`` on a photo whose digits stand upright.
+  private func readUprightRows(in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?)
+    async throws(PipelineError) -> (result: ReadResult, row: VisionImage)?
+  {
     // Not told the kind, searched as for a monitor at once: the rows read first are the search's
     // first, and a monitor's lines are looked for among the rest without a second search.
     let search = Self.foundRows(in: photo, limit: WindowChoice.rowsRead(for: kind ?? .bloodPressure))
@@ -427,9 +461,11 @@ extension ReadPipeline {
 
   /// The digit window of a meter registered without one: the row ``readFoundRows`` takes in its
   /// reference photo for its kind (a blood-pressure monitor's lines together). Nil when none is
-  /// found (the meter is then read whole).
+  /// found (the meter is then read whole), and when the reference's digits stand turned: a
+  /// window carried into later photos through the homography would hold them sideways, while a
+  /// photo read whole is turned upright first.
   func proposeWindow(for meter: Meter, reference: Image) async -> Rect? {
-    guard let photo = try? Self.decode(reference) else { return nil }
+    guard let photo = try? Self.decode(reference), Self.upright(photo).quarterTurns == 0 else { return nil }
     let context = Context(meter: nil, digits: UInt32(meter.digits), decimals: UInt32(meter.decimals))
     let request = ReadRequest(image: reference)
     let found = try? await readFoundRows(in: photo, request: request, context: context, kind: meter.kind)

@@ -139,6 +139,11 @@ struct pm_rows {
   int stride;
 };
 
+struct pm_turns {
+  OnnxNetwork network;
+  int longSide;
+};
+
 namespace {
 
 // The core the row finder marks, as Tools/train-row-finder.py draws it: the middle half of a
@@ -150,6 +155,26 @@ constexpr double coreInset = 0.1;
 // development scenes).
 constexpr double thicknessExcess = 0.91;
 constexpr double lengthExcess = 0.37;
+
+// A whole photo as the row and orientation finders take it (Tools/rowfinder/maps.py `prepare`):
+// BGR, 0-1, the longer side at `longSide`, both sides whole multiples of 16 (the networks halve
+// their input up to three times and pad their dilations).
+cv::Mat photoBlob(const uint8_t *pixels, int width, int height, int channels, int longSide, int *inputWidth,
+                  int *inputHeight) {
+  cv::Mat photo(height, width, channels == 3 ? CV_8UC3 : CV_8UC1, const_cast<uint8_t *>(pixels));
+  cv::Mat colour;
+  if (channels == 1) {
+    cv::cvtColor(photo, colour, cv::COLOR_GRAY2BGR);
+  } else {
+    colour = photo;
+  }
+  const double scale = double(longSide) / std::max(width, height);
+  *inputWidth = std::max(16, int(std::lround(width * scale / 16)) * 16);
+  *inputHeight = std::max(16, int(std::lround(height * scale / 16)) * 16);
+  cv::Mat small;
+  cv::resize(colour, small, cv::Size(*inputWidth, *inputHeight), 0, 0, cv::INTER_AREA);
+  return cv::dnn::blobFromImage(small, 1.0 / 255);
+}
 
 struct FoundRow {
   std::array<cv::Point2f, 4> corners;
@@ -322,21 +347,8 @@ pm_reader_status pm_rows_find(
   if (width < 1 || height < 1 || (channels != 1 && channels != 3)) return PM_READER_BAD_IMAGE;
   if (max_rows <= 0) return PM_READER_OK;
   return guarded(PM_READER_FAILED, [&] {
-    cv::Mat photo(height, width, channels == 3 ? CV_8UC3 : CV_8UC1, const_cast<uint8_t *>(pixels));
-    cv::Mat colour;
-    if (channels == 1) {
-      cv::cvtColor(photo, colour, cv::COLOR_GRAY2BGR);
-    } else {
-      colour = photo;
-    }
-    // As Tools/train-row-finder.py `input_size`: the longer side at `longSide`, both sides whole
-    // multiples of 16 (the network halves its input twice and pads its dilations).
-    const double scale = double(rows->longSide) / std::max(width, height);
-    const int inputWidth = std::max(16, int(std::lround(width * scale / 16)) * 16);
-    const int inputHeight = std::max(16, int(std::lround(height * scale / 16)) * 16);
-    cv::Mat small;
-    cv::resize(colour, small, cv::Size(inputWidth, inputHeight), 0, 0, cv::INTER_AREA);
-    cv::Mat blob = cv::dnn::blobFromImage(small, 1.0 / 255);
+    int inputWidth = 0, inputHeight = 0;
+    cv::Mat blob = photoBlob(pixels, width, height, channels, rows->longSide, &inputWidth, &inputHeight);
     cv::Mat output = rows->network.forward(blob);
     if (output.dims != 4 || output.size[0] != 1 || output.size[1] != 1) {
       lastError = "the row finder's output is not 1 x 1 x H x W";
@@ -353,6 +365,41 @@ pm_reader_status pm_rows_find(
       }
       scores[*count] = row.score;
       ++*count;
+    }
+    return PM_READER_OK;
+  });
+}
+
+pm_reader_status pm_turns_load(const char *path, int long_side, pm_turns **out) {
+  if (long_side < 16) return PM_READER_BAD_MODEL;
+  return guarded(PM_READER_BAD_MODEL, [&] {
+    *out = new pm_turns{OnnxNetwork(path), long_side};
+    return PM_READER_OK;
+  });
+}
+
+void pm_turns_free(pm_turns *turns) { delete turns; }
+
+pm_reader_status pm_turns_find(
+  pm_turns *turns, const uint8_t *pixels, int width, int height, int channels, float masses[4]) {
+  std::fill(masses, masses + 4, 0.0f);
+  if (width < 1 || height < 1 || (channels != 1 && channels != 3)) return PM_READER_BAD_IMAGE;
+  return guarded(PM_READER_FAILED, [&] {
+    int inputWidth = 0, inputHeight = 0;
+    cv::Mat blob = photoBlob(pixels, width, height, channels, turns->longSide, &inputWidth, &inputHeight);
+    cv::Mat output = turns->network.forward(blob);
+    if (output.dims != 4 || output.size[0] != 1 || output.size[1] != 5) {
+      lastError = "the orientation finder's output is not 1 x 5 x H x W";
+      return PM_READER_BAD_MODEL;
+    }
+    const int cells = output.size[2] * output.size[3];
+    const float *logits = output.ptr<float>();
+    for (int cell = 0; cell < cells; ++cell) {
+      float most = logits[cell];
+      for (int k = 1; k < 5; ++k) most = std::max(most, logits[k * cells + cell]);
+      float exps[5], sum = 0;
+      for (int k = 0; k < 5; ++k) sum += exps[k] = std::exp(logits[k * cells + cell] - most);
+      for (int k = 0; k < 4; ++k) masses[k] += exps[k + 1] / sum;
     }
     return PM_READER_OK;
   });

@@ -89,6 +89,20 @@ pm_reader_status pm_rows_find(
   pm_rows *rows, const uint8_t *pixels, int width, int height, int channels, float threshold, int max_rows,
   float *corners, float *scores, int *count);
 
+typedef struct pm_turns pm_turns;
+
+/// Loads an ONNX orientation finder (Tools/train-orientation.py) that takes photos as the row
+/// finder does (`pm_rows_load`) and gives 1 x 5 x h x w logits a cell of a map over the photo:
+/// background, or a row's core whose digits stand turned 0, 90, 180 or 270 degrees clockwise.
+pm_reader_status pm_turns_load(const char *path, int long_side, pm_turns **out);
+void pm_turns_free(pm_turns *turns);
+
+/// Each quarter turn's chance (softmax over a cell's 5 logits) summed over the map of a whole
+/// photo of 8-bit pixels (as for `pm_reader_run`): `masses[k]` for digits turned k quarter turns
+/// clockwise. Safe to call from several threads (one at a time runs).
+pm_reader_status pm_turns_find(
+  pm_turns *turns, const uint8_t *pixels, int width, int height, int channels, float masses[4]);
+
 #ifdef __cplusplus
 }
 #endif
