@@ -31,7 +31,9 @@ extension ReadPipeline {
   /// A photo whose digits the orientation finder sees turned (one that lost its EXIF orientation)
   /// is searched both as it came and turned upright (``upright(_:)``), and the turned search is
   /// taken when its reading is the surer (the network alone takes a stick-shaped body for a
-  /// sideways row); the windows' boxes are the photo's as it came.
+  /// sideways row), or, for a photo upside down, when the row the search as it came took stands
+  /// upside down on the finder's map (an upturned seven-segment row reads as digits, surely); the
+  /// windows' boxes are the photo's as it came.
   func readFoundRows(in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?)
     async throws(PipelineError) -> (result: ReadResult, row: VisionImage)?
   {
@@ -41,11 +43,15 @@ extension ReadPipeline {
     // A monitor's display told as such is taken as it came: its stacked lines, searched turned,
     // read surer and wrong (RecognizerPluginTests, 3 of 8 right rather than 4 or more).
     guard kind != .bloodPressure else { return asCame }
-    let (upright, turns) = Self.upright(photo)
-    guard turns != 0,
-      var found = try await readUprightRows(in: upright, request: request, context: context, kind: kind),
-      found.result.confidence > asCame?.result.confidence ?? -1
+    let (upright, turns, map) = Self.upright(photo)
+    guard turns != 0, let map,
+      var found = try await readUprightRows(in: upright, request: request, context: context, kind: kind)
     else { return asCame }
+    // Upside down only: a row turned 180 is found and read as digits, surely; a sideways one is
+    // seldom found as it came, and the finder's map takes a stick-shaped body's display for one.
+    let asCameStandsTurned =
+      turns == 2 && asCame?.result.windows.first.map { map.stands(turns, within: $0.box) } ?? false
+    guard asCameStandsTurned || found.result.confidence > asCame?.result.confidence ?? -1 else { return asCame }
     found.result.windows = found.result.windows.map {
       $0.turned(quarterTurns: turns, width: upright.width, height: upright.height)
     }
@@ -56,13 +62,14 @@ extension ReadPipeline {
   /// photos are then searched as they come).
   static let orientationFinder: OrientationFinder? = try? OrientationFinder.bundled()
 
-  /// `photo` turned upright, and how many quarter turns clockwise its digits stood (0 when they
-  /// stand upright, when the orientation finder is not sure, or without it).
-  static func upright(_ photo: VisionImage) -> (photo: VisionImage, quarterTurns: Int) {
-    guard let turns = try? orientationFinder?.quarterTurns(of: photo), turns != 0,
-      let upright = try? photo.turned(quarterTurns: -turns)
-    else { return (photo, 0) }
-    return (upright, turns)
+  /// `photo` turned upright, how many quarter turns clockwise its digits stood (0 when they
+  /// stand upright, when the orientation finder is not sure, or without it), and the finder's map
+  /// of the photo as it came (nil without the finder).
+  static func upright(_ photo: VisionImage) -> (photo: VisionImage, quarterTurns: Int, map: TurnMap?) {
+    guard let map = try? orientationFinder?.map(of: photo) else { return (photo, 0, nil) }
+    let turns = map.quarterTurns
+    guard turns != 0, let upright = try? photo.turned(quarterTurns: -turns) else { return (photo, 0, map) }
+    return (upright, turns, map)
   }
 
   /// ``readFoundRows(in:request:context:kind:)`` on a photo whose digits stand upright.

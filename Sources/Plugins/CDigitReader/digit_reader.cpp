@@ -381,8 +381,10 @@ pm_reader_status pm_turns_load(const char *path, int long_side, pm_turns **out) 
 void pm_turns_free(pm_turns *turns) { delete turns; }
 
 pm_reader_status pm_turns_find(
-  pm_turns *turns, const uint8_t *pixels, int width, int height, int channels, float masses[4]) {
-  std::fill(masses, masses + 4, 0.0f);
+  pm_turns *turns, const uint8_t *pixels, int width, int height, int channels, float *chances, int capacity,
+  int *map_width, int *map_height) {
+  *map_width = 0;
+  *map_height = 0;
   if (width < 1 || height < 1 || (channels != 1 && channels != 3)) return PM_READER_BAD_IMAGE;
   return guarded(PM_READER_FAILED, [&] {
     int inputWidth = 0, inputHeight = 0;
@@ -393,14 +395,21 @@ pm_reader_status pm_turns_find(
       return PM_READER_BAD_MODEL;
     }
     const int cells = output.size[2] * output.size[3];
+    if (4 * cells > capacity) {
+      lastError = "the orientation finder's map of " + std::to_string(cells) + " cells is more than the " +
+                  std::to_string(capacity / 4) + " the caller made room for";
+      return PM_READER_FAILED;
+    }
     const float *logits = output.ptr<float>();
     for (int cell = 0; cell < cells; ++cell) {
       float most = logits[cell];
       for (int k = 1; k < 5; ++k) most = std::max(most, logits[k * cells + cell]);
       float exps[5], sum = 0;
       for (int k = 0; k < 5; ++k) sum += exps[k] = std::exp(logits[k * cells + cell] - most);
-      for (int k = 0; k < 4; ++k) masses[k] += exps[k + 1] / sum;
+      for (int k = 0; k < 4; ++k) chances[k * cells + cell] = exps[k + 1] / sum;
     }
+    *map_width = output.size[3];
+    *map_height = output.size[2];
     return PM_READER_OK;
   });
 }

@@ -1,5 +1,6 @@
 import CDigitReader
 import Foundation
+import PhotometerProtocol
 import PhotometerVision
 
 /// The orientation finder (an ONNX file run by OpenCV's dnn module, trained by
@@ -38,27 +39,86 @@ public final class OrientationFinder: @unchecked Sendable {
     try OrientationFinder(model: try bundledResource("orientation.onnx", "the orientation finder"))
   }
 
-  /// Each quarter turn's chance summed over the photo's map: element k for digits standing k
-  /// quarter turns clockwise.
-  public func masses(in photo: VisionImage) throws(ReaderError) -> [Float] {
-    var masses = [Float](repeating: 0, count: 4)
+  /// The map of `photo`: which way the digits stand, a cell each 8 pixels of the network's input.
+  public func map(of photo: VisionImage) throws(ReaderError) -> TurnMap {
+    // The input's longer side is `longSide` rounded to 16, its shorter at least 16: at most
+    // (longSide / 8 + 2) cells a side.
+    let side = Self.longSide / 8 + 2
+    var chances = [Float](repeating: 0, count: 4 * side * side)
+    var (mapWidth, mapHeight): (Int32, Int32) = (0, 0)
     let status = pm_turns_find(
-      pointer, photo.pixels, Int32(photo.width), Int32(photo.height), Int32(photo.channels), &masses)
+      pointer, photo.pixels, Int32(photo.width), Int32(photo.height), Int32(photo.channels), &chances,
+      Int32(chances.count), &mapWidth, &mapHeight)
     guard status == PM_READER_OK else {
       throw ReaderError("the orientation finder failed: \(String(cString: pm_reader_last_error()))")
+    }
+    let cells = Int(mapWidth) * Int(mapHeight)
+    return TurnMap(
+      width: Int(mapWidth), height: Int(mapHeight), photoWidth: photo.width, photoHeight: photo.height,
+      chances: Array(chances[..<(4 * cells)]))
+  }
+
+  /// How many quarter turns clockwise `photo`'s digits stand (``TurnMap/quarterTurns``).
+  public func quarterTurns(of photo: VisionImage) throws(ReaderError) -> Int {
+    try map(of: photo).quarterTurns
+  }
+}
+
+/// The orientation finder's map of a photo: each cell's chance of a row's core whose digits stand
+/// turned 0, 1, 2 or 3 quarter turns clockwise (the rest is background).
+public struct TurnMap: Sendable {
+  /// The map's size in cells.
+  public let width: Int
+  public let height: Int
+  /// The photo's size in pixels.
+  public let photoWidth: Int
+  public let photoHeight: Int
+  /// `chances[k * width * height + y * width + x]`: cell (x, y)'s chance of digits turned k.
+  public let chances: [Float]
+
+  public init(width: Int, height: Int, photoWidth: Int, photoHeight: Int, chances: [Float]) {
+    precondition(chances.count == 4 * width * height, "a turn map holds 4 chances a cell")
+    (self.width, self.height, self.photoWidth, self.photoHeight) = (width, height, photoWidth, photoHeight)
+    self.chances = chances
+  }
+
+  /// Each quarter turn's chance summed over the cells whose centres lie in `box` (the photo's
+  /// pixels), or over the whole map: element k for digits standing k quarter turns clockwise.
+  public func masses(within box: Rect? = nil) -> [Float] {
+    let cells = width * height
+    var masses = [Float](repeating: 0, count: 4)
+    guard cells > 0 else { return masses }
+    let (cellWidth, cellHeight) = (Double(photoWidth) / Double(width), Double(photoHeight) / Double(height))
+    for y in 0..<height {
+      let centreY = (Double(y) + 0.5) * cellHeight
+      if let box, centreY < Double(box.y) || centreY >= Double(box.y + box.height) { continue }
+      for x in 0..<width {
+        let centreX = (Double(x) + 0.5) * cellWidth
+        if let box, centreX < Double(box.x) || centreX >= Double(box.x + box.width) { continue }
+        for k in 0..<4 { masses[k] += chances[k * cells + y * width + x] }
+      }
     }
     return masses
   }
 
-  /// How many quarter turns clockwise `photo`'s digits stand: the likeliest turn when the turns'
-  /// summed chance is at least ``leastMass`` and it holds more than ``trustedShare`` of it, else
-  /// 0 (a photo without a clear row stays as it came).
-  public func quarterTurns(of photo: VisionImage) throws(ReaderError) -> Int {
-    let masses = try masses(in: photo)
+  /// How many quarter turns clockwise the photo's digits stand: the likeliest turn when the turns'
+  /// summed chance is at least ``OrientationFinder/leastMass`` and it holds more than
+  /// ``OrientationFinder/trustedShare`` of it, else 0 (a photo without a clear row stays as it came).
+  public var quarterTurns: Int {
+    let masses = masses()
     let total = masses.reduce(0, +)
-    guard total >= Self.leastMass, let best = masses.indices.max(by: { masses[$0] < masses[$1] }),
-      masses[best] > Self.trustedShare * total
+    guard total >= OrientationFinder.leastMass, let best = masses.indices.max(by: { masses[$0] < masses[$1] }),
+      masses[best] > OrientationFinder.trustedShare * total
     else { return 0 }
     return best
+  }
+
+  /// Whether the digits in `box` (the photo's pixels) stand `quarterTurns` turned rather than
+  /// upright: the cells there hold at least ``OrientationFinder/leastMass`` of that turn's chance,
+  /// and more of it than of upright digits.
+  public func stands(_ quarterTurns: Int, within box: Rect) -> Bool {
+    let masses = masses(within: box)
+    let turn = (quarterTurns % 4 + 4) % 4
+    return masses[turn] >= OrientationFinder.leastMass && masses[turn] > masses[0]
   }
 }

@@ -97,11 +97,14 @@ typedef struct pm_turns pm_turns;
 pm_reader_status pm_turns_load(const char *path, int long_side, pm_turns **out);
 void pm_turns_free(pm_turns *turns);
 
-/// Each quarter turn's chance (softmax over a cell's 5 logits) summed over the map of a whole
-/// photo of 8-bit pixels (as for `pm_reader_run`): `masses[k]` for digits turned k quarter turns
-/// clockwise. Safe to call from several threads (one at a time runs).
+/// The map of a whole photo of 8-bit pixels (as for `pm_reader_run`), one cell each 8 input
+/// pixels: `chances[k * map_width * map_height + cell]` is the cell's chance (softmax over its 5
+/// logits) of a row's core whose digits stand turned k quarter turns clockwise, cells row by row.
+/// `capacity` is how many floats `chances` holds; a map of more cells than it takes is an error.
+/// Safe to call from several threads (one at a time runs).
 pm_reader_status pm_turns_find(
-  pm_turns *turns, const uint8_t *pixels, int width, int height, int channels, float masses[4]);
+  pm_turns *turns, const uint8_t *pixels, int width, int height, int channels, float *chances, int capacity,
+  int *map_width, int *map_height);
 
 #ifdef __cplusplus
 }
