@@ -3,10 +3,12 @@
 the cores of rows of digits and which way each row's digits stand, so that the host can turn a
 photo that lost its EXIF orientation upright before looking for rows in it.
 
-    /tmp/venv/bin/python Tools/train-orientation.py [--scenes 4000] [--epochs 20] [--seed 1]
+    /tmp/venv/bin/python Tools/train-orientation.py [--scenes 6000] [--share 0.33] [--epochs 20] [--seed 1]
 
-(The venv and fonts as for Tools/train-digit-reader.py.) Trains only on scenes drawn by
-Tools/rowfinder/scenes.py (the row finder's), each epoch turned a random quarter turn;
+(The venv and fonts as for Tools/train-digit-reader.py; 29 minutes on 2 cores.) Trains only on
+scenes drawn by Tools/rowfinder/scenes.py, each epoch turned a random quarter turn: a third of
+them of devices from a quarter of the photo's size up and from wide to three times as tall as
+wide (a thermometer's stick far off), the rest the row finder's own;
 Tools/make-device-photos.py's photos are never trained on. The photo goes in as the row finder
 takes it (320 pixels on its longer side, BGR, 0-1); the network answers, at an eighth of that,
 5 scores a cell: background, or a row's core whose digits are turned 0, 90, 180 or 270 degrees
@@ -65,13 +67,20 @@ def quarter_turn(quad):
     return int(round(math.degrees(math.atan2(dy, dx)) / 90)) % 4
 
 
-def make_scenes(seed, count, faces):
+def make_scenes(seed, count, faces, aspects, scales, share):
     """`count` upright scenes as (input, label map: 0 background, 1 + the row's turn on its
-    digits: the whole row, not the row finder's core, which at stride 8 is often no cell)."""
+    digits: the whole row, not the row finder's core, which at stride 8 is often no cell): a
+    `share` of them of devices `aspects` times as tall as wide at `scales` of the photo, the rest
+    the row finder's (`scenes.scene`)."""
     rng = np.random.default_rng(seed)
+    # Its own draws, so that a share of 0 gives the row finder's scenes, draw for draw.
+    which = np.random.default_rng(seed + 104729)
     items = []
     for _ in range(count):
-        photo, quads = scenes.scene(rng, faces)
+        if which.random() < share:
+            photo, quads = scenes.scene(rng, faces, aspects, scales)
+        else:
+            photo, quads = scenes.scene(rng, faces)
         image, sx, sy = maps.prepare(photo, LONG_SIDE)
         labels = maps.core_mask(quads, image.shape[2], image.shape[1], sx, sy, STRIDE,
                                 values=[1 + quarter_turn(quad) for quad in quads], core=(0, 1), inset=0)
@@ -152,12 +161,26 @@ def export(model, path):
                       dynamic_axes={"photo": {2: "height", 3: "width"}, "turns": {2: "h", 3: "w"}})
 
 
+def span(text):
+    """A range LOW,HIGH."""
+    low, high = (float(part) for part in text.split(","))
+    if not 0 < low <= high:
+        raise argparse.ArgumentTypeError(f"{text}: want LOW,HIGH with 0 < LOW <= HIGH")
+    return low, high
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scenes", type=int, default=4000)
+    parser.add_argument("--scenes", type=int, default=6000)
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--share", type=float, default=0.33,
+                        help="the share of scenes drawn with --aspects and --scales; the rest are the row finder's")
+    parser.add_argument("--aspects", type=span, default=(0.35, 3.0), metavar="LOW,HIGH",
+                        help="their devices' height over width (the row finder's scenes: 0.6,1.6)")
+    parser.add_argument("--scales", type=span, default=(0.25, 1.1), metavar="LOW,HIGH",
+                        help="their devices' size, a share of the largest the photo holds (the row finder's: 0.45,1.1)")
     parser.add_argument("--output", default=os.path.join(ROOT, "Sources/Plugins/DigitReader"))
     parser.add_argument("--measure", nargs="*", default=[], metavar="DIR",
                         help="device-photo sets to count the decided turns of (never trained on)")
@@ -168,8 +191,9 @@ def main():
     rng = random.Random(arguments.seed)
     faces = render.available_faces()
     started = time.time()
-    items = make_scenes(arguments.seed, arguments.scenes, faces)
-    development = make_scenes(arguments.seed + 7919, 300, faces)
+    shape = (arguments.aspects, arguments.scales, arguments.share)
+    items = make_scenes(arguments.seed, arguments.scenes, faces, *shape)
+    development = make_scenes(arguments.seed + 7919, 300, faces, *shape)
     print(f"{len(items)} training scenes, {len(development)} development ({time.time() - started:.0f} s)", flush=True)
     model = OrientationFinder()
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)

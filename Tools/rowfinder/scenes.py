@@ -92,11 +92,12 @@ def paste(target, image, x, y):
     return True
 
 
-def device(rng, faces):
-    """A device, upright, on a transparent canvas (RGBA), with its rows as axis-aligned boxes."""
+def device(rng, faces, aspects=(0.6, 1.6)):
+    """A device, upright, on a transparent canvas (RGBA), with its rows as axis-aligned boxes;
+    its height is `aspects` (a range) times its width."""
     shape = rng.choice(["handheld", "monitor", "meter", "panel"])
     width = int(rng.integers(220, 420))
-    height = int(width * rng.uniform(0.6, 1.6))
+    height = int(width * rng.uniform(*aspects))
     body = colour(rng) if rng.random() < 0.6 else tuple([int(rng.integers(0, 256))] * 3)
     canvas = np.zeros((height, width, 4), np.uint8)
     radius = int(rng.uniform(0.02, 0.3) * min(width, height))
@@ -196,10 +197,11 @@ def background(rng, faces, width, height):
     return np.asarray(pil).copy()
 
 
-def scene(rng, faces):
-    """A training photo (BGR) and its digit rows' corners."""
+def scene(rng, faces, aspects=(0.6, 1.6), scales=(0.45, 1.1)):
+    """A training photo (BGR) and its digit rows' corners: a device of height `aspects` times its
+    width (`device`), at `scales` (a range) of the largest size the photo holds."""
     while True:
-        made = device(rng, faces)
+        made = device(rng, faces, aspects)
         if made is not None:
             break
     canvas, rows = made
@@ -208,7 +210,7 @@ def scene(rng, faces):
     # Turn and scale the device about its centre, then place it: one affine map for canvas and rows.
     angle = rng.uniform(-35, 35) if rng.random() < 0.8 else rng.uniform(-90, 90)
     fit = min(width / canvas.shape[1], height / canvas.shape[0])
-    scale = fit * rng.uniform(0.45, 1.1)
+    scale = fit * rng.uniform(*scales)
     centre = (rng.uniform(0.3, 0.7) * width, rng.uniform(0.3, 0.7) * height)
     matrix = cv2.getRotationMatrix2D((canvas.shape[1] / 2, canvas.shape[0] / 2), angle, scale)
     matrix[:, 2] += np.array(centre) - np.array([canvas.shape[1] / 2, canvas.shape[0] / 2])

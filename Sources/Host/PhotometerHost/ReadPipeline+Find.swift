@@ -33,13 +33,15 @@ extension ReadPipeline {
   /// taken when its reading is the surer (the network alone takes a stick-shaped body for a
   /// sideways row), or, for a photo upside down, when the row the search as it came took stands
   /// upside down on the finder's map (an upturned seven-segment row reads as digits, surely); the
-  /// windows' boxes are the photo's as it came.
+  /// windows' boxes are the photo's as it came, and `quarterTurns` says how far the digits stood
+  /// turned clockwise in the search taken (0: as it came).
   func readFoundRows(in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?)
-    async throws(PipelineError) -> (result: ReadResult, row: VisionImage)?
+    async throws(PipelineError) -> (result: ReadResult, row: VisionImage, quarterTurns: Int)?
   {
     // A small photo is a window already: no rows are looked for.
     guard min(photo.width, photo.height) >= WindowChoice.smallestScene else { return nil }
     let asCame = try await readUprightRows(in: photo, request: request, context: context, kind: kind)
+      .map { (result: $0.result, row: $0.row, quarterTurns: 0) }
     // A monitor's display told as such is taken as it came: its stacked lines, searched turned,
     // read surer and wrong (RecognizerPluginTests, 3 of 8 right rather than 4 or more).
     guard kind != .bloodPressure else { return asCame }
@@ -55,7 +57,7 @@ extension ReadPipeline {
     found.result.windows = found.result.windows.map {
       $0.turned(quarterTurns: turns, width: upright.width, height: upright.height)
     }
-    return found
+    return (found.result, found.row, turns)
   }
 
   /// The orientation finder's network, loaded at the first whole photo (nil when it cannot be:
@@ -471,14 +473,16 @@ extension ReadPipeline {
 
   /// The digit window of a meter registered without one: the row ``readFoundRows`` takes in its
   /// reference photo for its kind (a blood-pressure monitor's lines together). Nil when none is
-  /// found (the meter is then read whole), and when the reference's digits stand turned: a
-  /// window carried into later photos through the homography would hold them sideways, while a
-  /// photo read whole is turned upright first.
+  /// found (the meter is then read whole), and when the row taken was found in the reference
+  /// turned upright: a window carried into later photos through the homography would hold its
+  /// digits sideways, while a photo read whole is turned upright first.
   func proposeWindow(for meter: Meter, reference: Image) async -> Rect? {
-    guard let photo = try? Self.decode(reference), Self.upright(photo).quarterTurns == 0 else { return nil }
+    guard let photo = try? Self.decode(reference) else { return nil }
     let context = Context(meter: nil, digits: UInt32(meter.digits), decimals: UInt32(meter.decimals))
     let request = ReadRequest(image: reference)
-    let found = try? await readFoundRows(in: photo, request: request, context: context, kind: meter.kind)
-    return found?.result.windows.first?.box
+    guard let found = try? await readFoundRows(in: photo, request: request, context: context, kind: meter.kind),
+      found.quarterTurns == 0
+    else { return nil }
+    return found.result.windows.first?.box
   }
 }
