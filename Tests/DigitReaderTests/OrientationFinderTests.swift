@@ -69,6 +69,6 @@ import Testing
   @Test func aBlankPhotoStaysAsItCame() throws {
     let finder = try Self.finder.get()
     let blank = try VisionImage(pixels: [UInt8](repeating: 128, count: 320 * 240), width: 320, height: 240, channels: 1)
-    #expect(try finder.quarterTurns(of: blank) == 0)
+    #expect(try finder.map(of: blank).quarterTurns == 0)
   }
 }

@@ -45,10 +45,10 @@ extension ReadPipeline {
     // A monitor's display told as such is taken as it came: its stacked lines, searched turned,
     // read surer and wrong (RecognizerPluginTests, 3 of 8 right rather than 4 or more).
     guard kind != .bloodPressure else { return asCame }
-    let (upright, turns, map) = Self.upright(photo)
-    guard turns != 0, let map,
+    guard let (upright, map) = Self.upright(photo),
       var found = try await readUprightRows(in: upright, request: request, context: context, kind: kind)
     else { return asCame }
+    let turns = map.quarterTurns
     // Upside down only: a row turned 180 is found and read as digits, surely; a sideways one is
     // seldom found as it came, and the finder's map takes a stick-shaped body's display for one.
     let asCameStandsTurned =
@@ -64,14 +64,14 @@ extension ReadPipeline {
   /// photos are then searched as they come).
   static let orientationFinder: OrientationFinder? = try? OrientationFinder.bundled()
 
-  /// `photo` turned upright, how many quarter turns clockwise its digits stood (0 when they
-  /// stand upright, when the orientation finder is not sure, or without it), and the finder's map
-  /// of the photo as it came (nil without the finder).
-  static func upright(_ photo: VisionImage) -> (photo: VisionImage, quarterTurns: Int, map: TurnMap?) {
-    guard let map = try? orientationFinder?.map(of: photo) else { return (photo, 0, nil) }
-    let turns = map.quarterTurns
-    guard turns != 0, let upright = try? photo.turned(quarterTurns: -turns) else { return (photo, 0, map) }
-    return (upright, turns, map)
+  /// `photo` turned upright, and the orientation finder's map of it as it came (whose
+  /// ``TurnMap/quarterTurns`` say how far its digits stood turned); nil when they stand upright,
+  /// when the finder is not sure, or without it.
+  static func upright(_ photo: VisionImage) -> (photo: VisionImage, map: TurnMap)? {
+    guard let map = try? orientationFinder?.map(of: photo), map.quarterTurns != 0,
+      let upright = try? photo.turned(quarterTurns: -map.quarterTurns)
+    else { return nil }
+    return (upright, map)
   }
 
   /// ``readFoundRows(in:request:context:kind:)`` on a photo whose digits stand upright.

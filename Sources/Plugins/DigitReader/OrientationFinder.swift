@@ -57,11 +57,6 @@ public final class OrientationFinder: @unchecked Sendable {
       width: Int(mapWidth), height: Int(mapHeight), photoWidth: photo.width, photoHeight: photo.height,
       chances: Array(chances[..<(4 * cells)]))
   }
-
-  /// How many quarter turns clockwise `photo`'s digits stand (``TurnMap/quarterTurns``).
-  public func quarterTurns(of photo: VisionImage) throws(ReaderError) -> Int {
-    try map(of: photo).quarterTurns
-  }
 }
 
 /// The orientation finder's map of a photo: each cell's chance of a row's core whose digits stand
@@ -75,11 +70,21 @@ public struct TurnMap: Sendable {
   public let photoHeight: Int
   /// `chances[k * width * height + y * width + x]`: cell (x, y)'s chance of digits turned k.
   public let chances: [Float]
+  /// How many quarter turns clockwise the photo's digits stand: the likeliest turn when the turns'
+  /// summed chance is at least ``OrientationFinder/leastMass`` and it holds more than
+  /// ``OrientationFinder/trustedShare`` of it, else 0 (a photo without a clear row stays as it came).
+  public private(set) var quarterTurns = 0
 
   public init(width: Int, height: Int, photoWidth: Int, photoHeight: Int, chances: [Float]) {
     precondition(chances.count == 4 * width * height, "a turn map holds 4 chances a cell")
     (self.width, self.height, self.photoWidth, self.photoHeight) = (width, height, photoWidth, photoHeight)
     self.chances = chances
+    let masses = masses()
+    let total = masses.reduce(0, +)
+    guard total >= OrientationFinder.leastMass, let best = masses.indices.max(by: { masses[$0] < masses[$1] }),
+      masses[best] > OrientationFinder.trustedShare * total
+    else { return }
+    quarterTurns = best
   }
 
   /// Each quarter turn's chance summed over the cells whose centres lie in `box` (the photo's
@@ -99,18 +104,6 @@ public struct TurnMap: Sendable {
       }
     }
     return masses
-  }
-
-  /// How many quarter turns clockwise the photo's digits stand: the likeliest turn when the turns'
-  /// summed chance is at least ``OrientationFinder/leastMass`` and it holds more than
-  /// ``OrientationFinder/trustedShare`` of it, else 0 (a photo without a clear row stays as it came).
-  public var quarterTurns: Int {
-    let masses = masses()
-    let total = masses.reduce(0, +)
-    guard total >= OrientationFinder.leastMass, let best = masses.indices.max(by: { masses[$0] < masses[$1] }),
-      masses[best] > OrientationFinder.trustedShare * total
-    else { return 0 }
-    return best
   }
 
   /// Whether the digits in `box` (the photo's pixels) stand `quarterTurns` turned rather than
