@@ -52,6 +52,18 @@ import Testing
     #expect(!SequenceReader.closesSixLoop(Loops(holes: 1, top: 0.8, bottom: 0.98, standsFree: true)), "at its foot")
     #expect(!SequenceReader.closesSixLoop(Loops(holes: 1, top: 0.55, bottom: 0.88, standsFree: false)), "mid-roll")
   }
+
+  /// The classifier learnt a wheel between 9 and 0 as shares of the two; a straight-stemmed 6
+  /// the roll head also puts there spreads its shares over 0, 6, 7 and 8 (docs/recognizers.md,
+  /// R112).
+  @Test func aWheelBetweenNineAndZeroIsOneTheClassifierSplitsBetweenThem() {
+    func shares(_ pairs: [Int: Double]) -> [Double] { (0..<10).map { pairs[$0] ?? 0 } }
+    #expect(SequenceReader.showsNineToZero(shares([9: 0.5, 0: 0.49, 8: 0.01])))
+    #expect(SequenceReader.showsNineToZero(shares([9: 0.37, 0: 0.62, 8: 0.01])))
+    #expect(!SequenceReader.showsNineToZero(shares([0: 0.34, 6: 0.05, 7: 0.23, 8: 0.22, 9: 0.15])), "a 6")
+    #expect(!SequenceReader.showsNineToZero(shares([0: 0.77, 1: 0.06, 6: 0.05, 7: 0.05, 8: 0.03, 9: 0.04])), "a 6")
+    #expect(!SequenceReader.showsNineToZero([0.5, 0.5]), "no classifier's ten digits")
+  }
 }
 
 /// The check on real photos of the training set: it leaves the 0s and 7s as the network reads them.

@@ -59,6 +59,9 @@ public struct SequenceReader: Sendable {
   public static let sixLoopBottom = 0.95
   /// The loops are looked at only when the reader is less sure than this of the 0 or 7.
   public static let loopCheckBelow = 0.99
+  /// The classifier learnt a wheel caught between 9 and 0 as shares of the two: it sees one when
+  /// it gives them together at least this much (docs/recognizers.md, R112).
+  public static let nineToZeroShare = 0.9
   public init(
     network: ReaderNetwork, cells: CellClassifier? = nil, cellShare: Double = defaultCellShare,
     poolTemperature: Double = defaultPoolTemperature, cellGate: Double = defaultCellGate,
@@ -318,10 +321,13 @@ public struct SequenceReader: Sendable {
     let decided = digits.indices.max { digits[$0] < digits[$1] }!
     let roll = WheelPosition(scores, classes: probabilities[0].count, columns: emission.columns)
     // A 6 the network took for a 0 or a 7 (its stem unlike any it learnt), told by its loop; not
-    // on a wheel between 9 and 0, whose 9's tail above the 0's loop makes the same shape.
-    if loopCheck, decided == 0 || decided == 7, digits[decided] < Self.loopCheckBelow,
-      roll?.midRoll(margin: Self.settledMargin) != 9, let span, let loops = try? image.glyphLoops(columns: span),
-      Self.closesSixLoop(loops)
+    // on a wheel between 9 and 0, whose 9's tail above the 0's loop makes the same shape, when
+    // the classifier sees that wheel too (the roll head puts straight-stemmed 6s there as well).
+    let betweenNineAndZero =
+      roll?.midRoll(margin: Self.settledMargin) == 9
+      && cell.map { Self.showsNineToZero($0.probabilities) } ?? true
+    if loopCheck, decided == 0 || decided == 7, digits[decided] < Self.loopCheckBelow, !betweenNineAndZero,
+      let span, let loops = try? image.glyphLoops(columns: span), Self.closesSixLoop(loops)
     {
       digits.swapAt(decided, 6)
     }
@@ -347,6 +353,11 @@ public struct SequenceReader: Sendable {
 }
 
 extension SequenceReader {
+  /// Whether the cell classifier's digit `probabilities` show a wheel caught between 9 and 0.
+  static func showsNineToZero(_ probabilities: [Double]) -> Bool {
+    probabilities.count == 10 && probabilities[9] + probabilities[0] >= nineToZeroShare
+  }
+
   /// Whether a glyph read as 0 or 7 is a 6 by its loops: one loop, starting at ``sixLoopTop`` or
   /// lower down. A 6 whose stem is straight (DIN 1451 lettering, as many electricity meters print
   /// it) is read as 0 or 7 by networks that learnt curved stems; its loop still sits low.
