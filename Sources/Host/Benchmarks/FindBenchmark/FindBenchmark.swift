@@ -30,7 +30,7 @@ struct FindBenchmark: AsyncParsableCommand {
   @Flag(help: "List every photo read wrong or whose window was missed.")
   var showErrors = false
 
-  @Option(help: "Write every candidate row as read to DIR, NAME-INDEX.png, best first.")
+  @Option(help: "Write every candidate row as read to DIR (made if missing), NAME-INDEX.png, best first.")
   var crops: String?
 
   @Option(
@@ -54,6 +54,9 @@ struct FindBenchmark: AsyncParsableCommand {
     print(FindTally.header)
     let reader = try ReaderPanel.bundled()
     let finder = try RowFinder.bundled()
+    if let crops {
+      try FileManager.default.createDirectory(atPath: crops, withIntermediateDirectories: true)
+    }
     for set in sets {
       let folder = URL(fileURLWithPath: set)
       var score = FindScore()
