@@ -285,6 +285,45 @@ def write_new_designs(folder, seed, count=300):
     rng = np.random.default_rng(seed + 1)
     bitmaps = render.bitmap_faces(development=True)
     write_windows(os.path.join(folder, "dev-bitmapfaces"), windows(lambda: render.dot_matrix(rng, bitmaps, 1.0)))
+    write_new_design_learning(folder, seed)
+
+
+def write_new_design_learning(folder, seed, photos=150):
+    """Per face no network trains on, a set to learn from (`strips.learning`) in
+    dev-learn-newface-FACE: one meter of that face, photographed `photos` times as
+    `render.wheel_photo` draws a wheel (mid-roll 30% of the time) but with one size, wheel and ink
+    colour and one camera (the development camera's draw, the same for every photo), 8 strips of
+    them to confirm and 40 to read. A meter of a design never seen whose user confirms readings:
+    what `photometer bench DIR --learn 8` measures of learning on our side of the line. Each face
+    from a stream of its own, so the other sets stay as they were."""
+    import tempfile
+    for number, face in enumerate(render.unseen_faces()):
+        stem = re.sub(r"[^A-Za-z0-9_-]", "_", os.path.splitext(os.path.basename(face))[0])
+        rng = np.random.default_rng([seed, 3, number])
+        size = int(rng.integers(28, 56))
+        font = render.ImageFont.truetype(face, size)
+        height = int(round(size * 0.72 / rng.uniform(0.75, 0.95)))
+        cell = int(round(size * rng.uniform(0.55, 0.9)))
+        wheel, ink = render.wheel_colours(rng)
+        camera = int(rng.integers(2**31))
+        with tempfile.TemporaryDirectory() as singles:
+            labelled = []
+            for index in range(photos):
+                digit = int(rng.integers(10))
+                fraction = float(rng.uniform(0.05, 0.95)) if rng.random() < 0.3 else float(rng.uniform(-0.08, 0.08))
+                value = (digit + fraction) % 10
+                image = render.wheel_strip(font, size, digit, fraction, cell, height, wheel, ink)
+                char = str(render.round_digit(value))
+                image, _ = augment.augment(np.random.default_rng(camera), image,
+                                           [(char, 0, image.shape[1], value)], rendered=True)
+                path = os.path.join(singles, f"{index:05d}.png")
+                cv2.imwrite(path, image)
+                labelled.append((path, char, data.choices(char, value)))
+            rows = strips.learning(random.Random(f"{seed}-{stem}"), labelled)
+            strips.write_set(os.path.join(folder, f"dev-learn-newface-{stem}"),
+                             [(f"{index:05d}.png",) + row for index, row in enumerate(rows)], points_labelled=False)
+
+
 
 
 def write_windows(path, windows):
@@ -407,7 +446,8 @@ def main():
                              "them to DIR/dev-rolling, strips of "
                              "one meter's photos to DIR/dev-strips, counters in faces no network trains on "
                              "to DIR/dev-newfaces and dev-newfaces-single, character displays in bitmap "
-                             "faces no network trains on to DIR/dev-bitmapfaces, and stop")
+                             "faces no network trains on to DIR/dev-bitmapfaces, sets to learn a face no network "
+                             "trains on from to DIR/dev-learn-newface-FACE, and stop")
     arguments = parser.parse_args()
 
     torch.manual_seed(arguments.seed)
