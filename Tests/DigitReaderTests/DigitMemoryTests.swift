@@ -36,6 +36,24 @@ import Testing
     #expect(zero.indices.max { zero[$0] < zero[$1] } == 0)
   }
 
+  @Test func aMistakeTheMetersReadingsRepeatIsCorrected() {
+    var memory = DigitMemory()
+    for _ in 0..<DigitMemory.mistakeSeen {
+      // The reader read the meter's 6s as 7s; its 7s it read right.
+      memory.add(features: axis(6), digit: 6, read: 7)
+      memory.add(features: axis(7), digit: 7, read: 7)
+    }
+    #expect(memory.mistaken(7, features: axis(6, 0.2)) == 6)
+    #expect(memory.mistaken(7, features: axis(7, 0.2)) == nil, "nearest a 7 confirmed as 7")
+    #expect(memory.mistaken(6, features: axis(6, 0.2)) == nil, "no mistake read as 6")
+    #expect(DigitMemory().mistaken(7, features: axis(6)) == nil)
+    // Once is no pattern: a wheel confirmed mid-roll as the digit it turned to is such a pair.
+    var once = DigitMemory()
+    once.add(features: axis(6), digit: 6, read: 7)
+    once.add(features: axis(7), digit: 7, read: 7)
+    #expect(once.mistaken(7, features: axis(6, 0.2)) == nil)
+  }
+
   @Test func anEmptyOrSilentMemoryChangesNothing() {
     let probabilities = (0..<10).map { Double($0 + 1) / 55 }
     #expect(DigitMemory().pool(probabilities, features: axis(1)) == probabilities)

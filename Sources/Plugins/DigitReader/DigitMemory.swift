@@ -11,6 +11,8 @@ import Foundation
 /// showed keeps its own. A meter whose 6s the networks take for 0s reads them as the 6s it has
 /// been told they are. Temperature and share were fixed on meterdigits' development meters and
 /// rendered faces no network trains on (docs/recognizers.md, *Learning from confirmed readings*).
+/// Each exemplar also keeps what the reader had read there, so that a mistake the meter's
+/// readings repeat is corrected (``mistaken(_:features:)``).
 public struct DigitMemory: Sendable {
   public static let temperature = 0.1
   /// The memory's weight in the pool (0 to 1; 0: it changes nothing) unless the reader is given another.
@@ -20,6 +22,8 @@ public struct DigitMemory: Sendable {
     /// Of unit length.
     var features: [Float]
     var digit: Int
+    /// The digit the reader read there before the user confirmed ``digit``; nil when unknown.
+    var read: Int?
   }
 
   private(set) var exemplars: [Exemplar] = []
@@ -29,11 +33,40 @@ public struct DigitMemory: Sendable {
   public var isEmpty: Bool { exemplars.isEmpty }
   public var count: Int { exemplars.count }
 
-  /// Remembers that a cell with `features` showed `digit` (0-9); a cell without features (a
-  /// classifier that has none) teaches nothing.
-  public mutating func add(features: [Float], digit: Int) {
+  /// Remembers that a cell with `features` showed `digit` (0-9), where the reader had `read`
+  /// (nil: not known); a cell without features (a classifier that has none) teaches nothing.
+  public mutating func add(features: [Float], digit: Int, read: Int? = nil) {
     guard (0...9).contains(digit), let unit = Self.unit(features) else { return }
-    exemplars.append(Exemplar(features: unit, digit: digit))
+    exemplars.append(Exemplar(features: unit, digit: digit, read: read))
+  }
+
+  /// How many of a meter's confirmed digits must show one mistake (read as one digit, confirmed
+  /// as another) before ``mistaken(_:features:)`` corrects it: a wheel confirmed mid-roll as the
+  /// digit it was turning to is one such pair on its own, and once was enough to turn settled
+  /// digits of meterdigits' learning meters (docs/recognizers.md, R116).
+  public static let mistakeSeen = 2
+
+  /// The digit a cell with `features` that the reader decided was `decided` shows on this meter,
+  /// when its confirmed readings say the reader mistakes that digit for `decided`: the cell's
+  /// nearest exemplar by cosine similarity is one the reader read as `decided` where the user
+  /// confirmed another digit, and at least ``mistakeSeen`` exemplars show that mistake; nil
+  /// otherwise. The memory's pool cannot outvote a network sure of a design it never learnt (a
+  /// meter's straight-stemmed 6s read as 7s at 0.9); the meter's own record of it can.
+  public func mistaken(_ decided: Int, features: [Float]) -> Int? {
+    guard let query = Self.unit(features) else { return nil }
+    var nearestRight: Float = -.infinity
+    var nearestMistake: (similarity: Float, digit: Int)?
+    for exemplar in exemplars where exemplar.features.count == query.count {
+      let similarity = zip(query, exemplar.features).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+      if exemplar.digit == decided {
+        nearestRight = max(nearestRight, similarity)
+      } else if exemplar.read == decided, similarity > nearestMistake?.similarity ?? -.infinity {
+        nearestMistake = (similarity, exemplar.digit)
+      }
+    }
+    guard let nearestMistake, nearestMistake.similarity > nearestRight else { return nil }
+    let seen = exemplars.filter { $0.read == decided && $0.digit == nearestMistake.digit }.count
+    return seen >= Self.mistakeSeen ? nearestMistake.digit : nil
   }
 
   public mutating func add(_ other: DigitMemory) {

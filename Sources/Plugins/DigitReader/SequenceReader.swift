@@ -125,8 +125,9 @@ public struct SequenceReader: Sendable {
     let read = digits.map { emissions[$0.index].character.wholeNumberValue }
     let agreeing = zip(read, truth).filter { $0 == $1 }.count
     guard digits.count == truth.count, 2 * agreeing >= truth.count else { return memory }
-    for (opinion, digit) in zip(try cells.opinions(image, cells: digits.map(\.span), features: true), truth) {
-      if let features = opinion.features { memory.add(features: features, digit: digit) }
+    let opinions = try cells.opinions(image, cells: digits.map(\.span), features: true)
+    for (opinion, (digit, read)) in zip(opinions, zip(truth, read)) {
+      if let features = opinion.features { memory.add(features: features, digit: digit, read: read) }
     }
     return memory
   }
@@ -330,6 +331,11 @@ public struct SequenceReader: Sendable {
       let span, let loops = try? image.glyphLoops(columns: span), Self.closesSixLoop(loops)
     {
       digits.swapAt(decided, 6)
+    }
+    // A digit this meter's confirmed readings say the reader mistakes for the one decided.
+    let checked = digits.indices.max { digits[$0] < digits[$1] }!
+    if let features = cell?.features, let shown = memory.mistaken(checked, features: features) {
+      digits.swapAt(checked, shown)
     }
     let digitProbability = { [digits] (digit: Int) in digits[digit] }
     let digit = digits.indices.max { digits[$0] < digits[$1] }!
