@@ -47,11 +47,29 @@ import Testing
     #expect(memory.mistaken(7, features: axis(7, 0.2)) == nil, "nearest a 7 confirmed as 7")
     #expect(memory.mistaken(6, features: axis(6, 0.2)) == nil, "no mistake read as 6")
     #expect(DigitMemory().mistaken(7, features: axis(6)) == nil)
+    #expect(memory.mistakenReads == [7])
     // Once is no pattern: a wheel confirmed mid-roll as the digit it turned to is such a pair.
     var once = DigitMemory()
     once.add(features: axis(6), digit: 6, read: 7)
     once.add(features: axis(7), digit: 7, read: 7)
     #expect(once.mistaken(7, features: axis(6, 0.2)) == nil)
+    #expect(once.mistakenReads.isEmpty)
+  }
+
+  @Test func aMeterThatNeverShowedTheDigitReadCannotTellItFromTheMistake() {
+    // The meter's 6s were read as 0s, and no confirmed reading held a 0: a 0 read later may be
+    // either, and stays as read.
+    var memory = DigitMemory()
+    for _ in 0..<DigitMemory.mistakeSeen { memory.add(features: axis(6), digit: 6, read: 0) }
+    memory.add(features: axis(3), digit: 3, read: 3)
+    #expect(memory.mistaken(0, features: axis(0)) == nil)
+    #expect(memory.mistaken(0, features: axis(6, 0.2)) == nil)
+    #expect(memory.mistakenReads.isEmpty)
+    // Once it showed a 0, a cell like its 6s is a 6 and one like its 0s a 0.
+    memory.add(features: axis(0), digit: 0, read: 0)
+    #expect(memory.mistaken(0, features: axis(6, 0.2)) == 6)
+    #expect(memory.mistaken(0, features: axis(0, 0.2)) == nil)
+    #expect(memory.mistakenReads == [0])
   }
 
   @Test func anEmptyOrSilentMemoryChangesNothing() {

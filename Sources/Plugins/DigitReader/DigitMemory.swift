@@ -46,12 +46,31 @@ public struct DigitMemory: Sendable {
   /// digits of meterdigits' learning meters (docs/recognizers.md, R116).
   public static let mistakeSeen = 2
 
+  /// The digits ``mistaken(_:features:)`` may correct: each read by the reader where the user
+  /// confirmed another digit in at least ``mistakeSeen`` of the meter's confirmed digits, and
+  /// confirmed itself elsewhere. Worth the classifier's look however sure the reader is of them:
+  /// a design it never learnt it often reads wrong at 0.999 (docs/recognizers.md, R120).
+  public var mistakenReads: Set<Int> {
+    var mistakes = [Int: [Int: Int]]()
+    for exemplar in exemplars {
+      if let read = exemplar.read, read != exemplar.digit {
+        mistakes[read, default: [:]][exemplar.digit, default: 0] += 1
+      }
+    }
+    let shown = Set(exemplars.map(\.digit))
+    let repeated = mistakes.filter { read, confirmed in
+      shown.contains(read) && confirmed.values.contains { $0 >= Self.mistakeSeen }
+    }
+    return Set(repeated.keys)
+  }
+
   /// The digit a cell with `features` that the reader decided was `decided` shows on this meter,
   /// when its confirmed readings say the reader mistakes that digit for `decided`: the cell's
   /// nearest exemplar by cosine similarity is one the reader read as `decided` where the user
-  /// confirmed another digit, and at least ``mistakeSeen`` exemplars show that mistake; nil
-  /// otherwise. The memory's pool cannot outvote a network sure of a design it never learnt (a
-  /// meter's straight-stemmed 6s read as 7s at 0.9); the meter's own record of it can.
+  /// confirmed another digit, at least ``mistakeSeen`` exemplars show that mistake, and some were
+  /// confirmed as `decided` (a meter that never showed one cannot tell it from the mistake, R119);
+  /// nil otherwise. The memory's pool cannot outvote a network sure of a design it never learnt
+  /// (a meter's straight-stemmed 6s read as 7s at 0.9); the meter's own record of it can.
   public func mistaken(_ decided: Int, features: [Float]) -> Int? {
     guard let query = Self.unit(features) else { return nil }
     var nearestRight: Float = -.infinity
@@ -64,7 +83,10 @@ public struct DigitMemory: Sendable {
         nearestMistake = (similarity, exemplar.digit)
       }
     }
-    guard let nearestMistake, nearestMistake.similarity > nearestRight else { return nil }
+    // A meter whose confirmed readings never showed `decided` cannot tell one from the mistake.
+    guard let nearestMistake, nearestRight > -.infinity, nearestMistake.similarity > nearestRight else {
+      return nil
+    }
     let seen = exemplars.filter { $0.read == decided && $0.digit == nearestMistake.digit }.count
     return seen >= Self.mistakeSeen ? nearestMistake.digit : nil
   }

@@ -96,7 +96,8 @@ public struct SequenceReader: Sendable {
   {
     let (scores, probabilities) = try columns(image)
     let emissions = decode(probabilities, digits: digits)
-    let opinions = try cellOpinions(emissions, probabilities, image: image, features: !memory.isEmpty)
+    let opinions = try cellOpinions(
+      emissions, probabilities, image: image, features: !memory.isEmpty, alwaysAsked: memory.mistakenReads)
     let perColumn = pixelsPerColumn(image)
     var spans = [Int: Range<Int>]()
     for digit in digitCells(emissions, probabilities, image: image) { spans[digit.index] = digit.span }
@@ -206,13 +207,17 @@ public struct SequenceReader: Sendable {
   /// each of ``cellViews`` (``cellSpans(peaks:width:lead:view:)``) and the views' probabilities
   /// pooled geometrically; with the first view's features when `features` is true. A digit the
   /// first classifier doubts (``escalation``) is read by ``secondCells`` too, and the two pooled.
+  /// Digits read as one of `alwaysAsked` (a meter's ``DigitMemory/mistakenReads``) are read
+  /// again however sure the network is.
   func cellOpinions(
-    _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, features: Bool = false
+    _ emissions: [CTCDecoder.Emission], _ probabilities: [[Double]], image: VisionImage, features: Bool = false,
+    alwaysAsked: Set<Int> = []
   ) throws(ReaderError) -> [CellClassifier.Opinion?] {
     var opinions = [CellClassifier.Opinion?](repeating: nil, count: emissions.count)
     guard let cells, cellShare > 0 else { return opinions }
     let isUnsure = { (digit: (index: Int, peak: Int, span: Range<Int>)) in
       probabilities[digit.peak][emissions[digit.index].classIndex] < self.cellGate
+        || emissions[digit.index].character.wholeNumberValue.map(alwaysAsked.contains) ?? false
     }
     let views = cellViews.map { view in
       digitCells(emissions, probabilities, image: image, view: view).filter(isUnsure)
