@@ -144,6 +144,12 @@ import Testing
     #expect(table.lines.first?.hasPrefix("3 images of") == true)
     #expect(table.lines.dropFirst(2).map { $0.split(separator: " ").first.map(String.init) } == ["shadow", "vote"])
 
+    // The vote read c.png's 04712 as 04711: --show-errors names it, as a line or a JSON object.
+    let errors = try await run(["bench", folder.path, "--show-errors"])
+    #expect(errors.lines.filter { $0.contains("wrong:") } == ["  wrong: c.png truth 04712, read 04711 (0.800)"])
+    let errorLines = try jsonLines(try await run(["bench", folder.path, "--json", "--show-errors"]))
+    #expect(errorLines.filter { $0["image"] != nil }.map { $0["read"] as? String } == ["04711"])
+
     let missing = try await run(["bench", "/nonexistent"])
     #expect(missing.status == 1)
     #expect(missing.standardError.contains("labels.csv"))

@@ -47,6 +47,8 @@ struct BenchCommand: AsyncParsableCommand {
   @Flag(help: "DIR is a household of meters and queries: compare the identify plugins.") var identify = false
   @Flag(help: "One JSON object per engine, one per line.") var json = false
   @Flag(help: "Tell the engines each label's digit count, as a meter's --digits would.") var told = false
+  @Flag(help: "Also list every image the vote read wrong: its file, truth, reading and confidence.")
+  var showErrors = false
   @Option(help: "DIR is one meter: score the engines before and after learning from its first N images.")
   var learn: Int?
 
@@ -109,6 +111,9 @@ struct BenchCommand: AsyncParsableCommand {
     let shown = engines.map { Set($0.split(separator: ",").map(String.init)) }
     let rows = tally.rows.filter { shown?.contains($0.engine) ?? true || $0.engine == EngineComparison.vote }
     json ? printJSON(rows, phase: phase) : printReport(rows, tally: tally)
+    if showErrors {
+      printMisses(tally.misses, phase: phase)
+    }
     if let svg {
       try writeChart(rows, to: phase.map { svg.replacingOccurrences(of: ".svg", with: "-\($0).svg") } ?? svg)
     }
@@ -162,8 +167,17 @@ struct BenchCommand: AsyncParsableCommand {
       var score = EngineScore()
     }
 
+    /// An image the vote read wrong.
+    struct Miss {
+      var path: String
+      var truth: String
+      var value: String
+      var confidence: Double
+    }
+
     var rows: [Row] = []
     var failures: [String] = []
+    var misses: [Miss] = []
     var peakMemory: [String: Double] = [:]
 
     mutating func add(_ outcome: Outcome) {
@@ -183,6 +197,12 @@ struct BenchCommand: AsyncParsableCommand {
       rows[vote].score.add(
         accepted: accepted, answer: result.value.isEmpty ? nil : judged(Self.asRead(result.value)),
         confidence: result.confidence, milliseconds: outcome.milliseconds)
+      if result.value.isEmpty || !outcome.image.isRight(Self.asRead(result.value)) {
+        misses.append(
+          Miss(
+            path: outcome.image.path, truth: outcome.image.text, value: Self.asRead(result.value),
+            confidence: result.confidence))
+      }
       // The vote stays last.
       rows.append(rows.remove(at: vote))
     }
@@ -219,6 +239,24 @@ struct BenchCommand: AsyncParsableCommand {
       })
     for failure in tally.failures.prefix(5) {
       FileHandle.standardError.write(Data("failed: \(failure)\n".utf8))
+    }
+  }
+
+  /// The images the vote read wrong, one a line (JSON lines with `--json`).
+  private func printMisses(_ misses: [Tally.Miss], phase: String?) {
+    for miss in misses {
+      let file = URL(fileURLWithPath: miss.path).lastPathComponent
+      if json {
+        var fields: [(String, JSONValue)] = [
+          ("image", .string(file)), ("truth", .string(miss.truth)), ("read", .string(miss.value)),
+          ("confidence", .number(miss.confidence)),
+        ]
+        if let phase { fields.insert(("phase", .string(phase)), at: 0) }
+        print(JSONValue.object(fields).rendered)
+      } else {
+        let value = miss.value.isEmpty ? "nothing" : miss.value
+        print("  wrong: \(file) truth \(miss.truth), read \(value) (\(String(format: "%.3f", miss.confidence)))")
+      }
     }
   }
 
