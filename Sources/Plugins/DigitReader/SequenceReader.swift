@@ -90,7 +90,8 @@ public struct SequenceReader: Sendable {
   /// unconstrained one when no path holds that many); without, the best path, holding at least
   /// one digit (``atLeastOneDigit(_:_:_:)``). The reading's confidence is the product
   /// of its characters' and of the least sure gap's (``gapConfidence(_:_:)``). A `memory` of the
-  /// meter's confirmed readings joins the pool of each digit the classifier reads again.
+  /// meter's confirmed readings joins the pool of each digit the classifier reads again, and
+  /// corrects a mistake those readings repeat (``DigitMemory/mistaken(_:features:)``).
   public func read(_ image: VisionImage, digits: Int = 0, memory: DigitMemory = DigitMemory()) throws(ReaderError)
     -> EngineReading
   {
