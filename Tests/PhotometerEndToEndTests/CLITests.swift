@@ -208,6 +208,32 @@ import Testing
     #expect(windows.first?["value"] as? String == "37.1", "the chosen row first, as re-read")
   }
 
+  /// A window read for a kind with display formats (the request's, or the meter's) is taken in
+  /// the kind's format, as a row found in a whole photo is: a thermometer's 375, its point not
+  /// read, is 37.5 rather than a value no thermometer shows, which a save refuses.
+  @Test func aWindowOfAKindIsTakenInItsFormat() async throws {
+    let reader = try readerAnswering("375")
+    let told = try await runCommand(
+      photometer,
+      ["read", gas, "--roi", "0,0,16,16", "--kind", "thermometer", "--json", "--plugins", reader, "--db", database])
+    #expect(try jsonLines(told).first?["value"] as? String == "37.5", "\(told.standardError)")
+    let added = try await runCommand(
+      photometer,
+      [
+        "meter", "add", "Fever", "--reference", gas, "--kind", "thermometer", "--roi", "0,0,16,16", "--plugins", reader,
+        "--db", database,
+      ])
+    #expect(added.status == 0, "\(added.standardError)")
+    let saved = try await runCommand(
+      photometer, ["read", water, "--meter", "Fever", "--save", "--json", "--plugins", reader, "--db", database])
+    #expect(try jsonLines(saved).first?["value"] as? String == "37.5", "\(saved.standardError)")
+    // A kind without formats keeps the value as read.
+    let gasMeter = try await runCommand(
+      photometer,
+      ["read", gas, "--roi", "0,0,16,16", "--kind", "gas", "--json", "--plugins", reader, "--db", database])
+    #expect(try jsonLines(gasMeter).first?["value"] as? String == "375")
+  }
+
   /// The rows of a whole photo are read as surveys; the chosen one is read again in full only
   /// when an engine says its survey reading may differ. The engine answers "4" and whether it
   /// read a survey.

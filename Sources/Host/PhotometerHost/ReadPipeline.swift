@@ -104,6 +104,10 @@ final class ReadPipeline: Sendable {
         crop, ranges: Plausibility.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
     } else {
       result = try await fanOut(cropImage, request: request, context: context)
+      // As a row found in a whole photo is: a thermometer's 375, its point not read, is 37.5.
+      if let kind {
+        result.value = WindowChoice.inFormat(result.value, kind: kind)
+      }
     }
     result.crop = cropImage
     return result
