@@ -51,17 +51,19 @@ public struct DigitMemory: Sendable {
   /// confirmed itself elsewhere. Worth the classifier's look however sure the reader is of them:
   /// a design it never learnt it often reads wrong at 0.999 (docs/recognizers.md, R120).
   public var mistakenReads: Set<Int> {
-    var mistakes = [Int: [Int: Int]]()
-    for exemplar in exemplars {
-      if let read = exemplar.read, read != exemplar.digit {
-        mistakes[read, default: [:]][exemplar.digit, default: 0] += 1
-      }
+    Set((0...9).filter { !repeatedMistakes(read: $0).isEmpty })
+  }
+
+  /// The digits the user confirmed, in at least ``mistakeSeen`` of the meter's confirmed digits
+  /// each, where the reader had read `read`; none when the meter never showed a `read` (it cannot
+  /// tell one from the mistake, R119).
+  private func repeatedMistakes(read: Int) -> Set<Int> {
+    guard exemplars.contains(where: { $0.digit == read }) else { return [] }
+    var counts = [Int: Int]()
+    for exemplar in exemplars where exemplar.read == read && exemplar.digit != read {
+      counts[exemplar.digit, default: 0] += 1
     }
-    let shown = Set(exemplars.map(\.digit))
-    let repeated = mistakes.filter { read, confirmed in
-      shown.contains(read) && confirmed.values.contains { $0 >= Self.mistakeSeen }
-    }
-    return Set(repeated.keys)
+    return Set(counts.filter { $0.value >= Self.mistakeSeen }.keys)
   }
 
   /// The digit a cell with `features` that the reader decided was `decided` shows on this meter,
@@ -72,7 +74,8 @@ public struct DigitMemory: Sendable {
   /// nil otherwise. The memory's pool cannot outvote a network sure of a design it never learnt
   /// (a meter's straight-stemmed 6s read as 7s at 0.9); the meter's own record of it can.
   public func mistaken(_ decided: Int, features: [Float]) -> Int? {
-    guard let query = Self.unit(features) else { return nil }
+    let repeated = repeatedMistakes(read: decided)
+    guard !repeated.isEmpty, let query = Self.unit(features) else { return nil }
     var nearestRight: Float = -.infinity
     var nearestMistake: (similarity: Float, digit: Int)?
     for exemplar in exemplars where exemplar.features.count == query.count {
@@ -83,12 +86,9 @@ public struct DigitMemory: Sendable {
         nearestMistake = (similarity, exemplar.digit)
       }
     }
-    // A meter whose confirmed readings never showed `decided` cannot tell one from the mistake.
-    guard let nearestMistake, nearestRight > -.infinity, nearestMistake.similarity > nearestRight else {
-      return nil
-    }
-    let seen = exemplars.filter { $0.read == decided && $0.digit == nearestMistake.digit }.count
-    return seen >= Self.mistakeSeen ? nearestMistake.digit : nil
+    guard let nearestMistake, nearestMistake.similarity > nearestRight, repeated.contains(nearestMistake.digit)
+    else { return nil }
+    return nearestMistake.digit
   }
 
   public mutating func add(_ other: DigitMemory) {

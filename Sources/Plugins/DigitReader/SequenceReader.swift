@@ -325,7 +325,7 @@ public struct SequenceReader: Sendable {
     }
     var digits = memory.pool(
       digitProbabilities(column, cell: cell?.probabilities), features: cell?.features, share: memoryShare)
-    let decided = digits.indices.max { digits[$0] < digits[$1] }!
+    let decided = Self.likeliest(digits)
     let roll = WheelPosition(scores, classes: probabilities[0].count, columns: emission.columns)
     // A 6 the network took for a 0 or a 7 (its stem unlike any it learnt), told by its loop; not
     // on a wheel between 9 and 0, whose 9's tail above the 0's loop makes the same shape, when
@@ -339,12 +339,12 @@ public struct SequenceReader: Sendable {
       digits.swapAt(decided, 6)
     }
     // A digit this meter's confirmed readings say the reader mistakes for the one decided.
-    let checked = digits.indices.max { digits[$0] < digits[$1] }!
+    let checked = Self.likeliest(digits)
     if let features = cell?.features, let shown = memory.mistaken(checked, features: features) {
       digits.swapAt(checked, shown)
     }
     let digitProbability = { [digits] (digit: Int) in digits[digit] }
-    let digit = digits.indices.max { digits[$0] < digits[$1] }!
+    let digit = Self.likeliest(digits)
     let alternatives = (0..<10).filter { $0 != digit }.sorted { digitProbability($0) > digitProbability($1) }
       .prefix(2).map { Alternative(text: String($0), confidence: digitProbability($0)) }
     guard let roll, let lower = roll.midRoll(margin: Self.settledMargin), [lower, (lower + 1) % 10].contains(digit)
@@ -365,6 +365,11 @@ public struct SequenceReader: Sendable {
 }
 
 extension SequenceReader {
+  /// The digit of highest probability among a digit's ten.
+  static func likeliest(_ digits: [Double]) -> Int {
+    digits.indices.max { digits[$0] < digits[$1] }!
+  }
+
   /// Whether the cell classifier's digit `probabilities` show a wheel caught between 9 and 0.
   static func showsNineToZero(_ probabilities: [Double]) -> Bool {
     probabilities.count == 10 && probabilities[9] + probabilities[0] >= nineToZeroShare
