@@ -194,14 +194,13 @@ struct BenchCommand: AsyncParsableCommand {
           vote: judged(Self.asRead(result.value)))
       }
       let vote = row(EngineComparison.vote, voted: true)
+      let value = Self.asRead(result.value)
       rows[vote].score.add(
-        accepted: accepted, answer: result.value.isEmpty ? nil : judged(Self.asRead(result.value)),
+        accepted: accepted, answer: result.value.isEmpty ? nil : judged(value),
         confidence: result.confidence, milliseconds: outcome.milliseconds)
-      if result.value.isEmpty || !outcome.image.isRight(Self.asRead(result.value)) {
+      if !outcome.image.isRight(value) {
         misses.append(
-          Miss(
-            path: outcome.image.path, truth: outcome.image.text, value: Self.asRead(result.value),
-            confidence: result.confidence))
+          Miss(path: outcome.image.path, truth: outcome.image.text, value: value, confidence: result.confidence))
       }
       // The vote stays last.
       rows.append(rows.remove(at: vote))
