@@ -217,6 +217,10 @@ import Testing
       photometer,
       ["read", gas, "--roi", "0,0,16,16", "--kind", "thermometer", "--json", "--plugins", reader, "--db", database])
     #expect(try jsonLines(told).first?["value"] as? String == "37.5", "\(told.standardError)")
+    // A photo small enough to be its own window, read whole, likewise.
+    let whole = try await runCommand(
+      photometer, ["read", gas, "--kind", "thermometer", "--json", "--plugins", reader, "--db", database])
+    #expect(try jsonLines(whole).first?["value"] as? String == "37.5", "\(whole.standardError)")
     let added = try await runCommand(
       photometer,
       [

@@ -57,6 +57,11 @@ final class ReadPipeline: Sendable {
     var location = Location.notSearched
     var result = try await readWindow(
       of: photo, request: request, format: format, context: context, flags: &flags, location: &location)
+    // In the kind's format, however the window was had: a thermometer's 375, its point not read,
+    // is 37.5 (a row found in a whole photo was put so already).
+    if let kind = context.meter?.kind ?? request.kind {
+      result.value = WindowChoice.inFormat(result.value, kind: kind)
+    }
     let places = try await readFinerPlaces(
       of: photo, request: request, context: context, location: location, result: &result, flags: &flags)
     result = Self.decision(context, places: places).decide(result, flags: flags)
@@ -104,10 +109,6 @@ final class ReadPipeline: Sendable {
         crop, ranges: Plausibility.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
     } else {
       result = try await fanOut(cropImage, request: request, context: context)
-      // As a row found in a whole photo is: a thermometer's 375, its point not read, is 37.5.
-      if let kind {
-        result.value = WindowChoice.inFormat(result.value, kind: kind)
-      }
     }
     result.crop = cropImage
     return result
