@@ -10,6 +10,9 @@ device family (gas, water, power, lcd):
   OUT/strips-FAMILY   300 windows (gas: 100) of 5 to 8 photos of one device folder side by side,
                       as a counter's window shows them: the device's photos scaled to one height,
                       gaps and a frame of one colour around them.
+  OUT/windows-FAMILY  as many windows by a counter's rule (strips.counter): the last wheel any
+                      photo, a wheel left of one passing from 9 to 0 turning with it, the rest
+                      settled; the strips above put a mid-roll photo at any place.
   OUT/learn-FOLDER    for `photometer bench OUT/learn-FOLDER --learn 8`, per device folder of 54
                       settled photos or more: 8 strips of 6 of its settled photos, none twice, to
                       confirm, then 40 strips of its other settled photos to read before and after.
@@ -113,6 +116,15 @@ def main():
             labelled = [(path, nearest(*label), accepted(*label)) for path, label in devices[folder]]
             rows.append((f"{index:05d}.png",) + strips.strip(rng, labelled))
         strips.write_set(os.path.join(arguments.out, f"strips-{kind}"), rows, points_labelled=False)
+        # Windows by a counter's rule, from a stream of their own (the sets above stay as they were).
+        counting = random.Random(f"{arguments.seed}-windows-{kind}")
+        rows = []
+        for index in range(100 if kind == "gas" else 300):
+            folder = counting.choice(folders)
+            labelled = [(path, nearest(*label), accepted(*label), label[0] + label[1] / 10)
+                        for path, label in devices[folder]]
+            rows.append((f"{index:05d}.png",) + strips.counter(counting, labelled))
+        strips.write_set(os.path.join(arguments.out, f"windows-{kind}"), rows, points_labelled=False)
         print(f"{kind}: {len(folders)} folders, {len(photos)} photos", file=sys.stderr)
     print(f"left out: {blanks} photos labelled as blank places ({', '.join(BLANK)})", file=sys.stderr)
     for folder in sorted(devices):

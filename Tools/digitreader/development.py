@@ -16,10 +16,11 @@ from . import augment, data, render, strips
 def write_development(folder, dev, dev_photos, meters, seed):
     """The development windows as labelled sets (file,text,accept) for photometer-benchmark-read,
     the development meters' settled photos (labels x.0) as taken, in dev-settled, all of them
-    (mid-roll ones too: either neighbour reads right) in dev-rolling, and 300 strips
-    of 5 to 8 photos of one meter as taken, side by side as the validation strips are
-    (`strips.strip`), in dev-strips; and per development meter of 54 photos or more, a set to
-    learn from (`strips.learning`) in dev-learn-METER."""
+    (mid-roll ones too: either neighbour reads right) in dev-rolling, and 300 strips of 5 to 8
+    photos of one meter as taken, side by side as the validation strips are (`strips.strip`), in
+    dev-strips, and as many by a counter's rule (`strips.counter`) in dev-windows; and per
+    development meter of 54 photos or more, a set to learn from (`strips.learning`) in
+    dev-learn-METER."""
     write_windows(os.path.join(folder, "dev-settled"),
                   ((image, [(str(int(value)), value)]) for value, image, _ in dev_photos if value == int(value)))
     write_windows(os.path.join(folder, "dev-rolling"),
@@ -39,6 +40,13 @@ def write_development(folder, dev, dev_photos, meters, seed):
 
     strips.write_set(os.path.join(folder, "dev-strips"),
                      numbered([strips.strip(rng, labelled(rng.choice(names))) for _ in range(300)]),
+                     points_labelled=False)
+    # Windows by a counter's rule (`strips.counter`), from a stream of their own.
+    counting = random.Random(f"{seed}-windows")
+    strips.write_set(os.path.join(folder, "dev-windows"),
+                     numbered([strips.counter(counting, [row + (value,) for row, (_, value) in
+                                                         zip(labelled(meter), meters[meter])])
+                               for meter in (counting.choice(names) for _ in range(300))]),
                      points_labelled=False)
     # Learning sets, from a stream of their own (the sets above stay as they were): every photo of
     # a development meter of 54 or more, mid-roll ones too.

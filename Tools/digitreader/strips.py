@@ -18,6 +18,30 @@ def strip(rng, photos):
     return side_by_side(chosen, *look(rng))
 
 
+def counter(rng, photos):
+    """5 to 8 of `photos` ((path, text, accept, position) of one device; position is the wheel's
+    labelled value, 4.5 half-way from 4 to 5), chosen by `rng` as a counter's window shows them:
+    the last wheel any of the device's photos, so caught mid-roll as often as its photos are; a
+    wheel turning with the one to its right only while that one passes from 9 to 0 (a photo caught
+    at the same tenth, any digit); every other wheel settled (tenth 0 or 1). Scaled, spaced and
+    framed as `strip` does: (PNG bytes, text, accept)."""
+    count = rng.randint(5, 8)
+    settled = [photo for photo in photos if tenth(photo[3]) <= 1]
+    chosen = [rng.choice(photos)]
+    while len(chosen) < count and int(chosen[-1][3]) == 9 and tenth(chosen[-1][3]) >= 2:
+        turning = [photo for photo in photos if tenth(photo[3]) == tenth(chosen[-1][3])]
+        if not turning:
+            break
+        chosen.append(rng.choice(turning))
+    chosen += [rng.choice(settled) for _ in range(count - len(chosen))]
+    return side_by_side([photo[:3] for photo in reversed(chosen)], *look(rng))
+
+
+def tenth(position):
+    """The tenths a wheel at `position` (4.5) has rolled past its digit: 0 to 9."""
+    return round(position * 10) % 10
+
+
 def learning(rng, photos, taught=8, scored=40, count=6):
     """One meter's window photographed again and again, for `photometer bench DIR --learn
     TAUGHT`: `taught` strips of `count` of `photos` ((path, text, accept) of one device), no photo
