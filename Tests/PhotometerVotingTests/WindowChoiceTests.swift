@@ -18,6 +18,16 @@ import Testing
     #expect(WindowChoice.choose(rows, kind: nil) == 0)
   }
 
+  /// A glucose meter's 179 and a small box inside its display read 41, surer: both fit the kind,
+  /// and the display's prominence decides, as it does when no kind is told.
+  @Test func amongRowsThatFitTheKindTheMostProminentConfidentRowWins() {
+    let rows = [Self.row("41", score: 60, confidence: 1.0), Self.row("179", score: 300, confidence: 0.95)]
+    #expect(WindowChoice.choose(rows, kind: .glucose) == 1)
+    #expect(WindowChoice.choose(rows, kind: nil) == 1)
+    let unsure = [Self.row("41", score: 60, confidence: 1.0), Self.row("179", score: 300, confidence: 0.3)]
+    #expect(WindowChoice.choose(unsure, kind: .glucose) == 0)
+  }
+
   @Test func withoutAFittingRowTheMostProminentConfidentRowWins() {
     let rows = [Self.row("12", score: 400, confidence: 0.2), Self.row("118", score: 250), Self.row("7", score: 100)]
     #expect(WindowChoice.choose(rows, kind: .thermometer) == 1)

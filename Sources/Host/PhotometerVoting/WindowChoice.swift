@@ -5,7 +5,7 @@ import PhotometerProtocol
 ///
 /// Each row has been read. When the device's kind is known, a row whose value fits the kind (lies
 /// in its physical range, ``Plausibility/physicalRange(_:unit:)``, either unit, in one of the
-/// kind's ``formats(of:)``) wins, the more confident first; when none does, the rows are read
+/// kind's ``formats(of:)``) wins, chosen among those as below; when none does, the rows are read
 /// again told each of the kind's formats (``rereads(_:kind:)``), and the surest re-read that fits
 /// wins. Otherwise, among the rows read with some confidence the one with the most of prominence
 /// (the finder's score: more digits, taller), confidence and agreement between the digits read
@@ -79,17 +79,20 @@ public enum WindowChoice {
   public static func choose(_ candidates: [Candidate], kind: MeterKind?) -> Int? {
     let read = candidates.indices.filter { !candidates[$0].value.isEmpty }
     guard !read.isEmpty else { return nil }
-    if let kind {
-      let fitting = read.filter { fits(candidates[$0].value, kind: kind) }
-      if let best = fitting.max(by: { candidates[$0].confidence < candidates[$1].confidence }) {
-        return best
-      }
+    if let kind, let best = weightiest(read.filter { fits(candidates[$0].value, kind: kind) }, of: candidates) {
+      return best
     }
-    let confident = read.filter { candidates[$0].confidence >= readConfidence }
+    return weightiest(read, of: candidates)
+  }
+
+  /// Among `indices` of `candidates`, the weightiest of those read with ``readConfidence`` or
+  /// more, else the most confident; nil for none.
+  static func weightiest(_ indices: [Int], of candidates: [Candidate]) -> Int? {
+    let confident = indices.filter { candidates[$0].confidence >= readConfidence }
     if let best = confident.max(by: { candidates[$0].weight < candidates[$1].weight }) {
       return best
     }
-    return read.max { candidates[$0].confidence < candidates[$1].confidence }
+    return indices.max { candidates[$0].confidence < candidates[$1].confidence }
   }
 
   /// The rows holding a display's values one a line, top to bottom (a blood-pressure monitor's
