@@ -29,16 +29,29 @@ LEAST_SPREAD = 16
 TRIES = 4
 
 
-def augment(rng, image, shown, rendered):
-    """The image and its characters' extents after a random camera, light and compression."""
+def augment(rng, image, shown, rendered, drum=None):
+    """The image and its characters' extents after a random camera, light and compression; with
+    `drum` (a generator of its own, so that every other draw stays as it was), a wheel drum's
+    shading too (`drum_shading`)."""
     for _ in range(TRIES):
-        result = camera(rng, image, shown, rendered, light=True)
+        result = camera(rng, image, shown, rendered, light=True, drum=drum)
         if cv2.cvtColor(result[0], cv2.COLOR_BGR2GRAY).std() >= LEAST_SPREAD:
             return result
     return camera(rng, image, shown, rendered, light=False)
 
 
-def camera(rng, image, shown, rendered, light):
+def drum_shading(rng, height, width):
+    """A counter's wheels are drums: lit from the front, their faces darken toward the window's
+    top and bottom edges, where a glyph's head and foot turn away (a 6's foot may all but vanish).
+    A gain per row, 1 at the drum's brightest line (within a sixth of the middle) falling as the
+    square of the distance from it, to 0.2-0.7 at the farther edge."""
+    centre = height * (0.5 + rng.uniform(-1 / 6, 1 / 6))
+    depth = rng.uniform(0.3, 0.8)
+    rows = (np.arange(height, dtype=np.float32) + 0.5 - centre) / max(centre, height - centre)
+    return np.repeat((1 - depth * rows ** 2)[:, None], width, axis=1)
+
+
+def camera(rng, image, shown, rendered, light, drum=None):
     image = image.astype(np.uint8)
     height, width = image.shape[:2]
     xs = [(x0, x1) for _, x0, x1, _ in shown]
@@ -100,6 +113,8 @@ def camera(rng, image, shown, rendered, light):
             spot = np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * radius ** 2))
             pixels = pixels + spot[:, :, None] * rng.uniform(40, 130)
         pixels = pixels * rng.uniform(0.85, 1.15, 3)
+        if drum is not None:
+            pixels = pixels * drum_shading(drum, height, width)[:, :, None]
     image = sensor(rng, pixels, noise=8, jpeg=0.7, quality=30)
     scale = HEIGHT / image.shape[0]
     return image, [(char, x0 * scale, x1 * scale, value) for (char, _, _, value), (x0, x1) in zip(shown, xs)]

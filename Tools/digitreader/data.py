@@ -39,13 +39,15 @@ def pick_kind(rng, mix):
     return mix[int(rng.choice(len(mix), p=[share for _, share in mix]))][0]
 
 
-def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0, bitmap_share=0.0):
+def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0, bitmap_share=0.0, drum=None):
     """One window as (prepared image, its text, per output column the wheel position or NaN, per
     character the characters that read it right (`choices`) with the first and last output column
-    over it)."""
+    over it). `drum`: (generator, share), a wheel drum's shading on that share of the windows of
+    wheels (real photos and counters), drawn from that generator alone."""
     image, shown = window(rng, kind, photos, faces, stroke_share, bitmap_share)
     if augmented:
-        image, shown = augment.augment(rng, image, shown, rendered=kind != "real")
+        shade = drum is not None and kind in ("real", "wheels") and drum[0].random() < drum[1]
+        image, shown = augment.augment(rng, image, shown, rendered=kind != "real", drum=drum[0] if shade else None)
     prepared = augment.prepare(image)
     text = "".join(char for char, *_ in shown)
     columns = prepared.shape[1] // STRIDE
@@ -74,12 +76,14 @@ def choices(char, value):
 
 
 def _chunk(arguments):
-    seed, count, mix, stroke_share, bitmap_share = arguments
+    seed, count, mix, stroke_share, bitmap_share, drum_share = arguments
     rng = np.random.default_rng(seed)
+    drum = (np.random.default_rng([seed, 1]), drum_share) if drum_share > 0 else None
     out = []
     for _ in range(count):
         kind = pick_kind(rng, mix)
-        out.append(sample(rng, kind, _photos, _faces, stroke_share=stroke_share, bitmap_share=bitmap_share) + (kind,))
+        out.append(sample(rng, kind, _photos, _faces, stroke_share=stroke_share, bitmap_share=bitmap_share,
+                          drum=drum) + (kind,))
     return out
 
 
@@ -89,11 +93,13 @@ def jobs(first_seed, total, size):
     return [(first_seed + index, min(size, total - index * size)) for index in range(math.ceil(total / size))]
 
 
-def generate(seed, count, photos, faces, mix=MIX, processes=2, chunk=500, stroke_share=0.0, bitmap_share=0.0):
+def generate(seed, count, photos, faces, mix=MIX, processes=2, chunk=500, stroke_share=0.0, bitmap_share=0.0,
+             drum_share=0.0):
     """`count` augmented samples of the training `mix` ((kind, share), ...), the same for the
     same seed; counters in designs drawn from strokes `stroke_share` of the time, character
-    displays in bitmap faces `bitmap_share` of the time."""
-    chunks = [job + (mix, stroke_share, bitmap_share) for job in jobs(seed * 1_000_003, count, chunk)]
+    displays in bitmap faces `bitmap_share` of the time, windows of wheels shaded as drums
+    `drum_share` of the time (every other draw as without)."""
+    chunks = [job + (mix, stroke_share, bitmap_share, drum_share) for job in jobs(seed * 1_000_003, count, chunk)]
     with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
         return [item for part in pool.map(_chunk, chunks) for item in part]
 
