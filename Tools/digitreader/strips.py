@@ -23,10 +23,10 @@ def counter(rng, photos):
     labelled value, 4.5 half-way from 4 to 5), chosen by `rng` as a counter's window shows them:
     the last wheel any of the device's photos, so caught mid-roll as often as its photos are; a
     wheel turning with the one to its right only while that one passes from 9 to 0 (a photo caught
-    at the same tenth, any digit); every other wheel settled (tenth 0 or 1). Scaled, spaced and
-    framed as `strip` does: (PNG bytes, text, accept)."""
+    at the same tenth, any digit); every other wheel settled (tenth 0 or 1; any photo for a device
+    with none). Scaled, spaced and framed as `strip` does: (PNG bytes, text, accept)."""
     count = rng.randint(5, 8)
-    settled = [photo for photo in photos if tenth(photo[3]) <= 1]
+    settled = [photo for photo in photos if tenth(photo[3]) <= 1] or photos
     chosen = [rng.choice(photos)]
     while len(chosen) < count and int(chosen[-1][3]) == 9 and tenth(chosen[-1][3]) >= 2:
         turning = [photo for photo in photos if tenth(photo[3]) == tenth(chosen[-1][3])]
