@@ -78,8 +78,7 @@ public struct DigitMemory: Sendable {
     guard !repeated.isEmpty, let query = Self.unit(features) else { return nil }
     var nearestRight: Float = -.infinity
     var nearestMistake: (similarity: Float, digit: Int)?
-    for exemplar in exemplars where exemplar.features.count == query.count {
-      let similarity = zip(query, exemplar.features).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+    for (exemplar, similarity) in similarities(to: query) {
       if exemplar.digit == decided {
         nearestRight = max(nearestRight, similarity)
       } else if exemplar.read == decided, similarity > nearestMistake?.similarity ?? -.infinity {
@@ -99,9 +98,7 @@ public struct DigitMemory: Sendable {
   func opinion(_ features: [Float]) -> [Double?] {
     guard let query = Self.unit(features), !exemplars.isEmpty else { return Array(repeating: nil, count: 10) }
     var weights = [Double?](repeating: nil, count: 10)
-    for exemplar in exemplars where exemplar.features.count == query.count {
-      var similarity: Float = 0
-      for index in query.indices { similarity += query[index] * exemplar.features[index] }
+    for (exemplar, similarity) in similarities(to: query) {
       weights[exemplar.digit] = (weights[exemplar.digit] ?? 0) + exp((Double(similarity) - 1) / Self.temperature)
     }
     let total = weights.compactMap { $0 }.reduce(0, +)
@@ -126,6 +123,15 @@ public struct DigitMemory: Sendable {
     let total = logs.map { exp($0 - top) }.reduce(0, +)
     for (digit, value) in zip(held, logs) { pooled[digit] = exp(value - top) / total * mass }
     return pooled
+  }
+
+  /// Each exemplar of `query`'s length with its cosine similarity to `query` (of unit length).
+  private func similarities(to query: [Float]) -> [(exemplar: Exemplar, similarity: Float)] {
+    exemplars.filter { $0.features.count == query.count }.map { exemplar in
+      var similarity: Float = 0
+      for index in query.indices { similarity += query[index] * exemplar.features[index] }
+      return (exemplar, similarity)
+    }
   }
 
   private static func unit(_ features: [Float]) -> [Float]? {
