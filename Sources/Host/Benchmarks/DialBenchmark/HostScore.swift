@@ -58,6 +58,11 @@ struct HostScore {
         let apart = abs(symbol.position - dial.truth)
         pointers += 1
         pointersClose += min(apart, 10 - apart) <= 0.2 ? 1 : 0
+        if showErrors && min(apart, 10 - apart) > 0.2 {
+          let direction = dial.counterClockwise ? "ccw" : "cw"
+          let read = String(format: "%.2f (%.2f)", symbol.position, symbol.confidence)
+          print("  \(meter.file) (host) dial x\(dial.factor) \(direction): read \(read), truth \(dial.truth)")
+        }
       }
     }
     if meter.wheelRoll > 0.2 && meter.wheelRoll < 0.8 {
