@@ -118,7 +118,7 @@ public func makePluginSet(
   logger.logLevel = .critical
   return PluginSet(
     configurations: configurations, hostHello: Hello(name: HostServer.name, softwareVersion: HostServer.version),
-    policy: policy, source: source, logger: logger)
+    policy: policy, source: source, adaptCrop: HostServer.adaptCrop, logger: logger)
 }
 
 /// A plugin configuration running the test plugin with `options`.

@@ -76,7 +76,7 @@ struct HostCommand: AsyncParsableCommand {
     }
     let pluginSet = PluginSet(
       configurations: configurations, hostHello: Hello(name: HostServer.name, softwareVersion: HostServer.version),
-      source: source, logger: logger)
+      source: source, adaptCrop: HostServer.adaptCrop, logger: logger)
     let hangUp = Self.reloadOnHangUp(pluginSet)
     let store: MeterStore
     do {

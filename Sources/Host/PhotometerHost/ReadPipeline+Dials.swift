@@ -37,12 +37,7 @@ extension ReadPipeline {
       }
     }
     let (area, shifted) = try Self.dialArea(dials, in: photo, homography: homography)
-    let image: Image
-    do {
-      image = Image(data: try area.encoded(), name: "dials.png")
-    } catch {
-      throw .cropNotEncoded(error)
-    }
+    let image = try Self.forEngines(area, name: "dials.bmp")
     // Without a dials plugin (none configured, all failing) the wheels' value stands, flagged.
     let answers: [EngineAnswer]
     do {

@@ -35,14 +35,15 @@ extension ReadPipeline {
     var fields: [ReadResult] = []
     for (line, range) in zip(lines, ranges).dropFirst(first) {
       if let last = fields.last, last.confidence < least { break }
-      let png: [UInt8]
+      let lineCrop: VisionImage
       do {
-        png = try crop.cropped(line).encoded()
+        lineCrop = try crop.cropped(line)
       } catch {
         throw .displayLinesNotCut(error)
       }
       fields.append(
-        try await readField(Image(data: png, name: "line.png"), range: range, meter: meter, options: options))
+        try await readField(
+          try Self.forEngines(lineCrop, name: "line.bmp"), range: range, meter: meter, options: options))
     }
     return fields
   }

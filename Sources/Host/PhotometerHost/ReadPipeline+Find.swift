@@ -151,7 +151,8 @@ extension ReadPipeline {
     return (result, images[chosen])
   }
 
-  /// Each row straightened and painted clear of side print (`rowCrop`), and its PNG.
+  /// Each row straightened and painted clear of side print (`rowCrop`), and its crop as the
+  /// engines get it (``forEngines(_:name:)``).
   private static func cut(_ rows: [VisionImage.DigitRow], of photo: VisionImage) throws(PipelineError)
     -> (images: [VisionImage], crops: [Image])
   {
@@ -160,10 +161,10 @@ extension ReadPipeline {
     for row in rows {
       do {
         images.append(try photo.rowCrop(row))
-        crops.append(Image(data: try images[images.count - 1].encoded(), name: "crop.png"))
       } catch {
         throw .windowNotCut(error)
       }
+      crops.append(try forEngines(images[images.count - 1]))
     }
     return (images, crops)
   }

@@ -1,6 +1,7 @@
 import PhotometerImages
 import PhotometerProtocol
 import PhotometerVision
+import PluginSupervisor
 
 extension ReadPipeline {
   /// The digit window: the request's ROI; else the meter's ROI, through the homography between
@@ -52,18 +53,45 @@ extension ReadPipeline {
     return asSent(request.image, format: format)
   }
 
-  /// The crop as the engines get it and the result carries it: when the window is the whole
-  /// photo and the photo is a JPEG or PNG, the photo's own bytes (re-encoding took the host about
-  /// a millisecond a request, and a phone photo as PNG is several times its JPEG); else the crop
-  /// as PNG.
+  /// The crop as the engines get it: uncompressed (BMP; PNG for a plugin older than protocol
+  /// 1.4, ``HostServer/adaptCrop``), which each engine decodes in microseconds where a window's
+  /// PNG took it a millisecond and the host more to encode. A whole photo of more than
+  /// ``uncompressedPixels`` goes as it came when it is a JPEG or PNG (a phone photo as BMP is
+  /// tens of megabytes). The client gets the crop as ``clientCrop(_:photo:sent:format:)`` makes it.
   func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image, format: ImageInfo.Format)
     throws(PipelineError) -> Image
   {
-    if crop === photo, let asSent = asSent(sent, format: format) {
+    if crop === photo, crop.width * crop.height > Self.uncompressedPixels, let asSent = asSent(sent, format: format) {
       return asSent
     }
+    return try Self.forEngines(crop)
+  }
+
+  /// Whole photos up to this many pixels go to the engines uncompressed (3 MB as BMP).
+  static let uncompressedPixels = 1_000_000
+
+  /// `crop` as the engines get it, uncompressed (BMP).
+  static func forEngines(_ crop: VisionImage, name: String = "crop.bmp") throws(PipelineError) -> Image {
     do {
-      return Image(data: try crop.encoded(), name: "crop.png")
+      return Image(data: try crop.uncompressed(), name: name)
+    } catch {
+      throw .cropNotEncoded(error)
+    }
+  }
+
+  /// The result's crop as the client and the store get it: an engines' BMP crop as PNG, or the
+  /// photo's own JPEG or PNG bytes when it is the whole photo; any other crop as it is. Once a
+  /// read, for the crop the result keeps.
+  func clientCrop(_ crop: Image?, photo: VisionImage, sent: Image, format: ImageInfo.Format)
+    throws(PipelineError) -> Image?
+  {
+    guard let crop, crop.isBMP else { return crop }
+    do {
+      let image = try VisionImage(decoding: crop.data)
+      if image.width == photo.width, image.height == photo.height, let asSent = asSent(sent, format: format) {
+        return asSent
+      }
+      return Image(data: try image.encoded(), name: "crop.png")
     } catch {
       throw .cropNotEncoded(error)
     }

@@ -65,6 +65,7 @@ final class ReadPipeline: Sendable {
     let places = try await readFinerPlaces(
       of: photo, request: request, context: context, location: location, result: &result, flags: &flags)
     result = Self.decision(context, places: places).decide(result, flags: flags)
+    result.crop = try clientCrop(result.crop, photo: photo, sent: request.image, format: format)
     if !request.stream.isEmpty {
       let (value, confidence) = (result.value, result.confidence)
       (result.frames, result.isFinal) = streams.withLock {
@@ -95,8 +96,9 @@ final class ReadPipeline: Sendable {
       }
       if kind != .bloodPressure {
         flags += Self.qualityFlags(photo)
-        var result = try await fanOut(whole, request: request, context: context)
-        result.crop = whole
+        let crop = try cropImage(photo, of: photo, sent: whole, format: format)
+        var result = try await fanOut(crop, request: request, context: context)
+        result.crop = crop
         return result
       }
     }

@@ -143,6 +143,7 @@ extension PluginInstance {
   /// references carries an image, and once more with the list when the plugin does not keep it;
   /// to an older plugin it goes without the name, which that plugin would refuse as unknown.
   func exchange(_ message: Message, on connection: Connection) async -> Result<Message, ErrorReply> {
+    let message = message.adapted(for: connection.hello.version, by: adaptCrop)
     guard case .identify(var listed) = message, !listed.referenceSet.isEmpty else {
       return await request(message, on: connection)
     }

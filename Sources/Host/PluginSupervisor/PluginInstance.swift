@@ -16,6 +16,7 @@ public actor PluginInstance {
 
   public nonisolated let configuration: PluginConfiguration
   let hostHello: Hello
+  let adaptCrop: CropAdapter?
   let logger: Logger
   let crashes: CrashRecord
 
@@ -40,8 +41,12 @@ public actor PluginInstance {
   var isStopping = false
   var starts: UInt64 = 0
 
-  init(configuration: PluginConfiguration, number: Int, hostHello: Hello, crashes: CrashRecord, logger: Logger) {
+  init(
+    configuration: PluginConfiguration, number: Int, hostHello: Hello, adaptCrop: CropAdapter? = nil,
+    crashes: CrashRecord, logger: Logger
+  ) {
     self.configuration = configuration
+    self.adaptCrop = adaptCrop
     self.hostHello = Hello(
       name: hostHello.name, softwareVersion: hostHello.softwareVersion, options: configuration.options)
     self.crashes = crashes

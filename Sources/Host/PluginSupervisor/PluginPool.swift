@@ -29,11 +29,18 @@ public actor PluginPool {
   /// Requests offered to the plugin, taken or not, for ``takesShare()``.
   private var offered: UInt64 = 0
 
-  public init(configuration: PluginConfiguration, hostHello: Hello, policy: RestartPolicy = .standard, logger: Logger) {
+  /// - Parameter adaptCrop: makes a read request's BMP crop PNG for a plugin older than protocol
+  ///   1.4 (``CropAdapter``).
+  public init(
+    configuration: PluginConfiguration, hostHello: Hello, policy: RestartPolicy = .standard,
+    adaptCrop: CropAdapter? = nil, logger: Logger
+  ) {
     self.configuration = configuration
     let crashes = CrashRecord(policy: policy)
     instances = (0..<configuration.instances).map {
-      PluginInstance(configuration: configuration, number: $0, hostHello: hostHello, crashes: crashes, logger: logger)
+      PluginInstance(
+        configuration: configuration, number: $0, hostHello: hostHello, adaptCrop: adaptCrop, crashes: crashes,
+        logger: logger)
     }
     idle = Array(instances.indices)
     self.logger = logger

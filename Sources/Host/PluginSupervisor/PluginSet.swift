@@ -10,6 +10,7 @@ public final class PluginSet: Sendable {
 
   private let hostHello: Hello
   private let policy: RestartPolicy
+  private let adaptCrop: CropAdapter?
   public let logger: Logger
   let reloadSource: Source?
   private let state: Mutex<State>
@@ -23,15 +24,18 @@ public final class PluginSet: Sendable {
   /// - Parameters:
   ///   - hostHello: what the host says of itself; each plugin also gets its options.
   ///   - source: where ``reload()`` reads the configuration again.
+  ///   - adaptCrop: makes a read request's BMP crop PNG for a plugin older than protocol 1.4.
   public init(
     configurations: [PluginConfiguration],
     hostHello: Hello,
     policy: RestartPolicy = .standard,
     source: Source? = nil,
+    adaptCrop: CropAdapter? = nil,
     logger: Logger
   ) {
     self.hostHello = hostHello
     self.policy = policy
+    self.adaptCrop = adaptCrop
     self.reloadSource = source
     self.logger = logger
     state = Mutex(State(pools: []))
@@ -40,7 +44,7 @@ public final class PluginSet: Sendable {
   }
 
   func makePool(_ configuration: PluginConfiguration) -> PluginPool {
-    PluginPool(configuration: configuration, hostHello: hostHello, policy: policy, logger: logger)
+    PluginPool(configuration: configuration, hostHello: hostHello, policy: policy, adaptCrop: adaptCrop, logger: logger)
   }
 
   /// The pools in configuration order.

@@ -181,9 +181,19 @@ public final class VisionImage: @unchecked Sendable {
 
   /// The image as PNG, or as JPEG of `quality` when `jpeg`.
   public func encoded(jpeg: Bool = false, quality: Int = 90) throws(VisionError) -> [UInt8] {
+    try encoded(extension: jpeg ? ".jpg" : ".png", quality: quality)
+  }
+
+  /// The image as an uncompressed BMP: written and decoded in microseconds, where a small
+  /// window's PNG takes a millisecond or two each way (what the host sends read plugins).
+  public func uncompressed() throws(VisionError) -> [UInt8] {
+    try encoded(extension: ".bmp", quality: 0)
+  }
+
+  private func encoded(extension: String, quality: Int) throws(VisionError) -> [UInt8] {
     var bytes: UnsafeMutablePointer<UInt8>?
     var size = 0
-    try check(pm_image_encode(pointer, jpeg ? ".jpg" : ".png", Int32(quality), &bytes, &size))
+    try check(pm_image_encode(pointer, `extension`, Int32(quality), &bytes, &size))
     defer { pm_free(bytes) }
     return [UInt8](UnsafeBufferPointer(start: bytes, count: size))
   }

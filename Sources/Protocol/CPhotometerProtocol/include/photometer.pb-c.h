@@ -636,6 +636,10 @@ struct  Photometer__V1__ReadRequest__OptionsEntry
 struct  Photometer__V1__ReadRequest
 {
   ProtobufCMessage base;
+  /*
+   * From the host to a read plugin, the crop to read: an uncompressed BMP for a plugin of
+   * protocol 1.4 or later, PNG for an older one (or a large photo's own JPEG or PNG bytes).
+   */
   Photometer__V1__Image *image;
   /*
    * The region holding the digits; unset means the whole image.
