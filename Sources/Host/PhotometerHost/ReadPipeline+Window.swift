@@ -57,18 +57,23 @@ extension ReadPipeline {
   /// 1.4, ``HostServer/adaptCrop``), which each engine decodes in microseconds where a window's
   /// PNG took it a millisecond and the host more to encode. A whole photo of more than
   /// ``uncompressedPixels`` goes as it came when it is a JPEG or PNG (a phone photo as BMP is
-  /// tens of megabytes). The client gets the crop as ``clientCrop(_:photo:sent:format:)`` makes it.
+  /// tens of megabytes). The client gets the crop as ``clientCrop(_:sent:format:)`` makes it.
   func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image, format: ImageInfo.Format)
     throws(PipelineError) -> Image
   {
-    if crop === photo, crop.width * crop.height > Self.uncompressedPixels, let asSent = asSent(sent, format: format) {
+    guard crop === photo else {
+      return try Self.forEngines(crop)
+    }
+    if crop.width * crop.height > Self.uncompressedPixels, let asSent = asSent(sent, format: format) {
       return asSent
     }
-    return try Self.forEngines(crop)
+    return try Self.forEngines(crop, name: Self.wholePhotoName)
   }
 
   /// Whole photos up to this many pixels go to the engines uncompressed (3 MB as BMP).
   static let uncompressedPixels = 1_000_000
+  /// The name of a whole photo sent uncompressed, so that the client gets the photo's own bytes.
+  static let wholePhotoName = "photo.bmp"
 
   /// `crop` as the engines get it, uncompressed (BMP).
   static func forEngines(_ crop: VisionImage, name: String = "crop.bmp") throws(PipelineError) -> Image {
@@ -82,16 +87,15 @@ extension ReadPipeline {
   /// The result's crop as the client and the store get it: an engines' BMP crop as PNG, or the
   /// photo's own JPEG or PNG bytes when it is the whole photo; any other crop as it is. Once a
   /// read, for the crop the result keeps.
-  func clientCrop(_ crop: Image?, photo: VisionImage, sent: Image, format: ImageInfo.Format)
+  func clientCrop(_ crop: Image?, sent: Image, format: ImageInfo.Format)
     throws(PipelineError) -> Image?
   {
     guard let crop, crop.isBMP else { return crop }
+    if crop.name == Self.wholePhotoName, let asSent = asSent(sent, format: format) {
+      return asSent
+    }
     do {
-      let image = try VisionImage(decoding: crop.data)
-      if image.width == photo.width, image.height == photo.height, let asSent = asSent(sent, format: format) {
-        return asSent
-      }
-      return Image(data: try image.encoded(), name: "crop.png")
+      return Image(data: try VisionImage(decoding: crop.data).encoded(), name: "crop.png")
     } catch {
       throw .cropNotEncoded(error)
     }

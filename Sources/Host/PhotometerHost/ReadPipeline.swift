@@ -65,7 +65,7 @@ final class ReadPipeline: Sendable {
     let places = try await readFinerPlaces(
       of: photo, request: request, context: context, location: location, result: &result, flags: &flags)
     result = Self.decision(context, places: places).decide(result, flags: flags)
-    result.crop = try clientCrop(result.crop, photo: photo, sent: request.image, format: format)
+    result.crop = try clientCrop(result.crop, sent: request.image, format: format)
     if !request.stream.isEmpty {
       let (value, confidence) = (result.value, result.confidence)
       (result.frames, result.isFinal) = streams.withLock {
