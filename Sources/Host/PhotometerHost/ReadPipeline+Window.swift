@@ -52,11 +52,10 @@ extension ReadPipeline {
     return found?.homography
   }
 
-  /// The photo as sent, when no window is given (no ROI in the request, none for the meter) and
-  /// it is a JPEG or PNG every engine decodes: rows are found in it, or it is the digit window.
-  func wholePhoto(_ request: ReadRequest, format: ImageInfo.Format, meter: Meter?) -> Image? {
-    guard request.roi == nil, meter?.roi == nil else { return nil }
-    return asSent(request.image, format: format)
+  /// Whether rows of digits are searched for in the photo: no window is given (no ROI in the
+  /// request, none for the meter) and it is a JPEG or PNG.
+  func searchesRows(_ request: ReadRequest, format: ImageInfo.Format, meter: Meter?) -> Bool {
+    request.roi == nil && meter?.roi == nil && asSent(request.image, format: format) != nil
   }
 
   /// The crop as the engines get it: uncompressed (BMP; PNG for a plugin older than protocol

@@ -87,20 +87,13 @@ final class ReadPipeline: Sendable {
     flags: inout [ReadFlag], location: inout Location
   ) async throws(PipelineError) -> ReadResult {
     let kind = context.meter?.kind ?? request.kind
-    if let whole = wholePhoto(request, format: format, meter: context.meter) {
-      // No window given: the rows of digits found in the photo, or the photo as sent when it is
-      // itself a digit window (a blood-pressure monitor's lines are cut from it below).
-      if let found = try await readFoundRows(in: photo, request: request, context: context, kind: kind) {
-        flags += Self.qualityFlags(found.row)
-        return found.result
-      }
-      if kind != .bloodPressure {
-        flags += Self.qualityFlags(photo)
-        let crop = try cropImage(photo, of: photo, sent: whole, format: format)
-        var result = try await fanOut(crop, request: request, context: context)
-        result.crop = crop
-        return result
-      }
+    // No window given: the rows of digits found in the photo; else, below, the photo itself is
+    // the window (a blood-pressure monitor's lines are cut from it).
+    if searchesRows(request, format: format, meter: context.meter),
+      let found = try await readFoundRows(in: photo, request: request, context: context, kind: kind)
+    {
+      flags += Self.qualityFlags(found.row)
+      return found.result
     }
     let crop = try await window(of: photo, request: request, context: context, flags: &flags, location: &location)
     flags += Self.qualityFlags(crop)
