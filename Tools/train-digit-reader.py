@@ -311,6 +311,9 @@ def main():
     parser.add_argument("--drum-share", type=float, default=0.0,
                         help="share of the training windows of wheels shaded as drums, darker toward "
                              "the window's top and bottom (augment.drum_shading)")
+    parser.add_argument("--tight-share", type=float, default=0.0,
+                        help="share of the training windows cropped close above and below their digits "
+                             "(augment.camera)")
     parser.add_argument("--ema", type=float, default=0.0, metavar="DECAY",
                         help="judge and keep an exponential moving average of the weights (decay per "
                              "step, 0.999 spans about an epoch) instead of the weights as trained; 0, "
@@ -380,7 +383,8 @@ def main():
     for round_index in range(arguments.rounds):
         samples = data.generate(arguments.seed * 1000 + round_index, arguments.samples, train, training_faces,
                                 mix=arguments.mix, stroke_share=arguments.stroke_share,
-                                bitmap_share=arguments.bitmap_share, drum_share=arguments.drum_share)
+                                bitmap_share=arguments.bitmap_share, drum_share=arguments.drum_share,
+                                tight_share=arguments.tight_share)
         print(f"round {round_index}: {len(samples)} windows generated at {time.time() - started:.0f} s", flush=True)
         soft = soft_targets(teachers, samples, arguments.threads) if teachers else None
         if teachers:
@@ -478,7 +482,7 @@ def write_settings(folder, temperature, arguments, lead):
               "mix": ",".join(f"{kind}={share:g}" for kind, share in arguments.mix),
               "all_faces": arguments.all_faces, "add_faces": arguments.add_faces,
               "stroke_share": arguments.stroke_share, "bitmap_share": arguments.bitmap_share,
-              "drum_share": arguments.drum_share,
+              "drum_share": arguments.drum_share, "tight_share": arguments.tight_share,
               "width": arguments.width, "ema": arguments.ema,
               "teachers": [teacher_record(path) for path in arguments.teachers],
               "distil_weight": arguments.distil_weight, "either": arguments.either,

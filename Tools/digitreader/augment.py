@@ -29,12 +29,13 @@ LEAST_SPREAD = 16
 TRIES = 4
 
 
-def augment(rng, image, shown, rendered, drum=None):
+def augment(rng, image, shown, rendered, drum=None, tight=False):
     """The image and its characters' extents after a random camera, light and compression; with
     `drum` (a generator of its own, so that every other draw stays as it was), a wheel drum's
-    shading too (`drum_shading`)."""
+    shading too (`drum_shading`); `tight`: the crop's top and bottom drawn close to the window
+    (`camera`)."""
     for _ in range(TRIES):
-        result = camera(rng, image, shown, rendered, light=True, drum=drum)
+        result = camera(rng, image, shown, rendered, light=True, drum=drum, tight=tight)
         if cv2.cvtColor(result[0], cv2.COLOR_BGR2GRAY).std() >= LEAST_SPREAD:
             return result
     return camera(rng, image, shown, rendered, light=False)
@@ -51,7 +52,7 @@ def drum_shading(rng, height, width):
     return np.repeat((1 - depth * rows ** 2)[:, None], width, axis=1)
 
 
-def camera(rng, image, shown, rendered, light, drum=None):
+def camera(rng, image, shown, rendered, light, drum=None, tight=False):
     image = image.astype(np.uint8)
     height, width = image.shape[:2]
     xs = [(x0, x1) for _, x0, x1, _ in shown]
@@ -59,7 +60,12 @@ def camera(rng, image, shown, rendered, light, drum=None):
         kernel = np.ones((2, 2), np.uint8)
         image = cv2.erode(image, kernel) if rng.random() < 0.5 else cv2.dilate(image, kernel)
     # A looser or tighter window, then perspective and rotation.
-    top, bottom = (int(height * rng.uniform(-0.06, 0.3)) for _ in range(2))
+    # `tight`: the same draws pressed into -0.06 to 0.06, a window cut close above and below its
+    # digits, as a per-wheel region or a counter's own frame crops it.
+    top, bottom = (rng.uniform(-0.06, 0.3) for _ in range(2))
+    if tight:
+        top, bottom = (-0.06 + (share + 0.06) / 3 for share in (top, bottom))
+    top, bottom = int(height * top), int(height * bottom)
     left, right = (int(height * rng.uniform(-0.05, 0.5)) for _ in range(2))
     fill = rng.integers(0, 256, 3).tolist()
     mode = cv2.BORDER_REPLICATE if rng.random() < 0.5 else cv2.BORDER_CONSTANT

@@ -39,15 +39,18 @@ def pick_kind(rng, mix):
     return mix[int(rng.choice(len(mix), p=[share for _, share in mix]))][0]
 
 
-def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0, bitmap_share=0.0, drum=None):
+def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0, bitmap_share=0.0, drum=None, tight=None):
     """One window as (prepared image, its text, per output column the wheel position or NaN, per
     character the characters that read it right (`choices`) with the first and last output column
     over it). `drum`: (generator, share), a wheel drum's shading on that share of the windows of
-    wheels (real photos and counters), drawn from that generator alone."""
+    wheels (real photos and counters), drawn from that generator alone. `tight`: (generator, share),
+    that share of all windows cropped close above and below (`augment.camera`)."""
     image, shown = window(rng, kind, photos, faces, stroke_share, bitmap_share)
     if augmented:
         shade = drum is not None and kind in ("real", "wheels") and drum[0].random() < drum[1]
-        image, shown = augment.augment(rng, image, shown, rendered=kind != "real", drum=drum[0] if shade else None)
+        close = tight is not None and tight[0].random() < tight[1]
+        image, shown = augment.augment(rng, image, shown, rendered=kind != "real", drum=drum[0] if shade else None,
+                                       tight=close)
     prepared = augment.prepare(image)
     text = "".join(char for char, *_ in shown)
     columns = prepared.shape[1] // STRIDE
@@ -76,14 +79,15 @@ def choices(char, value):
 
 
 def _chunk(arguments):
-    seed, count, mix, stroke_share, bitmap_share, drum_share = arguments
+    seed, count, mix, stroke_share, bitmap_share, drum_share, tight_share = arguments
     rng = np.random.default_rng(seed)
     drum = (np.random.default_rng([seed, 1]), drum_share) if drum_share > 0 else None
+    tight = (np.random.default_rng([seed, 2]), tight_share) if tight_share > 0 else None
     out = []
     for _ in range(count):
         kind = pick_kind(rng, mix)
         out.append(sample(rng, kind, _photos, _faces, stroke_share=stroke_share, bitmap_share=bitmap_share,
-                          drum=drum) + (kind,))
+                          drum=drum, tight=tight) + (kind,))
     return out
 
 
@@ -94,12 +98,13 @@ def jobs(first_seed, total, size):
 
 
 def generate(seed, count, photos, faces, mix=MIX, processes=2, chunk=500, stroke_share=0.0, bitmap_share=0.0,
-             drum_share=0.0):
+             drum_share=0.0, tight_share=0.0):
     """`count` augmented samples of the training `mix` ((kind, share), ...), the same for the
     same seed; counters in designs drawn from strokes `stroke_share` of the time, character
     displays in bitmap faces `bitmap_share` of the time, windows of wheels shaded as drums
-    `drum_share` of the time (every other draw as without)."""
-    chunks = [job + (mix, stroke_share, bitmap_share, drum_share) for job in jobs(seed * 1_000_003, count, chunk)]
+    `drum_share` of the time, windows cropped close above and below `tight_share` of the time
+    (every other draw as without)."""
+    chunks = [job + (mix, stroke_share, bitmap_share, drum_share, tight_share) for job in jobs(seed * 1_000_003, count, chunk)]
     with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
         return [item for part in pool.map(_chunk, chunks) for item in part]
 
