@@ -104,7 +104,8 @@ def generate(seed, count, photos, faces, mix=MIX, processes=2, chunk=500, stroke
     displays in bitmap faces `bitmap_share` of the time, windows of wheels shaded as drums
     `drum_share` of the time, windows cropped close above and below `tight_share` of the time
     (every other draw as without)."""
-    chunks = [job + (mix, stroke_share, bitmap_share, drum_share, tight_share) for job in jobs(seed * 1_000_003, count, chunk)]
+    shares = (mix, stroke_share, bitmap_share, drum_share, tight_share)
+    chunks = [job + shares for job in jobs(seed * 1_000_003, count, chunk)]
     with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
         return [item for part in pool.map(_chunk, chunks) for item in part]
 
