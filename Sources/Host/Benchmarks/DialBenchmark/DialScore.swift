@@ -11,14 +11,10 @@ struct DialScore {
     showErrors: Bool
   ) {
     milliseconds.append(ms)
-    let apart = abs(reading.value - dial.truth)
-    let error = min(apart, 10 - apart)
+    let error = dial.error(of: reading.value)
     errors.append(error)
     if showErrors && error > 0.2 {
-      print(
-        "  \(meter.file) dial x\(dial.factor) \(dial.counterClockwise ? "ccw" : "cw"): read "
-          + "\(String(format: "%.2f", reading.value)) (\(String(format: "%.2f", reading.confidence))), "
-          + "truth \(dial.truth)")
+      print(dial.errorLine(meter.file, position: reading.value, confidence: reading.confidence))
     }
   }
 

@@ -55,13 +55,11 @@ struct HostScore {
     byFace += result.flags.contains(.locatedByFace) ? 1 : 0
     if result.dials.count == meter.dials.count {
       for (symbol, dial) in zip(result.dials, meter.dials) {
-        let apart = abs(symbol.position - dial.truth)
+        let close = dial.error(of: symbol.position) <= 0.2
         pointers += 1
-        pointersClose += min(apart, 10 - apart) <= 0.2 ? 1 : 0
-        if showErrors && min(apart, 10 - apart) > 0.2 {
-          let direction = dial.counterClockwise ? "ccw" : "cw"
-          let read = String(format: "%.2f (%.2f)", symbol.position, symbol.confidence)
-          print("  \(meter.file) (host) dial x\(dial.factor) \(direction): read \(read), truth \(dial.truth)")
+        pointersClose += close ? 1 : 0
+        if showErrors && !close {
+          print(dial.errorLine(meter.file, via: " (host)", position: symbol.position, confidence: symbol.confidence))
         }
       }
     }

@@ -11,6 +11,19 @@ struct RenderedMeter {
     var counterClockwise: Bool
     /// The pointer's true position in [0, 10).
     var truth: Double
+
+    /// How far `position` stands from the truth round the dial, in divisions (at most 5).
+    func error(of position: Double) -> Double {
+      let apart = abs(position - truth)
+      return min(apart, 10 - apart)
+    }
+
+    /// The line `--show-errors` prints for this dial of `file` read at `position`, `confidence`
+    /// sure; `via` names the way it was read (" (host)"), empty in process.
+    func errorLine(_ file: String, via: String = "", position: Double, confidence: Double) -> String {
+      "  \(file)\(via) dial x\(factor) \(counterClockwise ? "ccw" : "cw"): read "
+        + String(format: "%.2f (%.2f)", position, confidence) + ", truth \(truth)"
+    }
   }
 
   var file: String
