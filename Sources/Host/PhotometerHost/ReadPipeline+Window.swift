@@ -13,9 +13,7 @@ extension ReadPipeline {
   ) async throws(PipelineError) -> VisionImage {
     if let roi = request.roi {
       // An ROI over the whole photo is the photo: the client gets its own bytes back.
-      if roi.x <= 0, roi.y <= 0, Int(roi.x) + Int(roi.width) >= photo.width,
-        Int(roi.y) + Int(roi.height) >= photo.height
-      {
+      if roi.covers(width: photo.width, height: photo.height) {
         return photo
       }
       return try cut { () throws(VisionError) in try photo.cropped(roi) }
@@ -62,23 +60,28 @@ extension ReadPipeline {
   /// 1.4, ``HostServer/adaptCrop``), which each engine decodes in microseconds where a window's
   /// PNG took it a millisecond and the host more to encode. A whole photo of more than
   /// ``uncompressedPixels`` goes as it came when it is a JPEG or PNG (a phone photo as BMP is
-  /// tens of megabytes). The client gets the crop as ``clientCrop(_:sent:format:)`` makes it.
+  /// tens of megabytes). The client gets the crop back as ``resultCrop(_:of:engines:sent:format:)``
+  /// keeps it.
   func cropImage(_ crop: VisionImage, of photo: VisionImage, sent: Image, format: ImageInfo.Format)
     throws(PipelineError) -> Image
   {
-    guard crop === photo else {
-      return try Self.forEngines(crop)
-    }
-    if crop.width * crop.height > Self.uncompressedPixels, let asSent = asSent(sent, format: format) {
+    if crop === photo, crop.width * crop.height > Self.uncompressedPixels, let asSent = asSent(sent, format: format) {
       return asSent
     }
-    return try Self.forEngines(crop, name: Self.wholePhotoName)
+    return try Self.forEngines(crop)
+  }
+
+  /// The crop a result keeps of what the engines read as `engines`: the photo's own bytes when
+  /// `crop` is the whole photo and they are a JPEG or PNG, else `engines` (as the client gets it
+  /// once the read is decided: ``clientCrop(_:)``).
+  func resultCrop(_ crop: VisionImage, of photo: VisionImage, engines: Image, sent: Image, format: ImageInfo.Format)
+    -> Image
+  {
+    crop === photo ? asSent(sent, format: format) ?? engines : engines
   }
 
   /// Whole photos up to this many pixels go to the engines uncompressed (3 MB as BMP).
   static let uncompressedPixels = 1_000_000
-  /// The name of a whole photo sent uncompressed, so that the client gets the photo's own bytes.
-  static let wholePhotoName = "photo.bmp"
 
   /// `crop` as the engines get it, uncompressed (BMP).
   static func forEngines(_ crop: VisionImage, name: String = "crop.bmp") throws(PipelineError) -> Image {
@@ -89,16 +92,11 @@ extension ReadPipeline {
     }
   }
 
-  /// The result's crop as the client and the store get it: an engines' BMP crop as PNG, or the
-  /// photo's own JPEG or PNG bytes when it is the whole photo; any other crop as it is. Once a
-  /// read, for the crop the result keeps.
-  func clientCrop(_ crop: Image?, sent: Image, format: ImageInfo.Format)
-    throws(PipelineError) -> Image?
-  {
+  /// The result's crop as the client and the store get it: an engines' BMP crop as PNG, any other
+  /// crop (a JPEG or PNG: the photo's own bytes, a display's PNG) as it is. Once a read, for the
+  /// crop the result keeps.
+  func clientCrop(_ crop: Image?) throws(PipelineError) -> Image? {
     guard let crop, crop.isBMP else { return crop }
-    if crop.name == Self.wholePhotoName, let asSent = asSent(sent, format: format) {
-      return asSent
-    }
     do {
       return Image(data: try VisionImage(decoding: crop.data).encoded(), name: "crop.png")
     } catch {

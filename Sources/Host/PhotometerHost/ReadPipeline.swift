@@ -65,7 +65,7 @@ final class ReadPipeline: Sendable {
     let places = try await readFinerPlaces(
       of: photo, request: request, context: context, location: location, result: &result, flags: &flags)
     result = Self.decision(context, places: places).decide(result, flags: flags)
-    result.crop = try clientCrop(result.crop, sent: request.image, format: format)
+    result.crop = try clientCrop(result.crop)
     if !request.stream.isEmpty {
       let (value, confidence) = (result.value, result.confidence)
       (result.frames, result.isFinal) = streams.withLock {
@@ -105,7 +105,7 @@ final class ReadPipeline: Sendable {
     } else {
       result = try await fanOut(cropImage, request: request, context: context)
     }
-    result.crop = cropImage
+    result.crop = resultCrop(crop, of: photo, engines: cropImage, sent: request.image, format: format)
     return result
   }
 

@@ -26,6 +26,11 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String { "\(x),\(y),\(width),\(height)" }
 
+  /// Whether the rectangle holds every pixel of an image `width` x `height` pixels.
+  public func covers(width imageWidth: Int, height imageHeight: Int) -> Bool {
+    x <= 0 && y <= 0 && Int(x) + Int(width) >= imageWidth && Int(y) + Int(height) >= imageHeight
+  }
+
   /// The smallest rectangle holding every one of `rects`, of which there is at least one.
   public init(around rects: [Rect]) {
     precondition(!rects.isEmpty, "a rectangle around no rectangles")
