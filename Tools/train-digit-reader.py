@@ -336,7 +336,8 @@ def main():
                              "dev-dotmatrix, the settled development photos to DIR/dev-settled, all of "
                              "them to DIR/dev-rolling, strips of "
                              "one meter's photos to DIR/dev-strips, counters in faces no network trains on "
-                             "to DIR/dev-newfaces and dev-newfaces-single, character displays in bitmap "
+                             "to DIR/dev-newfaces, dev-newfaces-single and dev-newfaces-rolls, "
+                             "character displays in bitmap "
                              "faces no network trains on to DIR/dev-bitmapfaces, sets to learn a face no network "
                              "trains on from to DIR/dev-learn-newface-FACE, and stop")
     arguments = parser.parse_args()

@@ -82,6 +82,34 @@ def write_new_designs(folder, seed, count=300):
     bitmaps = render.bitmap_faces(development=True)
     write_windows(os.path.join(folder, "dev-bitmapfaces"), windows(lambda: render.dot_matrix(rng, bitmaps, 1.0)))
     write_new_design_learning(folder, seed)
+    write_new_design_rolls(folder, seed, count)
+
+
+def write_new_design_rolls(folder, seed, count=300):
+    """One wheel caught mid-roll in a face no network trains on, in dev-newfaces-rolls: every
+    digit in turn rolled 0.2 to 0.8 of the way to the next (either digit reads right), drawn and
+    photographed as `render.wheel_photo` draws a wheel, through the development camera. The
+    wheels dev-newfaces-single holds are mid-roll 30% of the time; this set asks what a rule about
+    half-turned wheels of a new design changes (the validation power meters' wheels between 5 and
+    6 are such). From a stream of its own: the other sets stay as they were."""
+    faces = render.unseen_faces()
+    rng = np.random.default_rng([seed, 5])
+
+    def rolled(index):
+        face = faces[index % len(faces)]
+        size = int(rng.integers(28, 56))
+        font = render.ImageFont.truetype(face, size)
+        height = int(round(size * 0.72 / rng.uniform(0.75, 0.95)))
+        cell = int(round(size * rng.uniform(0.55, 0.9)))
+        wheel, ink = render.wheel_colours(rng)
+        digit, fraction = index // len(faces) % 10, float(rng.uniform(0.2, 0.8))
+        value = (digit + fraction) % 10
+        image = render.wheel_strip(font, size, digit, fraction, cell, height, wheel, ink)
+        char = str(render.round_digit(value))
+        image, _ = augment.augment(rng, image, [(char, 0, image.shape[1], value)], rendered=True)
+        return image, [(char, value)]
+
+    write_windows(os.path.join(folder, "dev-newfaces-rolls"), (rolled(index) for index in range(count)))
 
 
 def write_new_design_learning(folder, seed, photos=150):
