@@ -87,8 +87,8 @@ def write_new_designs(folder, seed, count=300):
 
 def write_new_design_rolls(folder, seed, count=300):
     """One wheel caught mid-roll in a face no network trains on, in dev-newfaces-rolls: every
-    digit in turn rolled 0.2 to 0.8 of the way to the next (either digit reads right), drawn and
-    photographed as `render.wheel_photo` draws a wheel, through the development camera. The
+    digit in turn rolled 0.2 to 0.8 of the way to the next (either digit reads right), drawn by
+    `render.wheel_photo`, through the development camera. The
     wheels dev-newfaces-single holds are mid-roll 30% of the time; this set asks what a rule about
     half-turned wheels of a new design changes (the validation power meters' wheels between 5 and
     6 are such). From a stream of its own: the other sets stay as they were."""
@@ -97,14 +97,7 @@ def write_new_design_rolls(folder, seed, count=300):
 
     def rolled(index):
         face = faces[index % len(faces)]
-        size = int(rng.integers(28, 56))
-        font = render.ImageFont.truetype(face, size)
-        height = int(round(size * 0.72 / rng.uniform(0.75, 0.95)))
-        cell = int(round(size * rng.uniform(0.55, 0.9)))
-        wheel, ink = render.wheel_colours(rng)
-        digit, fraction = index // len(faces) % 10, float(rng.uniform(0.2, 0.8))
-        value = (digit + fraction) % 10
-        image = render.wheel_strip(font, size, digit, fraction, cell, height, wheel, ink)
+        image, value = render.wheel_photo(rng, [face], digit=index // len(faces) % 10, roll=(0.2, 0.8))
         char = str(render.round_digit(value))
         image, _ = augment.augment(rng, image, [(char, 0, image.shape[1], value)], rendered=True)
         return image, [(char, value)]

@@ -420,13 +420,15 @@ def wheels(rng, faces, stroke_share=0.0):
     return image, shown
 
 
-def wheel_photo(rng, faces, stroke_share=0.0, wide_share=0.0):
+def wheel_photo(rng, faces, stroke_share=0.0, wide_share=0.0, digit=None, roll=None):
     """One wheel as a camera's digit window takes it: tight around the digit (which fills 75-95%
     of the height, as in meterdigits' photos), the wheel's sides or the window's frame at its
     edges half of the time, caught mid-roll 30% of the time. In one of the font files `faces`, or,
     `stroke_share` of the time, a design drawn from strokes. `wide_share` of the font wheels have
     their digits farther apart than the window is high (1.05-1.35 times) and smaller in it
-    (55-90% of its height), as many water meters' wheels do. Returns (image, wheel value)."""
+    (55-90% of its height), as many water meters' wheels do. `digit` fixes the digit and `roll`,
+    a (low, high) pair, draws how far it has turned towards the next from that range instead;
+    left out, both are drawn as before. Returns (image, wheel value)."""
     size = int(rng.integers(28, 56))
     stroked = bool(stroke_share) and rng.random() < stroke_share
     if stroked:
@@ -438,8 +440,11 @@ def wheel_photo(rng, faces, stroke_share=0.0, wide_share=0.0):
     pitch = int(round(height * rng.uniform(1.05, 1.35))) if wide else height
     cell = int(round(size * rng.uniform(0.55, 0.9)))
     wheel, ink = wheel_colours(rng)
-    digit = int(rng.integers(10))
-    fraction = float(rng.uniform(0.05, 0.95)) if rng.random() < 0.3 else float(rng.uniform(-0.08, 0.08))
+    digit = int(rng.integers(10)) if digit is None else digit
+    if roll is None:
+        fraction = float(rng.uniform(0.05, 0.95)) if rng.random() < 0.3 else float(rng.uniform(-0.08, 0.08))
+    else:
+        fraction = float(rng.uniform(*roll))
     image = wheel_strip(face, size, digit, fraction, cell, height, wheel, ink, pitch)
     if rng.random() < 0.5:
         frame = rng.integers(0, 256, 3).astype(np.uint8)
