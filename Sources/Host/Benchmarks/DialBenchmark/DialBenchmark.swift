@@ -6,14 +6,15 @@
 // caught mid-roll apart, beside the wheels alone. With `--host PLUGINS.json` (sets written with
 // `--references`), whole meters also read through photometer-host as a registered meter is: set
 // up from its reference photo, the photo found and straightened through the identify homography
-// (HostScore; `--wheels-only` sets each meter up again without its dials); and, in process, each
-// meter found in its photo by its dials alone (LocateScore), the fallback the host takes when the
-// identify plugins do not locate it. `--cell-model FILE.onnx` reads the wheels in process with
+// (HostScore; its wheels' window set up with a fifth of its height to spare above and below, as
+// the README asks of a user, `--margin` another share; `--wheels-only` sets each meter up again
+// without its dials); and, in process, each meter found in its photo by its dials alone
+// (LocateScore), the fallback the host takes when the identify plugins do not locate it. `--cell-model FILE.onnx` reads the wheels in process with
 // another training of the cell classifier, for comparing trainings.
 //
 //   swift build -c release
-//   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors] [--host PLUGINS.json [--wheels-only]]
-//     [--cell-model FILE.onnx]
+//   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors]
+//     [--host PLUGINS.json [--wheels-only] [--margin SHARE]] [--cell-model FILE.onnx]
 import ArgumentParser
 import DigitReader
 import Foundation
@@ -40,6 +41,12 @@ struct DialBenchmark: AsyncParsableCommand {
 
   @Flag(help: "With --host, also set each meter up with its wheels' window alone and read it so.")
   var wheelsOnly = false
+
+  @Option(
+    help: ArgumentHelp(
+      "With --host, the share of the wheels' window's height set up to spare above and below it (0: its frame).",
+      valueName: "share"))
+  var margin = 0.2
 
   @Option(help: ArgumentHelp("Read the wheels with another training of the cell classifier.", valueName: "file.onnx"))
   var cellModel: String?
@@ -82,13 +89,14 @@ struct DialBenchmark: AsyncParsableCommand {
         let client = try await HostScore.launch(plugins: URL(fileURLWithPath: plugins), folder: store)
         var score = HostScore()
         for meter in rendered {
-          try await score.add(meter, folder: folder, client: client, showErrors: showErrors)
+          try await score.add(meter, folder: folder, client: client, margin: margin, showErrors: showErrors)
         }
         hostScores.append((folder.lastPathComponent, score))
         if wheelsOnly {
           var wheels = HostScore()
           for meter in rendered {
-            try await wheels.add(meter, folder: folder, client: client, withDials: false, showErrors: showErrors)
+            try await wheels.add(
+              meter, folder: folder, client: client, withDials: false, margin: margin, showErrors: showErrors)
           }
           hostScores.append((folder.lastPathComponent + ", wheels only", wheels))
         }

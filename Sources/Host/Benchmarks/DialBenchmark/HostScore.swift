@@ -29,9 +29,11 @@ struct HostScore {
 
   /// Sets up `meter` from its reference and reads its photo; a meter of a set written without
   /// `--references` is left out. With `withDials` false the meter is set up with its wheels' window
-  /// alone, and the value is the wheels' whole number.
+  /// alone, and the value is the wheels' whole number. The window is set up with `margin` of its
+  /// height to spare above and below (0: the window's frame as drawn).
   mutating func add(
-    _ meter: RenderedMeter, folder: URL, client: HostClient, withDials: Bool = true, showErrors: Bool
+    _ meter: RenderedMeter, folder: URL, client: HostClient, withDials: Bool = true, margin: Double = 0,
+    showErrors: Bool
   ) async throws {
     guard let reference = meter.reference else { return }
     let dials =
@@ -41,7 +43,8 @@ struct HostScore {
       } : []
     let truth = withDials ? meter.value : String(meter.value.prefix { $0 != "." })
     let name = withDials ? meter.file : "wheels-\(meter.file)"
-    let setUp = Meter(name: name, kind: .water, roi: reference.wheels, digits: 5, dials: dials)
+    let setUp = Meter(
+      name: name, kind: .water, roi: Self.window(reference.wheels, margin: margin), digits: 5, dials: dials)
     let referencePhoto = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(reference.file))))
     _ = try await client.send(.addMeter(AddMeterRequest(meter: setUp, references: [referencePhoto])))
     let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(meter.file))))
@@ -71,6 +74,13 @@ struct HostScore {
       let value = result.value.isEmpty ? "none" : result.value
       print("  \(meter.file) (host): \(value), truth \(truth) \(result.flags)")
     }
+  }
+
+  /// `window` grown by `margin` of its height above and below, not above the photo's top.
+  static func window(_ window: Rect, margin: Double) -> Rect {
+    let spare = Int32((margin * Double(window.height)).rounded())
+    let top = max(0, window.y - spare)
+    return Rect(x: window.x, y: top, width: window.width, height: window.y + window.height + spare - top)
   }
 
   func row(_ name: String) -> String {
