@@ -33,6 +33,44 @@ import Testing
     #expect(result.summary.hasSuffix(", corrected from 1284.5)"))
   }
 
+  /// A water meter with four dials (wheels 00000, dials 0.0000): a half-turned last wheel named
+  /// short of the last reading is moved, the dials' digits kept, to the least advance they allow.
+  @Test func aDialMetersWholeNumberReadShortOfItsLastReadingMovesToTheLeastAdvance() throws {
+    let water = Meter(name: "water", kind: .water, unit: "m3", digits: 9, decimals: 4, countsUp: true)
+    let previous = StoredReading(
+      id: 1, meter: "water", value: "04426.1000", numeric: 4426.1, unit: "m3", takenAt: 0, recordedAt: 0,
+      source: .ocr)
+    let symbols = "044204419".map { (String($0), 0.9, [(String, Double)]()) }
+    let dials = ReadDecision(meter: water, previous: previous, decimals: 4, now: 24 * hour, finerPlaces: 4)
+    let moved = dials.decide(voted("044204419", symbols), flags: [])
+    #expect(moved.value == "04426.4419")
+    #expect(moved.unrepairedValue == "04420.4419")
+    #expect(moved.flags == [.repaired])
+    // 04426 to 04429 are plausible: which one is a guess, at most a quarter sure.
+    #expect(moved.confidence <= 0.25)
+
+    // With a maximum rate of 0.1 m3 an hour only 04426 to 04428 fit the day since.
+    var capped = water
+    capped.maxRatePerHour = 0.1
+    let fewer = ReadDecision(meter: capped, previous: previous, decimals: 4, now: 24 * hour, finerPlaces: 4)
+    let three = fewer.decide(voted("044204419", symbols), flags: [])
+    #expect(three.value == "04426.4419" && abs(three.confidence - 1.0 / 3) < 1e-9)
+
+    // Read above the most the meter can have advanced: the nearest below it.
+    let over = fewer.decide(voted("044324419", "044324419".map { (String($0), 0.9, []) }), flags: [])
+    #expect(over.value == "04428.4419")
+
+    // Not within a turn of the last wheel, or its places not measured: no whole number moves.
+    let far = dials.decide(voted("044004419", "044004419".map { (String($0), 0.9, []) }), flags: [])
+    #expect(far.value == "04400.4419" && far.flags == [.implausible])
+    let unmeasured = ReadDecision(meter: water, previous: previous, decimals: 4, now: 24 * hour)
+    #expect(unmeasured.decide(voted("044204419", symbols), flags: []).flags == [.implausible])
+
+    // A plausible value stands.
+    let right = dials.decide(voted("044264419", "044264419".map { (String($0), 0.9, []) }), flags: [])
+    #expect(right.value == "04426.4419" && right.flags.isEmpty && right.confidence == 0.9)
+  }
+
   /// A monitor's diastolic read "02" over ghost segments is shown as 72 and flagged repaired; a
   /// blank leading place read as 0 ("072") is no repair.
   @Test func aMonitorFieldsHiddenLeadingDigitIsARepair() {

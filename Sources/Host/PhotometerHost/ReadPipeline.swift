@@ -64,7 +64,8 @@ final class ReadPipeline: Sendable {
     }
     let places = try await readFinerPlaces(
       of: photo, request: request, context: context, location: location, result: &result, flags: &flags)
-    result = Self.decision(context, places: places).decide(result, flags: flags)
+    let measured = Self.dials(of: request, meter: context.meter).isEmpty ? 0 : places
+    result = Self.decision(context, places: places, measured: measured).decide(result, flags: flags)
     result.crop = try clientCrop(result.crop)
     if !request.stream.isEmpty {
       let (value, confidence) = (result.value, result.confidence)
@@ -124,8 +125,9 @@ final class ReadPipeline: Sendable {
     return context.meter?.extended == true && Self.extendWheels(&result) ? 1 : 0
   }
 
-  /// The decision for the meter as read: `places` decimals more than its wheels show.
-  private static func decision(_ context: Context, places: Int) -> ReadDecision {
+  /// The decision for the meter as read: `places` decimals more than its wheels show, `measured`
+  /// of them by pointer dials.
+  private static func decision(_ context: Context, places: Int, measured: Int) -> ReadDecision {
     var meter = context.meter
     meter?.decimals += places
     if let digits = meter?.digits, digits > 0 {
@@ -133,7 +135,7 @@ final class ReadPipeline: Sendable {
     }
     return ReadDecision(
       meter: meter, previous: context.latest, decimals: Int(context.decimals) + places,
-      now: Int64(Date().timeIntervalSince1970 * 1000))
+      now: Int64(Date().timeIntervalSince1970 * 1000), finerPlaces: measured)
   }
 
   /// The meter the request names; or, to save a reading of an unnamed meter, the one identified

@@ -133,6 +133,29 @@ public struct Plausibility: Sendable {
     return best
   }
 
+  /// `digits` (digits only) whose last `finerPlaces` were measured finer than the whole number
+  /// before them (a water meter's dials, which the wheels' last digit turns with), moved to the
+  /// plausible whole number nearest the one read, at most `reach` either way and the lower of two
+  /// as near, the finer digits kept; with how many whole numbers within reach are plausible. Nil
+  /// when none is. A counting meter read below its last reading (a half-turned last wheel named
+  /// one short) is so read as the least advance the dials allow.
+  public func nearestWhole(_ digits: String, finerPlaces: Int, reach: Int = 9) -> (value: String, choices: Int)? {
+    let places = digits.count - finerPlaces
+    guard finerPlaces > 0, (1...18).contains(places), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let whole = Int(digits.prefix(places))
+    else { return nil }
+    let finer = String(digits.suffix(finerPlaces))
+    let modulus = (0..<places).reduce(1) { product, _ in product * 10 }
+    func text(_ number: Int) -> String {
+      let shown = String(number)
+      return String(repeating: "0", count: places - shown.count) + shown + finer
+    }
+    let plausible = (whole - reach...whole + reach).filter { $0 != whole && (0..<modulus).contains($0) }
+      .filter { allows(text($0)) }
+    guard let nearest = plausible.min(by: { (abs($0 - whole), $0) < (abs($1 - whole), $1) }) else { return nil }
+    return (text(nearest), plausible.count)
+  }
+
   /// The digits as a number with the meter's decimals (a point the display showed stands).
   private func number(_ digits: String) -> Double? {
     guard let whole = Double(digits) else { return nil }

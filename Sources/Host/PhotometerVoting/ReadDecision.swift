@@ -11,19 +11,25 @@ public struct ReadDecision: Sendable {
   public var decimals: Int
   /// Unix time in milliseconds.
   public var now: Int64
+  /// How many of the value's last digits a finer instrument measured (a water meter's pointer
+  /// dials): an implausible value first moves the whole number before them
+  /// (``Plausibility/nearestWhole(_:finerPlaces:reach:)``).
+  public var finerPlaces: Int
 
-  public init(meter: Meter?, previous: StoredReading?, decimals: Int, now: Int64) {
+  public init(meter: Meter?, previous: StoredReading?, decimals: Int, now: Int64, finerPlaces: Int = 0) {
     self.meter = meter
     self.previous = previous
     self.decimals = decimals
     self.now = now
+    self.finerPlaces = finerPlaces
   }
 
   /// `voted` checked and formatted; `flags` (what made the window hard to read) join its own.
   ///
-  /// An implausible value is repaired from the per-digit runners-up when one combination is
-  /// plausible: the most likely such value wins and `repaired` says so; otherwise the value
-  /// stays and `implausible` says so.
+  /// An implausible value is repaired: with ``finerPlaces``, by the nearest plausible whole number
+  /// (its confidence at most one over how many were plausible); else from the per-digit runners-up
+  /// when one combination is plausible, the most likely such value. `repaired` says so; otherwise
+  /// the value stays and `implausible` says so.
   public func decide(_ voted: ReadResult, flags: [ReadFlag]) -> ReadResult {
     var result = voted
     result.meter = meter?.name ?? ""
@@ -49,7 +55,12 @@ public struct ReadDecision: Sendable {
     }
     let rule = Plausibility(meter: meter, previous: previous, now: now)
     guard !rule.allows(result.value) else { return }
-    if let repaired = rule.repair(result.digits) {
+    if let moved = rule.nearestWhole(result.value, finerPlaces: finerPlaces) {
+      result.unrepairedValue = result.value
+      result.value = moved.value
+      result.confidence = min(result.confidence, 1 / Double(moved.choices))
+      result.flags.append(.repaired)
+    } else if let repaired = rule.repair(result.digits) {
       result.unrepairedValue = result.value
       result.value = repaired.value
       result.confidence = min(result.confidence, repaired.likelihood)

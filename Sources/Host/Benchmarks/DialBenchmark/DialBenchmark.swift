@@ -48,6 +48,13 @@ struct DialBenchmark: AsyncParsableCommand {
       valueName: "share"))
   var margin = 0.2
 
+  @Flag(
+    help: """
+      With --host, also read every meter set up again as counting up, with a reading taken a day \
+      before 0.1 to 0.6 m3 below the truth.
+      """)
+  var history = false
+
   @Option(help: ArgumentHelp("Read the wheels with another training of the cell classifier.", valueName: "file.onnx"))
   var cellModel: String?
 
@@ -92,6 +99,17 @@ struct DialBenchmark: AsyncParsableCommand {
           try await score.add(meter, folder: folder, client: client, margin: margin, showErrors: showErrors)
         }
         hostScores.append((folder.lastPathComponent, score))
+        if history {
+          var later = HostScore()
+          for (index, meter) in rendered.enumerated() {
+            // Spread evenly over 0.1-0.6 m3, a household's day, meter by meter (golden-ratio steps).
+            let used = 0.1 + 0.5 * (Double(index) * 0.618_034).truncatingRemainder(dividingBy: 1)
+            try await later.add(
+              meter, folder: folder, client: client, margin: margin, used: used, tag: "history-",
+              showErrors: showErrors)
+          }
+          hostScores.append((folder.lastPathComponent + ", a day-old reading", later))
+        }
         if wheelsOnly {
           var wheels = HostScore()
           for meter in rendered {

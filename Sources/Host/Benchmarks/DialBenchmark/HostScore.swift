@@ -30,10 +30,12 @@ struct HostScore {
   /// Sets up `meter` from its reference and reads its photo; a meter of a set written without
   /// `--references` is left out. With `withDials` false the meter is set up with its wheels' window
   /// alone, and the value is the wheels' whole number. The window is set up with `margin` of its
-  /// height to spare above and below (0: the window's frame as drawn).
+  /// height to spare above and below (0: the window's frame as drawn). With `used` (cubic metres),
+  /// the meter counts up and holds a reading that much below the truth, taken a day before; `tag`
+  /// names the meter apart from the same one set up otherwise.
   mutating func add(
     _ meter: RenderedMeter, folder: URL, client: HostClient, withDials: Bool = true, margin: Double = 0,
-    showErrors: Bool
+    used: Double? = nil, tag: String = "", showErrors: Bool
   ) async throws {
     guard let reference = meter.reference else { return }
     let dials =
@@ -42,11 +44,17 @@ struct HostScore {
         Dial(region: dial.region, factor: Double(dial.factor) ?? 0, counterClockwise: dial.counterClockwise)
       } : []
     let truth = withDials ? meter.value : String(meter.value.prefix { $0 != "." })
-    let name = withDials ? meter.file : "wheels-\(meter.file)"
+    let name = tag + (withDials ? meter.file : "wheels-\(meter.file)")
     let setUp = Meter(
-      name: name, kind: .water, roi: Self.window(reference.wheels, margin: margin), digits: 5, dials: dials)
+      name: name, kind: .water, roi: Self.window(reference.wheels, margin: margin), digits: 5, countsUp: used != nil,
+      dials: dials)
     let referencePhoto = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(reference.file))))
     _ = try await client.send(.addMeter(AddMeterRequest(meter: setUp, references: [referencePhoto])))
+    if let used, let value = Double(truth) {
+      let dayAgo = Int64(Date().timeIntervalSince1970 * 1000) - 86_400_000
+      let earlier = String(format: "%010.4f", value - used)
+      _ = try await client.send(.addReading(AddReadingRequest(meter: name, value: earlier, takenAt: dayAgo)))
+    }
     let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(meter.file))))
     let started = ContinuousClock.now
     let result = try await client.send(.read(ReadRequest(image: photo, meter: name)))
