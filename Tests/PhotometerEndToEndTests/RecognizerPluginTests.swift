@@ -89,6 +89,18 @@ import Testing
     let alone = try #require(try json(wheelsOnly).first)
     #expect((alone["value"] as? String)?.count == 5, "\(alone)")
     #expect((alone["flags"] as? [String])?.contains("dials-not-read") == true, "\(alone)")
+
+    // Counting up, after a reading 5 m3 above this photo's: the wheels as read fall below it, and
+    // the whole number moves to the nearest one the dials' digits make plausible.
+    #expect(try await run(["meter", "edit", "Water", "--counts-up", "true"]).status == 0)
+    let whole = try #require(Int(truth.prefix(5)))
+    let yesterday = ISO8601DateFormatter().string(from: Date(timeIntervalSinceNow: -86_400))
+    let earlier = String(format: "%05d.0000", whole + 5)
+    #expect(try await run(["reading", "add", "Water", earlier, "--at", yesterday]).status == 0)
+    let afterward = try #require(try json(try await run(["read", "--meter", "Water", "--json", photo])).first)
+    let moved = try #require(afterward["value"] as? String)
+    #expect(Int(moved.prefix(5)) == whole + 5 && moved.suffix(4).prefix(3) == truth.suffix(4).prefix(3), "\(moved)")
+    #expect((afterward["flags"] as? [String])?.contains("repaired") == true, "\(afterward)")
   }
 
   /// A later photo of a water meter (turned, tilted, its pointers and wheels moved on) with no
