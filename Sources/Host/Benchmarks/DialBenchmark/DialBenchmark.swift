@@ -8,13 +8,14 @@
 // up from its reference photo, the photo found and straightened through the identify homography
 // (HostScore; its wheels' window set up with a fifth of its height to spare above and below, as
 // the README asks of a user, `--margin` another share; `--wheels-only` sets each meter up again
-// without its dials); and, in process, each meter found in its photo by its dials alone
-// (LocateScore), the fallback the host takes when the identify plugins do not locate it. `--cell-model FILE.onnx` reads the wheels in process with
-// another training of the cell classifier, for comparing trainings.
+// without its dials, `--history` again counting up after a reading a day before); and, in
+// process, each meter found in its photo by its dials alone (LocateScore), the fallback the host
+// takes when the identify plugins do not locate it. `--cell-model FILE.onnx` reads the wheels in
+// process with another training of the cell classifier, for comparing trainings.
 //
 //   swift build -c release
 //   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors]
-//     [--host PLUGINS.json [--wheels-only] [--margin SHARE]] [--cell-model FILE.onnx]
+//     [--host PLUGINS.json [--wheels-only] [--history] [--margin SHARE]] [--cell-model FILE.onnx]
 import ArgumentParser
 import DigitReader
 import Foundation
