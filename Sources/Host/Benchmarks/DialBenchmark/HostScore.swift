@@ -52,7 +52,7 @@ struct HostScore {
     _ = try await client.send(.addMeter(AddMeterRequest(meter: setUp, references: [referencePhoto])))
     if let used, let value = Double(truth) {
       let dayAgo = Int64(Date().timeIntervalSince1970 * 1000) - 86_400_000
-      let earlier = String(format: "%010.4f", value - used)
+      let earlier = String(format: "%010.4f", max(0, value - used))
       _ = try await client.send(.addReading(AddReadingRequest(meter: name, value: earlier, takenAt: dayAgo)))
     }
     let photo = Image(data: [UInt8](try Data(contentsOf: folder.appendingPathComponent(meter.file))))
