@@ -120,13 +120,16 @@ double sample(const cv::Mat &map, double column, double row) {
 
 // The pointer's own axis near the ray at `degrees` from `centre`: the middle of the pointer's
 // cross-section at each radius, a line fitted through them. A centre one pixel off turns the best
-// ray by degrees; the pointer's middle line does not depend on the centre.
+// ray by degrees; the pointer's middle line does not depend on the centre. The radii stop where a
+// cross-section holds over `joined` times the least ink of those before it: another mark (a
+// number, where the radius was taken too large) has joined the pointer's and would pull the line.
 double pointerAxis(const cv::Mat &map, cv::Point2d centre, double degrees, double inner, double outer,
                    double radius) {
   const double angle = degrees * pi / 180;
   const cv::Point2d along(std::sin(angle), -std::cos(angle)), across(std::cos(angle), std::sin(angle));
   const double reach = 0.15 * radius;
-  double sr = 0, sc = 0, srr = 0, src = 0, count = 0;
+  const double joined = 1.5;
+  double sr = 0, sc = 0, srr = 0, src = 0, count = 0, least = HUGE_VAL;
   for (int step = 0; step < 12; ++step) {
     const double r = inner + (outer - inner) * step / 11;
     std::vector<double> values;
@@ -145,6 +148,10 @@ double pointerAxis(const cv::Mat &map, cv::Point2d centre, double degrees, doubl
     if (weight <= 0) {
       continue;
     }
+    if (count >= 4 && weight > joined * least) {
+      break;
+    }
+    least = std::min(least, weight);
     middle /= weight;
     sr += r, sc += middle, srr += r * r, src += r * middle, ++count;
   }
