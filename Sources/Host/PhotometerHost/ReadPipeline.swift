@@ -64,8 +64,7 @@ final class ReadPipeline: Sendable {
     }
     let places = try await readFinerPlaces(
       of: photo, request: request, context: context, location: location, result: &result, flags: &flags)
-    let measured = Self.dials(of: request, meter: context.meter).isEmpty ? 0 : places
-    result = Self.decision(context, places: places, measured: measured).decide(result, flags: flags)
+    result = Self.decision(context, places: places.count, measured: places.measured).decide(result, flags: flags)
     result.crop = try clientCrop(result.crop)
     if !request.stream.isEmpty {
       let (value, confidence) = (result.value, result.confidence)
@@ -111,18 +110,20 @@ final class ReadPipeline: Sendable {
   }
 
   /// The decimal places past the wheels: the pointer dials joined (the meter's or the request's),
-  /// or an extended counter's last wheel's roll. Returns how many places the value gained.
+  /// or an extended counter's last wheel's roll. Returns how many places the value gained, and how
+  /// many of them dials measured (an extended counter's roll is the reader's guess, no measure).
   private func readFinerPlaces(
     of photo: VisionImage, request: ReadRequest, context: Context, location: Location, result: inout ReadResult,
     flags: inout [ReadFlag]
-  ) async throws(PipelineError) -> Int {
+  ) async throws(PipelineError) -> (count: Int, measured: Int) {
     let dials = Self.dials(of: request, meter: context.meter)
     if !dials.isEmpty {
       let joined = try await joinDials(
         dials, photo: photo, request: request, context: context, location: location, result: &result, flags: &flags)
-      return joined ? dials.count : 0
+      let places = joined ? dials.count : 0
+      return (places, places)
     }
-    return context.meter?.extended == true && Self.extendWheels(&result) ? 1 : 0
+    return (context.meter?.extended == true && Self.extendWheels(&result) ? 1 : 0, 0)
   }
 
   /// The decision for the meter as read: `places` decimals more than its wheels show, `measured`

@@ -55,12 +55,10 @@ public struct ReadDecision: Sendable {
     }
     let rule = Plausibility(meter: meter, previous: previous, now: now)
     guard !rule.allows(result.value) else { return }
-    if let moved = rule.nearestWhole(result.value, finerPlaces: finerPlaces) {
-      result.unrepairedValue = result.value
-      result.value = moved.value
-      result.confidence = min(result.confidence, 1 / Double(moved.choices))
-      result.flags.append(.repaired)
-    } else if let repaired = rule.repair(result.digits) {
+    let moved = rule.nearestWhole(result.value, finerPlaces: finerPlaces).map {
+      (value: $0.value, likelihood: 1 / Double($0.choices))
+    }
+    if let repaired = moved ?? rule.repair(result.digits) {
       result.unrepairedValue = result.value
       result.value = repaired.value
       result.confidence = min(result.confidence, repaired.likelihood)
