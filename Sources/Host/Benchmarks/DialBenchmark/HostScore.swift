@@ -19,6 +19,8 @@ struct HostScore {
   /// Each dial's pointer as the host read it, against the truth: within 0.2 of a division.
   var pointers = 0
   var pointersClose = 0
+  /// The pointers' errors summed, in divisions (the mean is what a finest dial's digit turns on).
+  var pointerError = 0.0
   var milliseconds: [Double] = []
 
   /// A host on `plugins`, its store in `folder`.
@@ -68,6 +70,7 @@ struct HostScore {
       for (symbol, dial) in zip(result.dials, meter.dials) {
         let close = dial.error(of: symbol.position) <= 0.2
         pointers += 1
+        pointerError += dial.error(of: symbol.position)
         pointersClose += close ? 1 : 0
         if showErrors && !close {
           print(dial.errorLine(meter.file, via: " (host)", position: symbol.position, confidence: symbol.confidence))
@@ -96,6 +99,8 @@ struct HostScore {
     let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     return "\(name) (host) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "
       + "located \(share(located, meters)) (by the face \(byFace)), \(String(format: "%.1f", p50)) ms p50"
-      + (pointers > 0 ? "; pointers within 0.2 \(share(pointersClose, pointers)) of \(pointers)" : "")
+      + (pointers > 0
+        ? "; pointers within 0.2 \(share(pointersClose, pointers)) of \(pointers), mean error "
+          + String(format: "%.3f", pointerError / Double(pointers)) : "")
   }
 }
