@@ -63,11 +63,18 @@ def wheel_positions(value, count):
 
 
 def draw_wheels(image, rng, box, positions, style):
+    """The counter's wheels in `box`. A meter's drum spaces its digits a pitch of 0.95-1.1 window
+    heights apart, each glyph 0.45-0.72 of the height (DejaVu's digits are 0.73 of their size): half-way
+    through a roll a wheel shows from about half of each digit, as most of meterdigits' rolling
+    wheels do, down to slivers of each with a gap between, as some meters do. The drum's shape comes
+    from the stream's state without advancing it, so every other draw stays as it was."""
     x0, y0, x1, y1 = box
     draw = ImageDraw.Draw(image)
     cell = (x1 - x0) / len(positions)
     height = y1 - y0
-    face = font(rng.choice(FACES[style]), int(height * 0.62))
+    drum = random.Random(sum(rng.getstate()[1]))
+    glyph, pitch = drum.uniform(0.45, 0.72), drum.uniform(0.95, 1.1)
+    face = font(rng.choice(FACES[style]), int(height * glyph / 0.73))
     draw.rectangle(box, fill=(20, 20, 20))
     for index, position in enumerate(positions):
         left = x0 + index * cell
@@ -76,7 +83,7 @@ def draw_wheels(image, rng, box, positions, style):
         ink = (235, 235, 235)
         digit, roll = int(position) % 10, position - math.floor(position)
         for offset, shown in ((0, digit), (1, (digit + 1) % 10), (-1, (digit - 1) % 10)):
-            top = (offset - roll) * height * 1.1
+            top = (offset - roll) * height * pitch
             wheel_draw.text((wheel.width / 2, height / 2 + top), str(shown), fill=ink, font=face, anchor="mm")
         pixels = np.asarray(wheel).astype(np.float32)
         # The wheel's curve: darker towards its top and bottom edges.
