@@ -132,11 +132,11 @@ import Testing
     #expect(value.dropLast() == truth.dropLast(), "\(value), truth \(truth)")
   }
 
-  /// A blurred, tilted photo of a meter (the field style's twelfth) on which the keypoint match is
+  /// A blurred, tilted photo of a meter (the field style's fifteenth) on which the keypoint match is
   /// too weak for the vote to name it: the weak match, refined from the whole face, still places
   /// the window.
   @Test func aWeakMatchRefinedFromTheFaceLocatesTheMeter() async throws {
-    let folder = try await Rendered.dialMeters(count: 12, seed: 1, style: "field", references: true)
+    let folder = try await Rendered.dialMeters(count: 15, seed: 1, style: "field", references: true)
     let meter = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).last)
     let (photo, reference) = (
       folder.appendingPathComponent(meter[0]).path,
