@@ -10,6 +10,9 @@ import PhotometerProtocol
 struct HostScore {
   var meters = 0
   var exact = 0
+  /// Meters whose reading was flagged `low-confidence`: of those read wrong, and of those read right.
+  var flaggedWrong = 0
+  var flaggedRight = 0
   /// Meters the host found in their photo (no `meter-not-located` flag).
   var located = 0
   /// Of those, meters placed by the reference's face (`located-by-face`), not by the vote.
@@ -64,6 +67,10 @@ struct HostScore {
     let right = result.value == truth
     meters += 1
     exact += right ? 1 : 0
+    if result.flags.contains(.lowConfidence) {
+      flaggedWrong += right ? 0 : 1
+      flaggedRight += right ? 1 : 0
+    }
     located += result.flags.contains(.meterNotLocated) ? 0 : 1
     byFace += result.flags.contains(.locatedByFace) ? 1 : 0
     if result.dials.count == meter.dials.count {
@@ -98,6 +105,7 @@ struct HostScore {
     let sorted = milliseconds.sorted()
     let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     return "\(name) (host) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "
+      + "low-confidence \(flaggedWrong) of \(meters - exact) wrong, \(flaggedRight) of \(exact) right; "
       + "located \(share(located, meters)) (by the face \(byFace)), \(String(format: "%.1f", p50)) ms p50"
       + (pointers > 0
         ? "; pointers within 0.2 \(share(pointersClose, pointers)) of \(pointers), mean error "
