@@ -26,7 +26,8 @@ import Testing
       flags: [.glare])
     #expect(result.value == "1234.5")
     #expect(result.unrepairedValue == "1284.5")
-    #expect(result.flags == [.repaired, .glare])
+    // Repaired at most 0.4 sure: under the vote's threshold, so flagged so as well.
+    #expect(result.flags == [.repaired, .lowConfidence, .glare])
     #expect(result.meter == "gas")
     #expect(result.confidence <= 0.4)
     #expect(result.summary.hasPrefix("gas: 1234.5 m3 (confidence "))
@@ -45,7 +46,7 @@ import Testing
     let moved = dials.decide(voted("044204419", symbols), flags: [])
     #expect(moved.value == "04426.4419")
     #expect(moved.unrepairedValue == "04420.4419")
-    #expect(moved.flags == [.repaired])
+    #expect(moved.flags == [.repaired, .lowConfidence])
     // 04426 to 04429 are plausible: which one is a guess, at most a quarter sure.
     #expect(moved.confidence <= 0.25)
 
@@ -83,6 +84,20 @@ import Testing
       voted("072", [("0", 0.9, []), ("7", 0.9, []), ("2", 0.9, [])]), range: Plausibility.diastolic)
     #expect(blank.value == "72")
     #expect(blank.unrepairedValue.isEmpty && blank.flags.isEmpty)
+  }
+
+  /// A value that became unsure after the vote (its wheels read surely, a dial that disagrees with
+  /// the next one lowering the chain's confidence) is flagged as the client sees its confidence.
+  @Test func aValueLeftUnsureAfterTheVoteIsFlaggedLowConfidence() {
+    let water = Meter(name: "water", kind: .water, unit: "m3", digits: 9, decimals: 4, countsUp: false)
+    let decision = ReadDecision(meter: water, previous: nil, decimals: 4, now: 0, finerPlaces: 4)
+    var chained = voted("139502227", "139502227".map { (String($0), 0.95, []) }, flags: [.blur])
+    chained.confidence = 0.1
+    let unsure = decision.decide(chained, flags: [.glare])
+    #expect(unsure.value == "13950.2227" && unsure.confidence == 0.1)
+    #expect(unsure.flags == [.blur, .lowConfidence, .glare])
+    chained.confidence = 0.5
+    #expect(decision.decide(chained, flags: []).flags == [.blur])
   }
 
   @Test func aValueNoRunnerUpMakesPlausibleStaysAndIsFlagged() {

@@ -29,12 +29,17 @@ public struct ReadDecision: Sendable {
   /// An implausible value is repaired: with ``finerPlaces``, by the nearest plausible whole number
   /// (its confidence at most one over how many were plausible); else from the per-digit runners-up
   /// when one combination is plausible, the most likely such value. `repaired` says so; otherwise
-  /// the value stays and `implausible` says so.
+  /// the value stays and `implausible` says so. A value left less sure than
+  /// ``ReadVote/lowConfidence`` is flagged `low-confidence`, however it became so after the vote
+  /// (a dial that disagrees with the next, a repair among several plausible values).
   public func decide(_ voted: ReadResult, flags: [ReadFlag]) -> ReadResult {
     var result = voted
     result.meter = meter?.name ?? ""
     if let meter, !result.value.isEmpty {
       checkPlausibility(&result, meter: meter)
+    }
+    if !result.value.isEmpty && result.confidence < ReadVote.lowConfidence {
+      result.flags.append(.lowConfidence)
     }
     result.flags = Self.ordered(result.flags + flags)
     result.value = Self.withDecimals(result.value, decimals: decimals)
