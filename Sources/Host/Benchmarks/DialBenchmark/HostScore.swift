@@ -75,9 +75,10 @@ struct HostScore {
     byFace += result.flags.contains(.locatedByFace) ? 1 : 0
     if result.dials.count == meter.dials.count {
       for (symbol, dial) in zip(result.dials, meter.dials) {
-        let close = dial.error(of: symbol.position) <= 0.2
+        let error = dial.error(of: symbol.position)
+        let close = error <= 0.2
         pointers += 1
-        pointerError += dial.error(of: symbol.position)
+        pointerError += error
         pointersClose += close ? 1 : 0
         if showErrors && !close {
           print(dial.errorLine(meter.file, via: " (host)", position: symbol.position, confidence: symbol.confidence))
