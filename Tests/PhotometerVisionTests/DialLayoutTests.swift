@@ -119,6 +119,53 @@ import Testing
     }
   }
 
+  /// A location that places every dial is told so; one a fraction of a dial off and turned a
+  /// little (as a face locate gone astray leaves it) places none, and the similarity the dials'
+  /// shifts agree on puts it back (`PointerDial.fit`).
+  @Test func theDialsPutAStrayLocationBack() async throws {
+    let meters = try await Self.meters(count: 3, seed: 34)
+    try await onOwnThread {
+      for (index, meter) in meters.enumerated() {
+        let right = try #require(
+          try PointerDial.locate(meter.referenceDials, in: meter.photo, reference: meter.reference), "meter \(index)")
+        let kept = try PointerDial.fit(
+          of: right, dials: meter.referenceDials, reference: meter.reference, in: meter.photo)
+        #expect(kept.placed == meter.referenceDials.count, "meter \(index): \(kept)")
+        // Turned 2 degrees about the first dial's centre and moved 0.4 of its radius right, in
+        // the reference's pixels.
+        let pivot = Self.centre(meter.referenceDials[0])
+        let step = 0.4 * Double(min(meter.referenceDials[0].width, meter.referenceDials[0].height)) / 2
+        let (c, s) = (cos(2 * Double.pi / 180), sin(2 * Double.pi / 180))
+        let moveX: Double = pivot.x - c * pivot.x + s * pivot.y + step
+        let moveY: Double = pivot.y - s * pivot.x - c * pivot.y
+        let stray = Self.product(right, [c, -s, moveX, s, c, moveY, 0, 0, 1])
+        #expect(Self.errors(meter, stray).dials.allSatisfy { $0 > 0.3 }, "meter \(index)")
+        let fit = try PointerDial.fit(
+          of: stray, dials: meter.referenceDials, reference: meter.reference, in: meter.photo)
+        #expect(fit.placed == 0, "meter \(index): \(fit)")
+        let corrected = try #require(fit.corrected, "meter \(index)")
+        let errors = Self.errors(meter, corrected)
+        #expect(errors.dials.allSatisfy { $0 < 0.15 }, "meter \(index): \(errors)")
+        let again = try PointerDial.fit(
+          of: corrected, dials: meter.referenceDials, reference: meter.reference, in: meter.photo)
+        #expect(again.placed == meter.referenceDials.count, "meter \(index): \(again)")
+      }
+    }
+  }
+
+  /// The row-major 3 x 3 product `a` x `b`.
+  static func product(_ a: [Double], _ b: [Double]) -> [Double] {
+    var product = [Double](repeating: 0, count: 9)
+    for row in 0..<3 {
+      for column in 0..<3 {
+        for inner in 0..<3 {
+          product[row * 3 + column] += a[row * 3 + inner] * b[inner * 3 + column]
+        }
+      }
+    }
+    return product
+  }
+
   @Test func oneDialIsRefused() throws {
     let image = try VisionImage(pixels: [UInt8](repeating: 200, count: 80 * 80 * 3), width: 80, height: 80, channels: 3)
     #expect(throws: VisionError.self) {

@@ -34,6 +34,8 @@ constexpr double nearShare = 0.35, smallest = 0.6, largest = 1.6;
 constexpr size_t anchors = 30, candidates = 60;
 // The side both photos are aligned at.
 constexpr int alignSide = 320;
+// The side a dial's box is compared at when its shift is measured (`pm_dials_shifts`).
+constexpr double shiftSide = 56;
 
 struct Circle {
   std::complex<double> centre;
@@ -173,6 +175,56 @@ pm_status pm_dials_locate(
     }
     homography[6] = 0, homography[7] = 0, homography[8] = 1;
     *matched = best.matched;
+    return PM_OK;
+  });
+}
+
+pm_status pm_dials_shifts(
+  const pm_image *reference, const pm_image *photo, const double *homography, const pm_dial_region *dials, int count,
+  pm_dial_shift *out) {
+  return guarded([&] {
+    const cv::Matx33d given(homography);
+    const cv::Matx33d intoPhoto(photo->scale, 0, 0, 0, photo->scale, 0, 0, 0, 1);
+    for (int index = 0; index < count; ++index) {
+      const pm_dial_region &dial = dials[index];
+      if (dial.width < 8 || dial.height < 8) {
+        return fail(PM_BAD_ARGUMENT, "a dial's box must be at least 8 pixels a side");
+      }
+      // Reference pixels -> working pixels: the box about `shiftSide` pixels a side.
+      const double scale = shiftSide / double(std::max(dial.width, dial.height));
+      const cv::Size box(
+        std::max(4, int(std::lround(dial.width * scale))), std::max(4, int(std::lround(dial.height * scale))));
+      const int reach = int(std::lround(0.5 * std::max(box.width, box.height)));
+      const cv::Matx23d fromBox(
+        reference->scale / scale, 0, reference->scale * dial.x, 0, reference->scale / scale, reference->scale * dial.y);
+      cv::Mat patch, area;
+      cv::warpAffine(reference->mat, patch, fromBox, box, cv::INTER_AREA | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+      const cv::Matx33d fromArea(
+        1 / scale, 0, dial.x - reach / scale, 0, 1 / scale, dial.y - reach / scale, 0, 0, 1);
+      cv::warpPerspective(
+        photo->mat, area, intoPhoto * given * fromArea, box + cv::Size(2 * reach, 2 * reach),
+        cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+      patch = grey(patch), area = grey(area);
+      cv::GaussianBlur(patch, patch, cv::Size(5, 5), 1.0);
+      cv::GaussianBlur(area, area, cv::Size(5, 5), 1.0);
+      cv::Mat scores;
+      cv::matchTemplate(area, patch, scores, cv::TM_CCOEFF_NORMED);
+      double best = 0;
+      cv::Point peak;
+      cv::minMaxLoc(scores, nullptr, &best, nullptr, &peak);
+      // The peak to a fraction of a pixel by a parabola through it and its neighbours.
+      auto vertex = [&](cv::Point before, cv::Point after) {
+        if (before.x < 0 || before.y < 0 || after.x >= scores.cols || after.y >= scores.rows) return 0.0;
+        const double a = scores.at<float>(before), b = best, c = scores.at<float>(after);
+        const double curve = a - 2 * b + c;
+        return curve < 0 ? std::clamp(0.5 * (a - c) / curve, -0.5, 0.5) : 0.0;
+      };
+      const double column = peak.x + vertex(peak - cv::Point(1, 0), peak + cv::Point(1, 0));
+      const double row = peak.y + vertex(peak - cv::Point(0, 1), peak + cv::Point(0, 1));
+      out[index].dx = (column - reach) / scale;
+      out[index].dy = (row - reach) / scale;
+      out[index].score = best;
+    }
     return PM_OK;
   });
 }

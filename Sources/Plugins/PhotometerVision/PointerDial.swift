@@ -66,6 +66,129 @@ public struct PointerDial: Hashable, Sendable {
     return all ? similarity : nil
   }
 
+  /// How well a location puts a meter's dials where they are in a photo
+  /// (``fit(of:dials:reference:in:)``).
+  public struct LocationFit: Sendable {
+    /// The dials found within ``PointerDial/leastShift`` of their radius of where it puts them.
+    public var placed: Int
+    /// Their shifts summed, in shares of their radii (among locations placing as many, the least
+    /// is the best).
+    public var shift: Double
+    /// The location corrected by the similarity that most of the found dials' shifts agree on
+    /// (within ``PointerDial/shiftResidual`` of their radii), refitted on those; nil when no two
+    /// found dials agree on one.
+    public var corrected: [Double]?
+  }
+
+  /// How well `homography` (row-major 3 x 3, from `reference`'s pixels to `image`'s) puts the
+  /// meter's `dials` (their boxes in `reference`): each box is found in `image` straightened
+  /// through it, within half the box's side (`pm_dials_shifts`, normalised cross-correlation of at
+  /// least ``leastScore``), and its shift measured.
+  public static func fit(
+    of homography: [Double], dials: [Rect], reference: VisionImage, in image: VisionImage
+  ) throws(VisionError) -> LocationFit {
+    guard homography.count == 9 else {
+      throw VisionError(kind: .badArgument, description: "a homography has 9 entries, not \(homography.count)")
+    }
+    let regions = dials.map {
+      pm_dial_region(x: $0.x, y: $0.y, width: $0.width, height: $0.height, counter_clockwise: 0)
+    }
+    var shifts = [pm_dial_shift](repeating: pm_dial_shift(), count: dials.count)
+    try check(pm_dials_shifts(reference.pointer, image.pointer, homography, regions, Int32(regions.count), &shifts))
+    let found = zip(dials, shifts).filter { $0.1.score >= leastScore }.map { dial, shift in
+      let centre = (x: Double(dial.x) + Double(dial.width) / 2, y: Double(dial.y) + Double(dial.height) / 2)
+      return DialShift(
+        from: centre, to: (x: centre.x + shift.dx, y: centre.y + shift.dy),
+        radius: Double(min(dial.width, dial.height)) / 2)
+    }
+    let near = found.filter { $0.length <= leastShift }
+    let corrected = Similarity(agreedOn: found).map { composed(homography, $0.matrix) }
+    return LocationFit(placed: near.count, shift: near.map(\.length).reduce(0, +), corrected: corrected)
+  }
+
+  /// A dial is found where its box matches at least this well (normalised cross-correlation).
+  public static let leastScore = 0.4
+  /// A dial stands where a location puts it when found within this share of its radius.
+  public static let leastShift = 0.25
+  /// A found dial agrees with a similarity that puts it within this share of its radius.
+  public static let shiftResidual = 0.15
+
+  /// A dial's centre where a location puts it (`from`) and where it is found (`to`).
+  struct DialShift {
+    var from: (x: Double, y: Double)
+    var to: (x: Double, y: Double)
+    var radius: Double
+
+    /// The shift as a share of the radius.
+    var length: Double { hypot(to.x - from.x, to.y - from.y) / radius }
+  }
+
+  /// A similarity of the plane (turn, scale, shift): z -> a z + b, as complex numbers.
+  struct Similarity {
+    var a: (re: Double, im: Double)
+    var b: (re: Double, im: Double)
+
+    /// The least-squares similarity taking each pair's first point to its second; nil when the
+    /// first points coincide.
+    init?(fitting pairs: [((x: Double, y: Double), (x: Double, y: Double))]) {
+      let count = Double(pairs.count)
+      let from = (x: pairs.map(\.0.x).reduce(0, +) / count, y: pairs.map(\.0.y).reduce(0, +) / count)
+      let to = (x: pairs.map(\.1.x).reduce(0, +) / count, y: pairs.map(\.1.y).reduce(0, +) / count)
+      var re = 0.0, im = 0.0, norm = 0.0
+      for (p, q) in pairs {
+        let (zx, zy, wx, wy) = (p.x - from.x, p.y - from.y, q.x - to.x, q.y - to.y)
+        // w times the conjugate of z.
+        re += wx * zx + wy * zy
+        im += wy * zx - wx * zy
+        norm += zx * zx + zy * zy
+      }
+      guard norm > 1e-9 else { return nil }
+      a = (re / norm, im / norm)
+      b = (to.x - (a.re * from.x - a.im * from.y), to.y - (a.im * from.x + a.re * from.y))
+    }
+
+    /// The similarity that the most of `shifts` agree on: each pair's, the one most dials stand
+    /// within ``PointerDial/shiftResidual`` of their radius of, refitted on those; nil when no
+    /// pair is followed by a third dial too, or by both of two.
+    init?(agreedOn shifts: [DialShift]) {
+      var best: [DialShift] = []
+      for first in shifts.indices {
+        for second in shifts.indices where second > first {
+          guard let pair = Similarity(fitting: [shifts[first], shifts[second]].map { ($0.from, $0.to) }) else {
+            continue
+          }
+          let agreeing = shifts.filter { shift in
+            let placed = pair.apply(shift.from)
+            return hypot(placed.x - shift.to.x, placed.y - shift.to.y) <= PointerDial.shiftResidual * shift.radius
+          }
+          if agreeing.count > best.count {
+            best = agreeing
+          }
+        }
+      }
+      guard best.count >= min(3, shifts.count), best.count >= 2 else { return nil }
+      self.init(fitting: best.map { ($0.from, $0.to) })
+    }
+
+    func apply(_ point: (x: Double, y: Double)) -> (x: Double, y: Double) {
+      (a.re * point.x - a.im * point.y + b.re, a.im * point.x + a.re * point.y + b.im)
+    }
+
+    /// Row-major 3 x 3.
+    var matrix: [Double] { [a.re, -a.im, b.re, a.im, a.re, b.im, 0, 0, 1] }
+  }
+
+  /// `first` after `second`: the row-major 3 x 3 product first x second, scaled to end in 1.
+  static func composed(_ first: [Double], _ second: [Double]) -> [Double] {
+    var product = [Double](repeating: 0, count: 9)
+    for row in 0..<3 {
+      for column in 0..<3 {
+        product[row * 3 + column] = (0..<3).map { first[row * 3 + $0] * second[$0 * 3 + column] }.reduce(0, +)
+      }
+    }
+    return product.map { $0 / product[8] }
+  }
+
   /// Whether homographies `a` and `b` put every circle's centre within `share` of its radius (as
   /// `a` scales it) of each other.
   private static func agree(_ a: [Double], _ b: [Double], on circles: [pm_dial_circle], within share: Double) -> Bool {

@@ -131,6 +131,22 @@ pm_status pm_dials_locate(
   const pm_image *image, const pm_dial_circle *dials, int count, double expected_scale, double *homography,
   int *matched);
 
+/// Where a dial of a meter's reference is found in a photo: how far from where a homography puts it.
+typedef struct {
+  /// The dial's box, as it best matches in the photo straightened through the homography, less the
+  /// box where the homography puts it, in the reference's pixels.
+  double dx, dy;
+  /// The match's normalised cross-correlation, -1 to 1.
+  double score;
+} pm_dial_shift;
+
+/// Finds each of `count` dial boxes of `reference` in `photo` straightened into the reference's
+/// frame through `homography` (row-major 3 x 3, reference to photo pixels), within half the box's
+/// side of where it puts it, by normalised cross-correlation; writes each dial's shift to `out`.
+pm_status pm_dials_shifts(
+  const pm_image *reference, const pm_image *photo, const double *homography, const pm_dial_region *dials, int count,
+  pm_dial_shift *out);
+
 /// Refines `homography` (row-major 3 x 3, from `reference`'s pixels to `photo`'s, already close:
 /// `pm_dials_locate`'s) so that the photo through it looks most like the reference, by the
 /// enhanced correlation coefficient over the whole image; writes the correlation reached (0 when it
