@@ -18,29 +18,66 @@ extension IdentifyPipeline {
   /// with two dials or more, the one its dials and face give
   /// (``PointerDial/locate(_:in:reference:expectedScale:)``): a blurred photo of a plain dial face
   /// often has too few keypoints to be located by, and its dials are still circles. The dials
-  /// cannot tell two meters of one model apart; the meter is the one the request names. Nil when
-  /// none finds it.
+  /// cannot tell two meters of one model apart; the meter is the one the request names. A meter
+  /// with two dials or more is then checked by them, and put back where a location puts it a dial
+  /// or a wheel over (``checked(_:dials:reference:in:)``). Nil when none finds it.
   func location(of meter: Meter, in image: Image, decoded photo: VisionImage, identified: IdentifyResult?)
     async throws(PipelineError) -> MeterLocation?
   {
     let found = try await homographies(of: meter, in: image, identified: identified)
+    let byDials = meter.dials.count >= 2
+    guard found.sure != nil || found.weak != nil || byDials else { return nil }
+    let reference = found.sure == nil || byDials ? try? await referencePhoto(of: meter) : nil
+    let located: MeterLocation
     if let sure = found.sure {
-      return MeterLocation(homography: sure, byFace: false)
-    }
-    guard found.weak != nil || meter.dials.count >= 2, let reference = try? await referencePhoto(of: meter) else {
-      return nil
-    }
-    if let weak = found.weak,
+      located = MeterLocation(homography: sure, byFace: false)
+    } else if let reference, let weak = found.weak,
       let aligned = try? photo.homography(aligning: reference, from: weak, least: VisionImage.faceCorrelation)
     {
-      return MeterLocation(homography: aligned, byFace: true)
-    }
-    guard meter.dials.count >= 2,
+      located = MeterLocation(homography: aligned, byFace: true)
+    } else if byDials, let reference,
       let placed = try? PointerDial.locate(
         meter.dials.map(\.region), in: photo, reference: reference,
         expectedScale: Self.expectedScale(of: meter, in: photo))
-    else { return nil }
-    return MeterLocation(homography: placed, byFace: true)
+    {
+      located = MeterLocation(homography: placed, byFace: true)
+    } else {
+      return nil
+    }
+    guard byDials, let reference else { return located }
+    return MeterLocation(
+      homography: Self.checked(located.homography, dials: meter.dials.map(\.region), reference: reference, in: photo),
+      byFace: located.byFace)
+  }
+
+  /// `homography` checked by the meter's dials (``PointerDial/fit(of:dials:reference:in:)``):
+  /// where it leaves a dial more than ``PointerDial/leastShift`` of its radius from where the dial
+  /// is found (or not found), the similarity most dials' shifts agree on and the face's refinement
+  /// (ECC) of both are tried, and the one placing the most dials (as many: the nearer) is taken if
+  /// it places more than `homography` does. A location a dial or a wheel over (dials and wheels
+  /// look alike) is so put back; one that places as many is left alone, as refining a location
+  /// flips as many finest digits as it mends (docs/recognizers.md, R144 and R147).
+  static func checked(_ homography: [Double], dials: [Rect], reference: VisionImage, in photo: VisionImage)
+    -> [Double]
+  {
+    guard let placement = try? PointerDial.fit(of: homography, dials: dials, reference: reference, in: photo),
+      placement.placed < dials.count
+    else { return homography }
+    var candidates = [placement.corrected].compactMap { $0 }
+    candidates += ([homography] + candidates).compactMap {
+      try? photo.homography(aligning: reference, from: $0, least: VisionImage.faceCorrelation)
+    }
+    var best: (homography: [Double], placement: PointerDial.LocationFit)?
+    for candidate in candidates {
+      guard let tried = try? PointerDial.fit(of: candidate, dials: dials, reference: reference, in: photo)
+      else { continue }
+      if let chosen = best, (tried.placed, -tried.shift) <= (chosen.placement.placed, -chosen.placement.shift) {
+        continue
+      }
+      best = (candidate, tried)
+    }
+    guard let best, best.placement.placed > placement.placed else { return homography }
+    return best.homography
   }
 
   /// The meter's first reference photo, decoded at most ``referenceSide`` pixels a side (its
