@@ -75,6 +75,38 @@ import Testing
     #expect(four.wheelDecidedByDials)
   }
 
+  /// 27719.41: the tens wheel turns with the last, 0.41 of the way from 1 to 2, and is read as 2
+  /// with 1 the runner-up: the pair 1-2 agrees better than 2-3, so it is 1. A tens wheel read so
+  /// over a last wheel that is no 9 is settled and stays as read; one read 2 alone stays 2.
+  @Test func aHigherWheelTurningWithTheLastIsSettledByItsPair() throws {
+    func wheels(last: String, tensRunnerUp: String?) -> [Symbol] {
+      "277".map { Symbol(text: String($0), confidence: 0.99) }
+        + [
+          Symbol(
+            text: "2", confidence: 0.95,
+            alternatives: tensRunnerUp.map { [Alternative(text: $0, confidence: 0.34)] } ?? []),
+          Symbol(text: last, confidence: 0.95),
+        ]
+    }
+    let dials = Self.pointers(4.12, 1.45, 4.57, 5.0)
+    let turning = try #require(
+      DialChain(wheels: wheels(last: "9", tensRunnerUp: "1"), wheelConfidence: 0.95, dials: dials))
+    #expect(turning.value == "27719.4145")
+    let alone = try #require(
+      DialChain(wheels: wheels(last: "9", tensRunnerUp: nil), wheelConfidence: 0.95, dials: dials))
+    #expect(alone.value == "27729.4145")
+    let settled = try #require(
+      DialChain(wheels: wheels(last: "5", tensRunnerUp: "1"), wheelConfidence: 0.95, dials: dials))
+    #expect(settled.value == "27725.4145")
+    // Over two 9s the hundreds turn too: 00699.4 read 00799, the hundreds with 6 the runner-up.
+    let hundreds = "00799".enumerated().map { index, text in
+      Symbol(
+        text: String(text), confidence: 0.9, alternatives: index == 2 ? [Alternative(text: "6", confidence: 0.6)] : [])
+    }
+    let both = try #require(DialChain(wheels: hundreds, wheelConfidence: 0.9, dials: Self.pointers(4.0, 0.0)))
+    #expect(both.value == "00699.40")
+  }
+
   /// An extended counter: 1239.85 shows its tens wheel 0.85 of the way to 4 and its last wheel
   /// 0.85 of the way from 9 to 0, read as their nearest digits; a settled last wheel adds a 0.
   @Test func anExtendedCountersLastWheelRollIsOneMoreDecimal() throws {

@@ -43,11 +43,13 @@ public struct DialChain: Hashable, Sendable {
   /// Combines the wheels read as `wheels` (digits only; `lastWheelRoll`, in [0, 1), how far the
   /// reader saw the last wheel turned past its digit) with `dials`, coarsest (x0.1) first.
   /// `lastWheel` holds how likely the reader found each digit in the last wheel (its answer and
-  /// runners-up); without it the wheel was surely the digit read. Nil when `wheels` holds anything
-  /// but digits.
+  /// runners-up); without it the wheel was surely the digit read. `everyWheel`, when given, holds
+  /// the same for every wheel, first to last: a higher wheel turning with the last is then
+  /// settled by it (``settled(_:fraction:likelihoods:)``). Nil when `wheels` holds anything but
+  /// digits.
   public init?(
-    wheels: String, lastWheelRoll: Double = 0, lastWheel: [Int: Double] = [:], wheelConfidence: Double,
-    dials: [Pointer]
+    wheels: String, lastWheelRoll: Double = 0, lastWheel: [Int: Double] = [:], everyWheel: [[Int: Double]] = [],
+    wheelConfidence: Double, dials: [Pointer]
   ) {
     guard !wheels.isEmpty, wheels.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
     var digits: [Int] = []
@@ -74,21 +76,48 @@ public struct DialChain: Hashable, Sendable {
     let placed = Self.placed(nearest, read: read, fraction: fraction, lastWheel: lastWheel)
     let whole = ((placed % modulus) + modulus) % modulus
     let text = String(whole)
-    self.wheels = String(repeating: "0", count: max(0, wheels.count - text.count)) + text
+    let padded = String(repeating: "0", count: max(0, wheels.count - text.count)) + text
+    self.wheels =
+      everyWheel.count == wheels.count
+      ? Self.settled(padded, fraction: fraction, likelihoods: everyWheel) : padded
     self.dialDigits = digits.reversed()
     self.confidence = confidence
     self.wheelDecidedByDials = whole % 10 != read % 10
   }
 
-  /// Combines wheels read as `symbols` (a reader's or the vote's, decimal point excluded), each
-  /// wheel as the digit read: then a higher wheel caught turning agrees with the last wheel, and
-  /// the dials place the last wheel, weighing its runners-up (its `alternatives`). The reader's
-  /// rolls are left out: on rendered meters they placed the last wheel worse (docs/recognizers.md).
+  /// Combines wheels read as `symbols` (a reader's or the vote's, decimal point excluded): the
+  /// dials place the last wheel, weighing its runners-up (its `alternatives`), and settle each
+  /// higher wheel turning with it by its own. The reader's rolls are left out: on rendered meters
+  /// they placed the last wheel worse (docs/recognizers.md).
   public init?(wheels symbols: [Symbol], wheelConfidence: Double, dials: [Pointer]) {
     guard let last = symbols.last else { return nil }
     self.init(
-      wheels: symbols.map(\.text).joined(), lastWheel: Self.likelihood(of: last), wheelConfidence: wheelConfidence,
-      dials: dials)
+      wheels: symbols.map(\.text).joined(), lastWheel: Self.likelihood(of: last),
+      everyWheel: symbols.map(Self.likelihood), wheelConfidence: wheelConfidence, dials: dials)
+  }
+
+  /// `wheels` with each higher wheel that turns with the last (every wheel to its right shows 9)
+  /// decided again, from the tens up: a wheel turning at `fraction` shows its digit d over
+  /// 1 - fraction of its window and d + 1 over the rest, so of the digit placed and its two
+  /// neighbours the one whose pair agrees best with what the reader found there (`likelihoods`,
+  /// first wheel to last) is taken; the digit placed when none agrees better. A tens wheel half-way
+  /// from 1 to 2 over a last wheel at 9.5 is named 2 about as often as 1; the counter says 1.
+  static func settled(_ wheels: String, fraction: Double, likelihoods: [[Int: Double]]) -> String {
+    var digits = wheels.compactMap(\.wholeNumberValue)
+    guard digits.count == likelihoods.count else { return wheels }
+    var index = digits.count - 2
+    while index >= 0, digits[(index + 1)...].allSatisfy({ $0 == 9 }) {
+      let found = likelihoods[index]
+      func agreement(_ digit: Int) -> Double {
+        (1 - fraction) * (found[digit] ?? 0) + fraction * (found[(digit + 1) % 10] ?? 0)
+      }
+      let read = digits[index]
+      for candidate in [(read + 9) % 10, (read + 1) % 10] where agreement(candidate) > agreement(digits[index]) {
+        digits[index] = candidate
+      }
+      index -= 1
+    }
+    return digits.map(String.init).joined()
   }
 
   /// How likely a reader found each digit in a wheel: its answer and its runners-up.
@@ -110,7 +139,9 @@ public struct DialChain: Hashable, Sendable {
   public static func extending(wheels symbols: [Symbol], wheelConfidence: Double) -> DialChain? {
     guard let last = symbols.last else { return nil }
     let tenths = Pointer(position: (last.roll?.fraction ?? 0) * 10, confidence: last.confidence)
-    return DialChain(wheels: symbols, wheelConfidence: wheelConfidence, dials: [tenths])
+    return DialChain(
+      wheels: symbols.map(\.text).joined(), lastWheel: likelihood(of: last), wheelConfidence: wheelConfidence,
+      dials: [tenths])
   }
 
   /// The whole number, `nearest` or one either side, whose last wheel at its digit plus `fraction`
