@@ -119,9 +119,9 @@ import Testing
     }
   }
 
-  /// A location that places every dial is told so; one a fraction of a dial off and turned a
-  /// little (as a face locate gone astray leaves it) places none, and the similarity the dials'
-  /// shifts agree on puts it back (`PointerDial.fit`).
+  /// A location that places every dial is told so and left alone; one a fraction of a dial off
+  /// and turned a little (as a face locate gone astray leaves it) places none, and the similarity
+  /// the dials' shifts agree on puts it back (`PointerDial.fit`, `PointerDial.checked`).
   @Test func theDialsPutAStrayLocationBack() async throws {
     let meters = try await Self.meters(count: 3, seed: 34)
     try await onOwnThread {
@@ -149,6 +149,13 @@ import Testing
         let again = try PointerDial.fit(
           of: corrected, dials: meter.referenceDials, reference: meter.reference, in: meter.photo)
         #expect(again.placed == meter.referenceDials.count, "meter \(index): \(again)")
+        // The host's check: the right location stands as it is, the stray one is put back.
+        #expect(
+          PointerDial.checked(right, dials: meter.referenceDials, reference: meter.reference, in: meter.photo)
+            == right)
+        let checked = PointerDial.checked(
+          stray, dials: meter.referenceDials, reference: meter.reference, in: meter.photo)
+        #expect(Self.errors(meter, checked).dials.allSatisfy { $0 < 0.15 }, "meter \(index)")
       }
     }
   }

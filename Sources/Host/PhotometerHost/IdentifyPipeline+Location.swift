@@ -20,7 +20,7 @@ extension IdentifyPipeline {
   /// often has too few keypoints to be located by, and its dials are still circles. The dials
   /// cannot tell two meters of one model apart; the meter is the one the request names. A meter
   /// with two dials or more is then checked by them, and put back where a location puts it a dial
-  /// or a wheel over (``checked(_:dials:reference:in:)``). Nil when none finds it.
+  /// or a wheel over (``PhotometerVision/PointerDial/checked(_:dials:reference:in:)``). Nil when none finds it.
   func location(of meter: Meter, in image: Image, decoded photo: VisionImage, identified: IdentifyResult?)
     async throws(PipelineError) -> MeterLocation?
   {
@@ -46,38 +46,9 @@ extension IdentifyPipeline {
     }
     guard byDials, let reference else { return located }
     return MeterLocation(
-      homography: Self.checked(located.homography, dials: meter.dials.map(\.region), reference: reference, in: photo),
+      homography: PointerDial.checked(
+        located.homography, dials: meter.dials.map(\.region), reference: reference, in: photo),
       byFace: located.byFace)
-  }
-
-  /// `homography` checked by the meter's dials (``PointerDial/fit(of:dials:reference:in:)``):
-  /// where it leaves a dial more than ``PointerDial/leastShift`` of its radius from where the dial
-  /// is found (or not found), the similarity most dials' shifts agree on and the face's refinement
-  /// (ECC) of both are tried, and the one placing the most dials (as many: the nearer) is taken if
-  /// it places more than `homography` does. A location a dial or a wheel over (dials and wheels
-  /// look alike) is so put back; one that places as many is left alone, as refining a location
-  /// flips as many finest digits as it mends (docs/recognizers.md, R144 and R147).
-  static func checked(_ homography: [Double], dials: [Rect], reference: VisionImage, in photo: VisionImage)
-    -> [Double]
-  {
-    guard let placement = try? PointerDial.fit(of: homography, dials: dials, reference: reference, in: photo),
-      placement.placed < dials.count
-    else { return homography }
-    var candidates = [placement.corrected].compactMap { $0 }
-    candidates += ([homography] + candidates).compactMap {
-      try? photo.homography(aligning: reference, from: $0, least: VisionImage.faceCorrelation)
-    }
-    var best: (homography: [Double], placement: PointerDial.LocationFit)?
-    for candidate in candidates {
-      guard let tried = try? PointerDial.fit(of: candidate, dials: dials, reference: reference, in: photo)
-      else { continue }
-      if let chosen = best, (tried.placed, -tried.shift) <= (chosen.placement.placed, -chosen.placement.shift) {
-        continue
-      }
-      best = (candidate, tried)
-    }
-    guard let best, best.placement.placed > placement.placed else { return homography }
-    return best.homography
   }
 
   /// The meter's first reference photo, decoded at most ``referenceSide`` pixels a side (its

@@ -106,6 +106,37 @@ public struct PointerDial: Hashable, Sendable {
     return LocationFit(placed: near.count, shift: near.map(\.length).reduce(0, +), corrected: corrected)
   }
 
+  /// `homography` (row-major 3 x 3, from `reference`'s pixels to `photo`'s) checked by the meter's
+  /// `dials` (``fit(of:dials:reference:in:)``): where it leaves a dial more than ``leastShift`` of
+  /// its radius from where the dial is found (or not found), the similarity most dials' shifts
+  /// agree on and the face's refinement (ECC) of both are tried, and the one placing the most dials
+  /// (as many: the nearer) is taken if it places more than `homography` does. A location a dial or
+  /// a wheel over (dials and wheels look alike) is so put back; one that places as many is left
+  /// alone, as refining a location flips as many finest digits as it mends (docs/recognizers.md,
+  /// R144 and R147).
+  public static func checked(_ homography: [Double], dials: [Rect], reference: VisionImage, in photo: VisionImage)
+    -> [Double]
+  {
+    guard let placement = try? fit(of: homography, dials: dials, reference: reference, in: photo),
+      placement.placed < dials.count
+    else { return homography }
+    var candidates = [placement.corrected].compactMap { $0 }
+    candidates += ([homography] + candidates).compactMap {
+      try? photo.homography(aligning: reference, from: $0, least: VisionImage.faceCorrelation)
+    }
+    var best: (homography: [Double], placement: LocationFit)?
+    for candidate in candidates {
+      guard let tried = try? fit(of: candidate, dials: dials, reference: reference, in: photo)
+      else { continue }
+      if let chosen = best, (tried.placed, -tried.shift) <= (chosen.placement.placed, -chosen.placement.shift) {
+        continue
+      }
+      best = (candidate, tried)
+    }
+    guard let best, best.placement.placed > placement.placed else { return homography }
+    return best.homography
+  }
+
   /// A dial is found where its box matches at least this well (normalised cross-correlation).
   public static let leastScore = 0.4
   /// A dial stands where a location puts it when found within this share of its radius.
