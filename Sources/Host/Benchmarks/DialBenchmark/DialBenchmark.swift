@@ -124,7 +124,8 @@ struct DialBenchmark: AsyncParsableCommand {
     }
     print("set | dials | within 0.2 | within 0.5 | mean error | p50 ms | p95 ms")
     scores.forEach { print($0.dials.row($0.name)) }
-    print("set | meters | value exact | last wheel mid-roll | wheels alone exact")
+    print(
+      "set | meters | value exact | last wheel mid-roll | wheels alone exact | wrong by a finest needle on its mark")
     scores.forEach { print($0.meters.row($0.name)) }
     hostScores.forEach { print($0.score.row($0.name)) }
     if !locateScores.isEmpty {

@@ -19,6 +19,10 @@ struct HostScore {
   var byFace = 0
   var midRoll = 0
   var midRollExact = 0
+  /// Meters read wrong only by a finest needle on its mark (``RenderedMeter/offByANeedleOnItsMark(_:within:)``),
+  /// counted when the meters were set up with their dials.
+  var onAMark = 0
+  var withDials = false
   /// Each dial's pointer as the host read it, against the truth: within 0.2 of a division.
   var pointers = 0
   var pointersClose = 0
@@ -67,6 +71,8 @@ struct HostScore {
     let right = result.value == truth
     meters += 1
     exact += right ? 1 : 0
+    self.withDials = withDials
+    onAMark += withDials && meter.offByANeedleOnItsMark(result.value) ? 1 : 0
     if result.flags.contains(.lowConfidence) {
       flaggedWrong += right ? 0 : 1
       flaggedRight += right ? 1 : 0
@@ -106,6 +112,7 @@ struct HostScore {
     let sorted = milliseconds.sorted()
     let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     return "\(name) (host) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "
+      + (withDials ? "\(onAMark) of \(meters - exact) wrong by a finest needle on its mark; " : "")
       + "low-confidence \(flaggedWrong) of \(meters - exact) wrong, \(flaggedRight) of \(exact) right; "
       + "located \(share(located, meters)) (by the face \(byFace)), \(String(format: "%.1f", p50)) ms p50"
       + (pointers > 0
