@@ -131,6 +131,11 @@ import Testing
         let kept = try PointerDial.fit(
           of: right, dials: meter.referenceDials, reference: meter.reference, in: meter.photo)
         #expect(kept.placed == meter.referenceDials.count, "meter \(index): \(kept)")
+        // Coordinates stay the photos' own when either is decoded smaller.
+        let small = try VisionImage(decoding: try meter.reference.encoded(), maxSide: 200)
+        let smallPhoto = try VisionImage(decoding: try meter.photo.encoded(), maxSide: 300)
+        let scaled = try PointerDial.fit(of: right, dials: meter.referenceDials, reference: small, in: smallPhoto)
+        #expect(scaled.placed == meter.referenceDials.count, "meter \(index): \(scaled)")
         // Turned 2 degrees about the first dial's centre and moved 0.4 of its radius right, in
         // the reference's pixels.
         let pivot = Self.centre(meter.referenceDials[0])
