@@ -29,8 +29,7 @@ public struct DialChain: Hashable, Sendable {
   /// Each dial's digit, coarsest first.
   public var dialDigits: [Int]
   /// The weakest link: the wheels' confidence, and each dial's scaled by how well it agrees with
-  /// the next finer one (1 when its pointer stands exactly where the finer dial puts it, 0 half a
-  /// division away).
+  /// the next finer one (``agreement(_:)``).
   public var confidence: Double
   /// The last wheel's digit differs from the one the wheels were read as.
   public var wheelDecidedByDials: Bool
@@ -67,7 +66,7 @@ public struct DialChain: Hashable, Sendable {
       let residual = Self.apart(position, digit + finer / 10)
       digits.append(Int(digit) % 10)
       carried = digit + finer / 10
-      confidence = min(confidence, dial.confidence * max(0, 1 - 2 * residual))
+      confidence = min(confidence, dial.confidence * Self.agreement(residual))
     }
     let fraction = (carried ?? 0) / 10
     let read = Int(wheels)!
@@ -157,6 +156,20 @@ public struct DialChain: Hashable, Sendable {
     }
     return [nearest, nearest - 1, nearest + 1].max { agreement($0) < agreement($1) }!
   }
+
+  /// How sure a coarser dial's digit is when its pointer stands `residual` divisions (0 to 0.5)
+  /// from where the finer dial's fraction puts it: 1 up to ``doubtFrom``, falling to 0 at half a
+  /// division, where the finer dial would make it the next digit. A residual under ``doubtFrom``
+  /// is the reader's own error (0.2 of a division on 99.8% of ours' pointers) and leaves the digit
+  /// as sure as the pointer; scaled from 0 on, it flagged one right field meter in nine
+  /// (docs/recognizers.md, R151).
+  static func agreement(_ residual: Double) -> Double {
+    residual <= doubtFrom ? 1 : max(0, (0.5 - residual) / (0.5 - doubtFrom))
+  }
+
+  /// The residual from which a coarser dial's digit is in doubt: half a division less the
+  /// reader's error bound.
+  static let doubtFrom = 0.3
 
   static func wrapped(_ position: Double) -> Double {
     let value = position.truncatingRemainder(dividingBy: 10)
