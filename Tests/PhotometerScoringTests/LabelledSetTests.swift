@@ -40,6 +40,24 @@ import Testing
     #expect(error?.description.contains("line 2") == true)
   }
 
+  /// A counter between 60619 and 60620: its tens turns with its last wheel, and either digit of
+  /// each is right by digit, but 60610 and 60629 name them on either side of the reading line.
+  @Test func tellsTurningWheelsNamedApart() {
+    let counter = LabelledImage(path: "", text: "60619", accepted: ["6", "0", "6", "12", "90"])
+    #expect(counter.turnsTogether("60619") == true)
+    #expect(counter.turnsTogether("60620") == true)
+    #expect(counter.turnsTogether("60610") == false)
+    #expect(counter.turnsTogether("60629") == false)
+    #expect(counter.isRight("60610"))
+    // Over two 9s the hundreds turn too.
+    let longer = LabelledImage(path: "", text: "3699", accepted: ["3", "67", "90", "90"])
+    #expect(longer.turnsTogether("3700") == true)
+    #expect(longer.turnsTogether("3600") == false)
+    // No wheel turning with the last, or another length: no answer.
+    #expect(LabelledImage(path: "", text: "1239", accepted: ["1", "2", "3", "90"]).turnsTogether("1230") == nil)
+    #expect(counter.turnsTogether("6061") == nil)
+  }
+
   @Test func namesTheLineAtFault() throws {
     #expect(throws: LabelledSet.Invalid.self) { try LabelledSet.load(try folder("name,value\na.png,1\n")) }
     let error = #expect(throws: LabelledSet.Invalid.self) {

@@ -29,6 +29,27 @@ public struct LabelledImage: Sendable, Equatable {
     pointsLabelled ? answer : answer.filter { $0 != "." }
   }
 
+  /// Whether `answer` names the wheels caught turning with the last on one side of the reading
+  /// line (each its upper digit over a last wheel at 0, its lower over one at 9); nil when the
+  /// truth has no wheel turning with its last (the last accepts 9 and 0, and the one before it two
+  /// digits) or `answer` is not of its length. ``isRight(_:)`` accepts either digit of each
+  /// turning wheel on its own, so a reading off by a power of ten can pass it; this tells those.
+  public func turnsTogether(_ answer: String) -> Bool? {
+    let answer = Array(judged(answer).filter(\.isNumber))
+    guard answer.count == accepted.count, let last = accepted.last, last.contains("9"), last.contains("0"),
+      accepted.count >= 2, accepted[accepted.count - 2].count == 2
+    else { return nil }
+    let upper = answer[answer.count - 1] == "0"
+    var index = accepted.count - 2
+    while index >= 0, accepted[index].count == 2 {
+      let pair = Array(accepted[index])
+      if answer[index] != (upper ? pair[1] : pair[0]) { return false }
+      guard pair[0] == "9" else { break }
+      index -= 1
+    }
+    return true
+  }
+
   /// Whether `answer`, ``judged(_:)``, gives every digit of the truth, each one it accepts there.
   public func isRight(_ answer: String) -> Bool {
     let answer = judged(answer)

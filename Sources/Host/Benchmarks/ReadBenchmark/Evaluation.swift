@@ -78,6 +78,8 @@ struct Evaluation {
   func run(_ directory: String) throws -> [String] {
     var scores: [String: Score] = [:]
     var repairs = RepairTally()
+    // Windows with a wheel turning with the last, and the vote's readings naming them apart.
+    var turning = (windows: 0, apart: 0)
     let name = URL(fileURLWithPath: directory).lastPathComponent
     func add(_ engine: String, _ labelled: LabelledImage, _ reading: EngineReading, _ time: Double) throws {
       scores[engine, default: Score()].add(
@@ -108,6 +110,10 @@ struct Evaluation {
         ("reader", fromReader, readerTime), ("tesseract", fromTesseract, tesseractTime),
       ].filter { weights[$0.0] != nil }
       let (vote, voteTime) = timed { ReadVote.decide(engines.map { answer($0.0, $0.1) }, weights: weights) }
+      if let consistent = labelled.turnsTogether(vote.value) {
+        turning.windows += 1
+        turning.apart += consistent ? 0 : 1
+      }
       scores["vote", default: Score()].add(
         accepted, labelled.judged(vote.value), vote.confidence, (engines.map(\.2).max() ?? 0) + voteTime)
       try record("vote", labelled, vote.value, vote.confidence)
@@ -139,6 +145,11 @@ struct Evaluation {
     let engines = ["reader", "tesseract", "tesseract-cli", "vote", "reader told", "vote told"]
     return engines.compactMap { engine in scores[engine].map { $0.line(set: name, engine: engine) } }
       + [repairs.line(set: name)]
+      + (turning.windows > 0
+        ? [
+          "  \(name): \(turning.windows) windows with a wheel turning with the last, \(turning.apart) read with "
+            + "them on either side of the reading line (a power of ten off)"
+        ] : [])
   }
 
   private func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
