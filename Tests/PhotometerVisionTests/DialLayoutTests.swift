@@ -1,8 +1,9 @@
 import Foundation
 import PhotometerProtocol
-import PhotometerVision
 import TestSupport
 import Testing
+
+@testable import PhotometerVision
 
 /// A meter found in a photo by its dials (`PointerDial.locate`), on water meters rendered with a
 /// reference photo each (Tools/make-dial-meters.py --references): the reference's regions carried
@@ -143,7 +144,7 @@ import Testing
         let (c, s) = (cos(2 * Double.pi / 180), sin(2 * Double.pi / 180))
         let moveX: Double = pivot.x - c * pivot.x + s * pivot.y + step
         let moveY: Double = pivot.y - s * pivot.x - c * pivot.y
-        let stray = Self.product(right, [c, -s, moveX, s, c, moveY, 0, 0, 1])
+        let stray = PointerDial.composed(right, [c, -s, moveX, s, c, moveY, 0, 0, 1])
         #expect(Self.errors(meter, stray).dials.allSatisfy { $0 > 0.3 }, "meter \(index)")
         let fit = try PointerDial.fit(
           of: stray, dials: meter.referenceDials, reference: meter.reference, in: meter.photo)
@@ -163,19 +164,6 @@ import Testing
         #expect(Self.errors(meter, checked).dials.allSatisfy { $0 < 0.15 }, "meter \(index)")
       }
     }
-  }
-
-  /// The row-major 3 x 3 product `a` x `b`.
-  static func product(_ a: [Double], _ b: [Double]) -> [Double] {
-    var product = [Double](repeating: 0, count: 9)
-    for row in 0..<3 {
-      for column in 0..<3 {
-        for inner in 0..<3 {
-          product[row * 3 + column] += a[row * 3 + inner] * b[inner * 3 + column]
-        }
-      }
-    }
-    return product
   }
 
   @Test func oneDialIsRefused() throws {

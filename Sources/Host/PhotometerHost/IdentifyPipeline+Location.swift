@@ -25,7 +25,8 @@ extension IdentifyPipeline {
     async throws(PipelineError) -> MeterLocation?
   {
     let found = try await homographies(of: meter, in: image, identified: identified)
-    let byDials = meter.dials.count >= 2
+    let regions = meter.dials.map(\.region)
+    let byDials = regions.count >= 2
     guard found.sure != nil || found.weak != nil || byDials else { return nil }
     let reference = found.sure == nil || byDials ? try? await referencePhoto(of: meter) : nil
     let located: MeterLocation
@@ -37,7 +38,7 @@ extension IdentifyPipeline {
       located = MeterLocation(homography: aligned, byFace: true)
     } else if byDials, let reference,
       let placed = try? PointerDial.locate(
-        meter.dials.map(\.region), in: photo, reference: reference,
+        regions, in: photo, reference: reference,
         expectedScale: Self.expectedScale(of: meter, in: photo))
     {
       located = MeterLocation(homography: placed, byFace: true)
@@ -47,7 +48,7 @@ extension IdentifyPipeline {
     guard byDials, let reference else { return located }
     return MeterLocation(
       homography: PointerDial.checked(
-        located.homography, dials: meter.dials.map(\.region), reference: reference, in: photo),
+        located.homography, dials: regions, reference: reference, in: photo),
       byFace: located.byFace)
   }
 

@@ -89,10 +89,11 @@ public struct DialChain: Hashable, Sendable {
   /// higher wheel turning with it by its own. The reader's rolls are left out: on rendered meters
   /// they placed the last wheel worse (docs/recognizers.md).
   public init?(wheels symbols: [Symbol], wheelConfidence: Double, dials: [Pointer]) {
-    guard let last = symbols.last else { return nil }
+    let likelihoods = symbols.map(Self.likelihood)
+    guard let last = likelihoods.last else { return nil }
     self.init(
-      wheels: symbols.map(\.text).joined(), lastWheel: Self.likelihood(of: last),
-      everyWheel: symbols.map(Self.likelihood), wheelConfidence: wheelConfidence, dials: dials)
+      wheels: symbols.map(\.text).joined(), lastWheel: last, everyWheel: likelihoods,
+      wheelConfidence: wheelConfidence, dials: dials)
   }
 
   /// `wheels` with each higher wheel that turns with the last (every wheel to its right shows 9)
@@ -110,8 +111,8 @@ public struct DialChain: Hashable, Sendable {
       func agreement(_ digit: Int) -> Double {
         (1 - fraction) * (found[digit] ?? 0) + fraction * (found[(digit + 1) % 10] ?? 0)
       }
-      let read = digits[index]
-      for candidate in [(read + 9) % 10, (read + 1) % 10] where agreement(candidate) > agreement(digits[index]) {
+      let placed = digits[index]
+      for candidate in [(placed + 9) % 10, (placed + 1) % 10] where agreement(candidate) > agreement(digits[index]) {
         digits[index] = candidate
       }
       index -= 1
