@@ -123,7 +123,16 @@ final class ReadPipeline: Sendable {
       let places = joined ? dials.count : 0
       return (places, places)
     }
+    if Self.mayTurn(context.meter?.kind ?? request.kind) {
+      (result.value, result.digits) = TurningWheels.namedAlike(value: result.value, digits: result.digits)
+    }
     return (context.meter?.extended == true && Self.extendWheels(&result) ? 1 : 0, 0)
+  }
+
+  /// Whether a meter of `kind` (nil: not known) may show counter wheels; a display's digits never
+  /// turn together.
+  static func mayTurn(_ kind: MeterKind?) -> Bool {
+    ![.glucose, .thermometer, .bloodPressure].contains(kind)
   }
 
   /// The decision for the meter as read: `places` decimals more than its wheels show, `measured`

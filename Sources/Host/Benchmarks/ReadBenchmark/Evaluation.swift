@@ -109,7 +109,9 @@ struct Evaluation {
       let engines = [
         ("reader", fromReader, readerTime), ("tesseract", fromTesseract, tesseractTime),
       ].filter { weights[$0.0] != nil }
-      let (vote, voteTime) = timed { ReadVote.decide(engines.map { answer($0.0, $0.1) }, weights: weights) }
+      let (vote, voteTime) = timed {
+        Self.namedAlike(ReadVote.decide(engines.map { answer($0.0, $0.1) }, weights: weights))
+      }
       if let consistent = labelled.turnsTogether(vote.value) {
         turning.windows += 1
         turning.apart += consistent ? 0 : 1
@@ -123,8 +125,8 @@ struct Evaluation {
         try add("reader told", labelled, toldReader, toldTime)
         let toldEngines = [("reader", toldReader), ("tesseract", fromTesseract)]
           .filter { weights[$0.0] != nil }
-        let toldVote = ReadVote.decide(
-          toldEngines.map { answer($0.0, $0.1) }, weights: weights, expectedDigits: count)
+        let toldVote = Self.namedAlike(
+          ReadVote.decide(toldEngines.map { answer($0.0, $0.1) }, weights: weights, expectedDigits: count))
         scores["vote told", default: Score()].add(
           accepted, labelled.judged(toldVote.value), toldVote.confidence, 0)
       }
@@ -150,6 +152,13 @@ struct Evaluation {
           "  \(name): \(turning.windows) windows with a wheel turning with the last, \(turning.apart) read with "
             + "them on either side of the reading line (a power of ten off)"
         ] : [])
+  }
+
+  /// The vote as the host gives a meter without dials: its wheels turning with the last named alike.
+  private static func namedAlike(_ vote: ReadVote.Outcome) -> ReadVote.Outcome {
+    var vote = vote
+    (vote.value, vote.digits) = TurningWheels.namedAlike(value: vote.value, digits: vote.digits)
+    return vote
   }
 
   private func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
