@@ -208,9 +208,9 @@ def photo(rng, style, kinds):
     y0 = rng.randint(0, height - rotated.height)
     scene.paste(rotated, (x0, y0), rotated)
     moved = [(x0 + x * scale, y0 + y * scale) for x, y in corners]
-    bounding = (min(p[0] for p in moved), min(p[1] for p in moved), max(p[0] for p in moved),
-                max(p[1] for p in moved))
-    scene, (found,) = perspective(scene, rng, 0.02 if style == "ours" else 0.07, [bounding])
+    # The digits' own corners go through the warp: a box around the turned digits' box, warped
+    # and boxed again, grew by both turns (up to twice the digits' height on the field style).
+    scene, (found,) = perspective(scene, rng, 0.02 if style == "ours" else 0.07, [moved])
     scene = spoil(scene, rng, style)
     return scene, kind, value, found
 

@@ -11,7 +11,8 @@ from PIL import Image, ImageFilter
 
 def perspective(image, rng, strength, boxes):
     """Warps the photo by a random homography; returns it and the axis-aligned boxes around each
-    warped box."""
+    warped box: an (x0, y0, x1, y1) box, or a polygon given as its corners [(x, y), ...] (a turned
+    box's own corners, so that the box returned is not one around a box already around it)."""
     width, height = image.size
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float64)
     moved = corners + np.array([[rng.uniform(-1, 1) * strength * width, rng.uniform(-1, 1) * strength * height]
@@ -29,8 +30,10 @@ def perspective(image, rng, strength, boxes):
                              fillcolor=tuple(rng.randint(40, 200) for _ in range(3)))
 
     def carry(box):
-        x0, y0, x1, y1 = box
-        points = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], dtype=np.float64) @ forward.T
+        if len(box) == 4 and not isinstance(box[0], (tuple, list)):
+            x0, y0, x1, y1 = box
+            box = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        points = np.array([[x, y, 1] for x, y in box], dtype=np.float64) @ forward.T
         points = points[:, :2] / points[:, 2:]
         low, high = points.min(axis=0), points.max(axis=0)
         return int(low[0]), int(low[1]), int(math.ceil(high[0] - low[0])), int(math.ceil(high[1] - low[1]))
