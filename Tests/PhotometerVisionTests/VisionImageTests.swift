@@ -183,3 +183,19 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     #expect(try six.glyphLoops(columns: 0..<1).holes == 0)
   }
 }
+
+@Suite struct StraighteningScaleTests {
+  /// A 4,000-pixel reference's region over a tenth as many of the photo's pixels is straightened
+  /// at twice the photo's detail, a fifth of the reference's; one the photo holds at half or more
+  /// of the reference's pixels, as it is.
+  @Test func aRegionIsStraightenedNoFinerThanThePhotoHoldsIt() {
+    let region = Rect(x: 1000, y: 300, width: 2000, height: 500)
+    let tenth: [Double] = [0.1, 0, 5, 0, 0.1, 7, 0, 0, 1]
+    #expect(abs(straighteningScale(corners(of: region, through: tenth), width: 2000, height: 500) - 0.2) < 1e-6)
+    let half: [Double] = [0.5, 0, 5, 0, 0.5, 7, 0, 0, 1]
+    #expect(straighteningScale(corners(of: region, through: half), width: 2000, height: 500) == 1)
+    // Seen at a slant, the better-resolved side decides.
+    let slanted: [Double] = [0.1, 0, 0, 0, 0.4, 0, 0, 0, 1]
+    #expect(abs(straighteningScale(corners(of: region, through: slanted), width: 2000, height: 500) - 0.8) < 1e-6)
+  }
+}

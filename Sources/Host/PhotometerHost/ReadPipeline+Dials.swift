@@ -102,7 +102,9 @@ extension ReadPipeline {
   }
 
   /// The part of the photo holding every dial, with a margin: straightened into the reference's
-  /// frame through `homography` when there is one, else cut as it is; and the dials' regions in it.
+  /// frame through `homography` when there is one (no finer than the photo's own pixels allow,
+  /// ``PhotometerVision/straighteningScale(_:width:height:)``), else cut as it is; and the dials'
+  /// regions in it.
   static func dialArea(_ dials: [Dial], in photo: VisionImage, homography: [Double]?) throws(PipelineError)
     -> (VisionImage, [Dial])
   {
@@ -115,10 +117,15 @@ extension ReadPipeline {
     var (x, y) = (max(0, left - margin), max(0, top - margin))
     let (width, height) = (right + margin - x, bottom + margin - y)
     let area: VisionImage
+    var scale = 1.0
     do {
       if let homography {
         let box = Rect(x: Int32(x), y: Int32(y), width: Int32(width), height: Int32(height))
-        area = try photo.straightened(corners(of: box, through: homography), width: width, height: height)
+        let quad = corners(of: box, through: homography)
+        scale = straighteningScale(quad, width: width, height: height)
+        area = try photo.straightened(
+          quad, width: max(1, Int((Double(width) * scale).rounded())),
+          height: max(1, Int((Double(height) * scale).rounded())))
       } else {
         (x, y) = (min(x, max(0, photo.width - 1)), min(y, max(0, photo.height - 1)))
         area = try photo.cropped(x: x, y: y, width: width, height: height)
@@ -128,8 +135,11 @@ extension ReadPipeline {
     }
     let shifted = dials.map { dial in
       var dial = dial
-      dial.region.x -= Int32(x)
-      dial.region.y -= Int32(y)
+      func scaled(_ value: Int) -> Int32 { Int32((Double(value) * scale).rounded()) }
+      dial.region = Rect(
+        x: scaled(Int(dial.region.x) - x), y: scaled(Int(dial.region.y) - y),
+        width: max(1, scaled(Int(dial.region.width))),
+        height: max(1, scaled(Int(dial.region.height))))
       return dial
     }
     return (area, shifted)

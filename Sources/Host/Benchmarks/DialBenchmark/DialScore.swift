@@ -26,6 +26,8 @@ struct DialScore {
     }
     return "\(name) | \(errors.count) | \(share(0.2)) | \(share(0.5)) | "
       + String(format: "%.3f", errors.reduce(0, +) / max(count, 1)) + " | "
-      + String(format: "%.2f | %.2f", sorted[sorted.count / 2], sorted[sorted.count * 95 / 100])
+      + String(
+        format: "%.2f | %.2f", sorted.isEmpty ? 0 : sorted[sorted.count / 2],
+        sorted.isEmpty ? 0 : sorted[sorted.count * 95 / 100])
   }
 }
