@@ -306,7 +306,9 @@ let package = Package(
     ),
     .testTarget(
       name: "PhotometerHostTests",
-      dependencies: ["PhotometerHost", "PluginSupervisor", "PhotometerProtocol", "TestSupport", "TestPlugin"]
+      dependencies: [
+        "PhotometerHost", "PluginSupervisor", "PhotometerProtocol", "PhotometerVision", "TestSupport", "TestPlugin",
+      ]
     ),
     .testTarget(
       name: "PhotometerEndToEndTests",

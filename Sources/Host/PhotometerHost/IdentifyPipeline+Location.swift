@@ -53,13 +53,17 @@ extension IdentifyPipeline {
   }
 
   /// The meter's first reference photo, decoded at most ``referenceSide`` pixels a side (its
-  /// regions were drawn on it; they keep their pixels): its bytes as `meter` carries them (a
-  /// preview's meter is fetched with its photos), else the store's; nil when there are none.
+  /// regions were drawn on it; they keep their pixels): kept from an earlier read
+  /// (``referencePhotos``), else its bytes as `meter` carries them (a preview's meter is fetched
+  /// with its photos), else the store's; nil when there are none.
   private func referencePhoto(of meter: Meter) async throws -> VisionImage? {
     guard let first = meter.references.first else { return nil }
+    if let kept = referencePhotos.kept(first.sha256) { return kept }
     let stored = first.image == nil ? try await store.referenceImages([first.sha256])[first.sha256] : nil
     guard let image = first.image ?? stored else { return nil }
-    return try VisionImage(decoding: image.data, maxSide: Self.referenceSide)
+    let decoded = try VisionImage(decoding: image.data, maxSide: Self.referenceSide)
+    referencePhotos.keep(decoded, for: first.sha256)
+    return decoded
   }
 
   /// A reference is aligned with a photo at 320 pixels: a phone's 4,000 need not be decoded.

@@ -12,6 +12,8 @@ import PluginSupervisor
 struct IdentifyPipeline: Sendable {
   let plugins: PluginSet
   let store: MeterStore
+  /// The references decoded to locate meters by, kept between reads.
+  let referencePhotos = ReferencePhotos()
 
   func identify(_ request: IdentifyRequest) async throws(PipelineError) -> IdentifyResult {
     var request = try await withStoredReferences(request)
