@@ -197,5 +197,9 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     // Seen at a slant, the better-resolved side decides.
     let slanted: [Double] = [0.1, 0, 0, 0, 0.4, 0, 0, 0, 1]
     #expect(abs(straighteningScale(corners(of: region, through: slanted), width: 2000, height: 500) - 0.8) < 1e-6)
+    // A region the homography all but collapses keeps 32 pixels across its shorter side.
+    let collapsed: [Double] = [0.001, 0, 5, 0, 0.001, 7, 0, 0, 1]
+    #expect(
+      abs(straighteningScale(corners(of: region, through: collapsed), width: 2000, height: 500) - 32.0 / 500) < 1e-6)
   }
 }
