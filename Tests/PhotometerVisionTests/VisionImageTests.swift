@@ -31,6 +31,25 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     #expect(small.scale == 0.25)
   }
 
+  /// A JPEG at least twice the size wanted is decoded scaled down by libjpeg, and shrunk the rest
+  /// of the way: the same size and scale as a whole decode shrunk, near the same pixels.
+  @Test func decodesALargeJPEGScaledDown() throws {
+    let pixels = (0..<(1800 * 900)).map { UInt8(truncatingIfNeeded: ($0 % 1800) / 8 + ($0 / 1800) / 8) }
+    let jpeg = try VisionImage(pixels: pixels, width: 1800, height: 900, channels: 1).encoded(jpeg: true)
+    for side in [200, 640, 900] {
+      let image = try VisionImage(decoding: jpeg, maxSide: side)
+      #expect((image.width, image.height) == (side, side / 2))
+      #expect(abs(image.scale - Double(side) / 1800) < 1e-9)
+    }
+    let whole = try VisionImage(decoding: jpeg)
+    #expect((whole.width, whole.height, whole.scale) == (1800, 900, 1))
+    // The middle pixel, decoded at a quarter and shrunk, against the whole photo's there.
+    let small = try VisionImage(decoding: jpeg, maxSide: 400)
+    let middle = Int(small.pixels[(100 * 400 + 200) * 3])
+    let taken = Int(whole.pixels[(450 * 1800 + 900) * 3])
+    #expect(abs(middle - taken) <= 4, "\(middle) against \(taken)")
+  }
+
   /// A quarter turn clockwise puts the bottom-left pixel at the top left; minus one turns back.
   @Test func turnsByQuarterTurns() throws {
     let image = try VisionImage(pixels: [1, 2, 3, 4, 5, 6], width: 3, height: 2, channels: 1)

@@ -18,6 +18,44 @@ const bool openCVSingleThreaded = [] {
   cv::setNumThreads(0);
   return true;
 }();
+
+// A JPEG's longer side from its frame header (SOFn), or 0 when `data` is no JPEG or has none
+// before its scan.
+int jpegLongerSide(const uint8_t *data, size_t size) {
+  if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) return 0;
+  size_t at = 2;
+  while (at + 4 <= size) {
+    if (data[at] != 0xFF) return 0;
+    const uint8_t marker = data[at + 1];
+    if (marker == 0xFF) {  // fill byte
+      at += 1;
+      continue;
+    }
+    const size_t length = (size_t(data[at + 2]) << 8) | data[at + 3];
+    const bool frame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+    if (frame && at + 9 <= size) {
+      const int height = (int(data[at + 5]) << 8) | data[at + 6];
+      const int width = (int(data[at + 7]) << 8) | data[at + 8];
+      return std::max(width, height);
+    }
+    if (marker == 0xDA || length < 2) return 0;  // the scan, or a broken segment
+    at += 2 + length;
+  }
+  return 0;
+}
+
+// The imdecode flags for a photo wanted at most `maxSide` pixels a side: a JPEG at least twice
+// as large is decoded at a half, a quarter or an eighth of its size by libjpeg's own scaling
+// (a phone's 12 MP photo wanted at 640 pixels took 51-68 ms to decode whole), never below
+// `maxSide`, and shrunk the rest of the way as before.
+int decodeFlags(const uint8_t *data, size_t size, int maxSide) {
+  if (maxSide <= 0) return cv::IMREAD_COLOR;
+  const int longer = jpegLongerSide(data, size);
+  if (longer >= 8 * maxSide) return cv::IMREAD_REDUCED_COLOR_8;
+  if (longer >= 4 * maxSide) return cv::IMREAD_REDUCED_COLOR_4;
+  if (longer >= 2 * maxSide) return cv::IMREAD_REDUCED_COLOR_2;
+  return cv::IMREAD_COLOR;
+}
 }  // namespace
 
 extern "C" {
@@ -33,15 +71,19 @@ pm_status pm_image_decode(const uint8_t *data, size_t size, int max_side, pm_ima
       return fail(PM_BAD_IMAGE, "the image is empty");
     }
     cv::Mat bytes(1, int(size), CV_8U, const_cast<uint8_t *>(data));
-    cv::Mat image = cv::imdecode(bytes, cv::IMREAD_COLOR);
+    const int flags = decodeFlags(data, size, max_side);
+    cv::Mat image = cv::imdecode(bytes, flags);
     if (image.empty()) {
       return fail(PM_BAD_IMAGE, "the image does not decode");
     }
-    double scale = 1;
+    // The image's pixels per pixel of the photo as it was taken.
+    const int taken = flags == cv::IMREAD_COLOR ? 0 : jpegLongerSide(data, size);
+    double scale = taken > 0 ? double(std::max(image.cols, image.rows)) / taken : 1;
     const int longer = std::max(image.cols, image.rows);
     if (max_side > 0 && longer > max_side) {
-      scale = double(max_side) / longer;
-      cv::resize(image, image, cv::Size(), scale, scale, cv::INTER_AREA);
+      const double shrink = double(max_side) / longer;
+      cv::resize(image, image, cv::Size(), shrink, shrink, cv::INTER_AREA);
+      scale *= shrink;
     }
     *out = wrap(image, scale);
     return PM_OK;
