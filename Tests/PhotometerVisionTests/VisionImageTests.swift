@@ -212,10 +212,15 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     let tenth: [Double] = [0.1, 0, 5, 0, 0.1, 7, 0, 0, 1]
     #expect(abs(straighteningScale(corners(of: region, through: tenth), width: 2000, height: 500) - 0.2) < 1e-6)
     let half: [Double] = [0.5, 0, 5, 0, 0.5, 7, 0, 0, 1]
-    #expect(straighteningScale(corners(of: region, through: half), width: 2000, height: 500) == 1)
+    #expect(
+      straighteningScale(corners(of: Rect(x: 0, y: 0, width: 400, height: 100), through: half), width: 400, height: 100)
+        == 1)
+    // However sharp the photo, the shorter side gets no more than 256 pixels.
+    #expect(abs(straighteningScale(corners(of: region, through: half), width: 2000, height: 500) - 256.0 / 500) < 1e-6)
     // Seen at a slant, the better-resolved side decides.
     let slanted: [Double] = [0.1, 0, 0, 0, 0.4, 0, 0, 0, 1]
-    #expect(abs(straighteningScale(corners(of: region, through: slanted), width: 2000, height: 500) - 0.8) < 1e-6)
+    let small = Rect(x: 100, y: 30, width: 400, height: 100)
+    #expect(abs(straighteningScale(corners(of: small, through: slanted), width: 400, height: 100) - 0.8) < 1e-6)
     // A region the homography all but collapses keeps 32 pixels across its shorter side.
     let collapsed: [Double] = [0.001, 0, 5, 0, 0.001, 7, 0, 0, 1]
     #expect(

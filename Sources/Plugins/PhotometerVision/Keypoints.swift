@@ -132,10 +132,11 @@ public func corners(of rect: Rect, through homography: [Double]?) -> [(x: Float,
 
 /// The scale, at most 1, at which a region of `width` x `height` reference pixels whose corners
 /// lie at `corners` in a photo is straightened: no finer than ``straightenedDetail`` times the
-/// photo's own pixels across it, and its shorter side not under ``straightenedLeast`` pixels (a
-/// region the homography all but collapses is still cut to be read). A phone's 4,000-pixel
-/// reference straightened a 548-pixel photo's dials into 9 MB of pixels that the photo never
-/// held (165 ms in the dials plugin, not 2).
+/// photo's own pixels across it, its shorter side not over ``straightenedMost`` pixels (the
+/// engines read a window 32 pixels high and a dial 160 pixels square) and not under
+/// ``straightenedLeast`` (a region the homography all but collapses is still cut to be read). A
+/// phone's 4,000-pixel reference straightened a 548-pixel photo's dials into 9 MB of pixels that
+/// the photo never held (165 ms in the dials plugin, not 2).
 public func straighteningScale(_ corners: [(x: Float, y: Float)], width: Int, height: Int) -> Double {
   guard corners.count == 4, width > 0, height > 0 else { return 1 }
   func length(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Double {
@@ -143,9 +144,13 @@ public func straighteningScale(_ corners: [(x: Float, y: Float)], width: Int, he
   }
   let across = max(length(corners[0], corners[1]), length(corners[3], corners[2])) / Double(width)
   let down = max(length(corners[0], corners[3]), length(corners[1], corners[2])) / Double(height)
-  let least = min(1, straightenedLeast / Double(min(width, height)))
-  return max(least, min(1, straightenedDetail * max(across, down)))
+  let shorter = Double(min(width, height))
+  let least = min(1, straightenedLeast / shorter)
+  return max(least, min(1, straightenedMost / shorter, straightenedDetail * max(across, down)))
 }
+
+/// The most pixels a straightened region's shorter side is given.
+public let straightenedMost = 256.0
 
 /// How many output pixels a straightened region may spend on each of the photo's own.
 public let straightenedDetail = 2.0
