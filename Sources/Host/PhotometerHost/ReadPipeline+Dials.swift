@@ -102,9 +102,9 @@ extension ReadPipeline {
   }
 
   /// The part of the photo holding every dial, with a margin: straightened into the reference's
-  /// frame through `homography` when there is one (no finer than the photo's own pixels allow,
-  /// ``PhotometerVision/straighteningScale(_:width:height:)``), else cut as it is; and the dials'
-  /// regions in it.
+  /// frame through `homography` when there is one
+  /// (``PhotometerVision/VisionImage/straightened(_:through:)``, no finer than the photo holds
+  /// it), else cut as it is; and the dials' regions in it.
   static func dialArea(_ dials: [Dial], in photo: VisionImage, homography: [Double]?) throws(PipelineError)
     -> (VisionImage, [Dial])
   {
@@ -121,11 +121,7 @@ extension ReadPipeline {
     do {
       if let homography {
         let box = Rect(x: Int32(x), y: Int32(y), width: Int32(width), height: Int32(height))
-        let quad = corners(of: box, through: homography)
-        scale = straighteningScale(quad, width: width, height: height)
-        area = try photo.straightened(
-          quad, width: max(1, Int((Double(width) * scale).rounded())),
-          height: max(1, Int((Double(height) * scale).rounded())))
+        (area, scale) = try photo.straightened(box, through: homography)
       } else {
         (x, y) = (min(x, max(0, photo.width - 1)), min(y, max(0, photo.height - 1)))
         area = try photo.cropped(x: x, y: y, width: width, height: height)

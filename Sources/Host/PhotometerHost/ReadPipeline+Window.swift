@@ -26,13 +26,7 @@ extension ReadPipeline {
     guard let homography else {
       return try cut { () throws(VisionError) in try photo.cropped(roi) }
     }
-    let quad = corners(of: roi, through: homography)
-    let scale = straighteningScale(quad, width: Int(roi.width), height: Int(roi.height))
-    return try cut { () throws(VisionError) in
-      try photo.straightened(
-        quad, width: max(1, Int((Double(roi.width) * scale).rounded())),
-        height: max(1, Int((Double(roi.height) * scale).rounded())))
-    }
+    return try cut { () throws(VisionError) in try photo.straightened(roi, through: homography).image }
   }
 
   /// The homography from `meter`'s reference to the photo

@@ -112,6 +112,8 @@ final class ReadPipeline: Sendable {
   /// The decimal places past the wheels: the pointer dials joined (the meter's or the request's),
   /// or an extended counter's last wheel's roll. Returns how many places the value gained, and how
   /// many of them dials measured (an extended counter's roll is the reader's guess, no measure).
+  /// The wheels turning with the last are settled here too: by the dials' chain when there are
+  /// dials, else named on the last's side (``PhotometerVoting/TurningWheels``).
   private func readFinerPlaces(
     of photo: VisionImage, request: ReadRequest, context: Context, location: Location, result: inout ReadResult,
     flags: inout [ReadFlag]

@@ -231,6 +231,6 @@ extension Rect {
 }
 
 /// How far apart two points are, in pixels.
-private func distance(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Float {
+func distance(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Float {
   ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
 }

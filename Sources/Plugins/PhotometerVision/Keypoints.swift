@@ -139,11 +139,8 @@ public func corners(of rect: Rect, through homography: [Double]?) -> [(x: Float,
 /// the photo never held (165 ms in the dials plugin, not 2).
 public func straighteningScale(_ corners: [(x: Float, y: Float)], width: Int, height: Int) -> Double {
   guard corners.count == 4, width > 0, height > 0 else { return 1 }
-  func length(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Double {
-    Double(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot())
-  }
-  let across = max(length(corners[0], corners[1]), length(corners[3], corners[2])) / Double(width)
-  let down = max(length(corners[0], corners[3]), length(corners[1], corners[2])) / Double(height)
+  let across = Double(max(distance(corners[0], corners[1]), distance(corners[3], corners[2]))) / Double(width)
+  let down = Double(max(distance(corners[0], corners[3]), distance(corners[1], corners[2]))) / Double(height)
   let shorter = Double(min(width, height))
   let least = min(1, straightenedLeast / shorter)
   return max(least, min(1, straightenedMost / shorter, straightenedDetail * max(across, down)))
@@ -158,6 +155,22 @@ public let straightenedDetail = 2.0
 /// The fewest pixels a straightened region's shorter side is given: the reader reads a window
 /// 32 pixels high.
 public let straightenedLeast = 32.0
+
+extension VisionImage {
+  /// `region` of a reference photo, found in this image through `homography` (row-major 3 x 3,
+  /// from the reference's pixels to this image's), straightened at ``straighteningScale(_:width:height:)``
+  /// of the region's size; and that scale, output pixels per reference pixel.
+  public func straightened(_ region: Rect, through homography: [Double]) throws(VisionError)
+    -> (image: VisionImage, scale: Double)
+  {
+    let quad = corners(of: region, through: homography)
+    let scale = straighteningScale(quad, width: Int(region.width), height: Int(region.height))
+    let image = try straightened(
+      quad, width: max(1, Int((Double(region.width) * scale).rounded())),
+      height: max(1, Int((Double(region.height) * scale).rounded())))
+    return (image, scale)
+  }
+}
 
 /// Maps a point through a row-major 3 x 3 homography.
 public func project(_ point: (x: Double, y: Double), through homography: [Double]) -> (x: Double, y: Double) {

@@ -108,7 +108,7 @@ public final class VisionImage: @unchecked Sendable {
       throw VisionError(kind: .badArgument, description: "a quadrilateral has 4 corners, not \(corners.count)")
     }
     func side(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Int {
-      max(1, Int(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot().rounded()))
+      max(1, Int(distance(a, b).rounded()))
     }
     return try straightened(corners, width: side(corners[0], corners[1]), height: side(corners[1], corners[2]))
   }
