@@ -44,13 +44,13 @@ int jpegLongerSide(const uint8_t *data, size_t size) {
   return 0;
 }
 
-// The imdecode flags for a photo wanted at most `maxSide` pixels a side: a JPEG at least twice
-// as large is decoded at a half, a quarter or an eighth of its size by libjpeg's own scaling
-// (a phone's 12 MP photo wanted at 640 pixels took 51-68 ms to decode whole), never below
-// `maxSide`, and shrunk the rest of the way as before.
-int decodeFlags(const uint8_t *data, size_t size, int maxSide) {
-  if (maxSide <= 0) return cv::IMREAD_COLOR;
-  const int longer = jpegLongerSide(data, size);
+// The imdecode flags for a photo whose longer side is `longer` pixels (0: not known) wanted at
+// most `maxSide` pixels a side (0: whole): a JPEG at least twice as large is decoded at a half,
+// a quarter or an eighth of its size by libjpeg's own scaling (a phone's 12 MP photo wanted at
+// 640 pixels took 51-68 ms to decode whole), never below `maxSide`, and shrunk the rest of the
+// way as before.
+int decodeFlags(int longer, int maxSide) {
+  if (maxSide <= 0 || longer <= 0) return cv::IMREAD_COLOR;
   if (longer >= 8 * maxSide) return cv::IMREAD_REDUCED_COLOR_8;
   if (longer >= 4 * maxSide) return cv::IMREAD_REDUCED_COLOR_4;
   if (longer >= 2 * maxSide) return cv::IMREAD_REDUCED_COLOR_2;
@@ -71,15 +71,16 @@ pm_status pm_image_decode(const uint8_t *data, size_t size, int max_side, pm_ima
       return fail(PM_BAD_IMAGE, "the image is empty");
     }
     cv::Mat bytes(1, int(size), CV_8U, const_cast<uint8_t *>(data));
-    const int flags = decodeFlags(data, size, max_side);
+    // The photo's longer side as it was taken, from a JPEG's header when it may be scaled down.
+    const int taken = max_side > 0 ? jpegLongerSide(data, size) : 0;
+    const int flags = decodeFlags(taken, max_side);
     cv::Mat image = cv::imdecode(bytes, flags);
     if (image.empty()) {
       return fail(PM_BAD_IMAGE, "the image does not decode");
     }
-    // The image's pixels per pixel of the photo as it was taken.
-    const int taken = flags == cv::IMREAD_COLOR ? 0 : jpegLongerSide(data, size);
-    double scale = taken > 0 ? double(std::max(image.cols, image.rows)) / taken : 1;
     const int longer = std::max(image.cols, image.rows);
+    // The image's pixels per pixel of the photo as it was taken.
+    double scale = flags != cv::IMREAD_COLOR ? double(longer) / taken : 1;
     if (max_side > 0 && longer > max_side) {
       const double shrink = double(max_side) / longer;
       cv::resize(image, image, cv::Size(), shrink, shrink, cv::INTER_AREA);
