@@ -15,8 +15,8 @@ struct CombinedScore {
   /// Meters whose last wheel was caught past a fifth of its roll.
   var midRoll = 0
   var midRollExact = 0
-  /// Meters read wrong only by a finest needle on its mark (``RenderedMeter/offByANeedleOnItsMark(_:within:)``).
-  var onAMark = 0
+  /// The wrong meters by what they got wrong.
+  var mistakes = MistakeTally()
 
   mutating func add(
     _ meter: RenderedMeter, image: VisionImage, dials: [PointerDial], reader: ReaderPanel, wheelCount: Int = 5,
@@ -29,7 +29,7 @@ struct CombinedScore {
     wheelsExact += wheels.text == String(meter.value.prefix(while: { $0 != "." })) ? 1 : 0
     let right = chain?.value == meter.value
     exact += right ? 1 : 0
-    onAMark += chain.map { meter.offByANeedleOnItsMark($0.value) } == true ? 1 : 0
+    mistakes.add(chain?.value ?? "", of: meter)
     if meter.wheelRoll > 0.2 && meter.wheelRoll < 0.8 {
       midRoll += 1
       midRollExact += right ? 1 : 0
@@ -51,7 +51,7 @@ struct CombinedScore {
 
   func row(_ name: String) -> String {
     "\(name) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "
-      + "\(share(wheelsExact, meters)) | \(onAMark)"
+      + "\(share(wheelsExact, meters)) | \(mistakes.summary)"
   }
 }
 

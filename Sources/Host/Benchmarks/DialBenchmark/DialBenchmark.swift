@@ -3,7 +3,8 @@
 // truth (and within 0.5), the mean error, and the time per dial (p50, p95; a meter's dials are read
 // together and the time shared out) in this process; then whole meters, wheels and four dials as
 // one value (DialChain), exact to the finest dial's digit, with the meters whose last wheel was
-// caught mid-roll apart, beside the wheels alone. With `--host PLUGINS.json` (sets written with
+// caught mid-roll apart, beside the wheels alone, and the wrong ones by what they got wrong
+// (Mistake: the finest digit, the dials, the last wheel, higher wheels, both). With `--host PLUGINS.json` (sets written with
 // `--references`), whole meters also read through photometer-host as a registered meter is: set
 // up from its reference photo, the photo found and straightened through the identify homography
 // (HostScore; its wheels' window set up with a fifth of its height to spare above and below, as
@@ -125,7 +126,7 @@ struct DialBenchmark: AsyncParsableCommand {
     print("set | dials | within 0.2 | within 0.5 | mean error | p50 ms | p95 ms")
     scores.forEach { print($0.dials.row($0.name)) }
     print(
-      "set | meters | value exact | last wheel mid-roll | wheels alone exact | wrong by a finest needle on its mark")
+      "set | meters | value exact | last wheel mid-roll | wheels alone exact | wrong meters by what they got wrong")
     scores.forEach { print($0.meters.row($0.name)) }
     hostScores.forEach { print($0.score.row($0.name)) }
     if !locateScores.isEmpty {

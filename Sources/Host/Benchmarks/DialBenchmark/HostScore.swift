@@ -19,9 +19,8 @@ struct HostScore {
   var byFace = 0
   var midRoll = 0
   var midRollExact = 0
-  /// Meters read wrong only by a finest needle on its mark (``RenderedMeter/offByANeedleOnItsMark(_:within:)``),
-  /// counted when the meters were set up with their dials.
-  var onAMark = 0
+  /// The wrong meters by what they got wrong, when the meters were set up with their dials.
+  var mistakes = MistakeTally()
   var withDials = false
   /// Each dial's pointer as the host read it, against the truth: within 0.2 of a division.
   var pointers = 0
@@ -72,7 +71,9 @@ struct HostScore {
     meters += 1
     exact += right ? 1 : 0
     self.withDials = withDials
-    onAMark += withDials && meter.offByANeedleOnItsMark(result.value) ? 1 : 0
+    if withDials {
+      mistakes.add(result.value, of: meter)
+    }
     if result.flags.contains(.lowConfidence) {
       flaggedWrong += right ? 0 : 1
       flaggedRight += right ? 1 : 0
@@ -112,7 +113,7 @@ struct HostScore {
     let sorted = milliseconds.sorted()
     let p50 = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     return "\(name) (host) | \(meters) | \(share(exact, meters)) | \(share(midRollExact, midRoll)) (\(midRoll)) | "
-      + (withDials ? "\(onAMark) of \(meters - exact) wrong by a finest needle on its mark; " : "")
+      + (withDials ? "wrong: \(mistakes.summary); " : "")
       + "low-confidence \(flaggedWrong) of \(meters - exact) wrong, \(flaggedRight) of \(exact) right; "
       + "located \(share(located, meters)) (by the face \(byFace)), \(String(format: "%.1f", p50)) ms p50"
       + (pointers > 0

@@ -35,14 +35,11 @@ struct RenderedMeter {
   /// wheels and dials there (their truths are the photo's).
   var reference: (file: String, wheels: Rect, dials: [Dial])?
 
-  /// Whether `read` differs from the value only by the finest dial's digit, one off, with that
-  /// needle drawn within `share` of a division of a mark: a digit no reader can be sure of (at a
-  /// mean error of 0.02 of a division, such a needle is read either side about as often).
-  func offByANeedleOnItsMark(_ read: String, within share: Double = 0.05) -> Bool {
-    guard let finest = dials.last, read.count == value.count, read.dropLast() == value.dropLast(),
-      let a = read.last?.wholeNumberValue, let b = value.last?.wholeNumberValue,
-      (a - b + 10) % 10 == 1 || (b - a + 10) % 10 == 1
-    else { return false }
+  /// Whether the finest dial's needle is drawn within `share` of a division of a mark, where its
+  /// digit is one no reader can be sure of (at a mean error of 0.02 of a division, such a needle
+  /// is read either side about as often).
+  func finestNeedleOnAMark(within share: Double = 0.05) -> Bool {
+    guard let finest = dials.last else { return false }
     let past = finest.truth - finest.truth.rounded(.down)
     return min(past, 1 - past) <= share
   }
