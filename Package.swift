@@ -314,7 +314,7 @@ let package = Package(
       name: "PhotometerEndToEndTests",
       dependencies: [
         "PhotometerClient", "PhotometerHost", "PluginSupervisor", "PhotometerProtocol", "ChildProcess", "TestSupport",
-        "PhotometerHostMain", "PhotometerCLI", "TestPlugin", "PhotometerVision", "DigitReader",
+        "PhotometerHostMain", "PhotometerCLI", "TestPlugin", "PhotometerVision", "DigitReader", "PhotometerVoting",
       ]
     ),
   ],

@@ -1,6 +1,7 @@
 import Foundation
 import PhotometerProtocol
 import PhotometerVision
+import PhotometerVoting
 import TestSupport
 import Testing
 
@@ -260,6 +261,42 @@ import Testing
     let roi = try #require(meter["roi"] as? [Double])
     let truth = photos[0][3].split(separator: " ").compactMap { Double($0) }
     #expect(roi[0] <= truth[0] && roi[1] <= truth[1] && roi[0] + roi[2] >= truth[0] + truth[2] * 0.9, "\(roi)")
+  }
+
+  /// A phone's whole photo (a rendered device photo enlarged to 4,000 pixels, no window given) is
+  /// searched decoded at a reduced size, and its window's boxes, and the window a meter added
+  /// without --roi gets, are in the photo's own pixels.
+  @Test func readsAPhoneSizedPhotoWithNoWindowGiven() async throws {
+    let folder = try await Rendered.devicePhotos(count: 1, seed: 1)
+    let photo = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let small = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(photo[0]))))
+    let factor = 4000 / Double(small.width)
+    let (width, height) = (Float(small.width), Float(small.height))
+    let large = try small.straightened(
+      [(0, 0), (width, 0), (width, height), (0, height)], width: 4000,
+      height: Int((Double(small.height) * factor).rounded()))
+    let path = folder.appendingPathComponent("phone.jpg")
+    try Data(try large.encoded(jpeg: true)).write(to: path)
+    #expect(try VisionImage(decoding: large.encoded(jpeg: true), reducedToAtLeast: WindowChoice.searchSide).scale < 1)
+    let truth = photo[3].split(separator: " ").compactMap { Int32($0) }
+    let scaledTruth = Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]).scaled(by: factor)
+
+    let read = try await run(["read", "--json", path.path])
+    #expect(read.status == 0, "\(read.standardError)")
+    let result = try #require(try json(read).first)
+    #expect(result["value"] as? String == photo[2])
+    let window = try #require((result["windows"] as? [[String: Any]])?.first)
+    let digits = try #require(window["digits"] as? [Double]).map { Int32($0) }
+    let overlap = Rect(x: digits[0], y: digits[1], width: digits[2], height: digits[3]).overlap(with: scaledTruth)
+    #expect(overlap >= 0.5, "digits \(digits), truth \(scaledTruth)")
+
+    let added = try await run(["meter", "add", "Phone", "--kind", "glucose", "--reference", path.path])
+    #expect(added.standardOutput.contains("Digit window found at"), "\(added.standardOutput)")
+    let meter = try #require(try json(try await run(["meter", "show", "Phone", "--json"])).first)
+    let roi = try #require(meter["roi"] as? [Double]).map { Int32($0) }
+    #expect(
+      Rect(x: roi[0], y: roi[1], width: roi[2], height: roi[3]).overlapArea(with: scaledTruth)
+        >= 0.9 * scaledTruth.area, "\(roi) holds \(scaledTruth)")
   }
 
   /// A whole photo that lost its EXIF orientation (turned a quarter turn, or upside down) is read

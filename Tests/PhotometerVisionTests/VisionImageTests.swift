@@ -50,6 +50,33 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     #expect(abs(middle - taken) <= 4, "\(middle) against \(taken)")
   }
 
+  /// Reduced to at least a side, a JPEG is decoded at the smallest of a half, a quarter or an
+  /// eighth of its size that keeps its longer side there, with no resizing after; a photo
+  /// already under twice the side, and any PNG, decode whole.
+  @Test func decodesAJPEGReducedByLibjpegAlone() throws {
+    let pixels = (0..<(1800 * 900)).map { UInt8(truncatingIfNeeded: ($0 % 1800) / 8 + ($0 / 1800) / 8) }
+    let jpeg = try VisionImage(pixels: pixels, width: 1800, height: 900, channels: 1).encoded(jpeg: true)
+    for (side, size, scale) in [
+      (200, (225, 113), 0.125), (450, (450, 225), 0.25), (600, (900, 450), 0.5),
+      (901, (1800, 900), 1.0),
+    ] {
+      let image = try VisionImage(decoding: jpeg, reducedToAtLeast: side)
+      #expect((image.width, image.height) == size, "at least \(side)")
+      #expect(abs(image.scale - scale) < 0.01, "at least \(side): \(image.scale)")
+    }
+    let png = try gradientPNG(width: 800, height: 400)
+    let whole = try VisionImage(decoding: png, reducedToAtLeast: 100)
+    #expect((whole.width, whole.height, whole.scale) == (800, 400, 1))
+  }
+
+  /// A box scaled with its image holds what it held: edges rounded outwards.
+  @Test func aBoxScalesWithItsImage() {
+    #expect(Rect(x: 10, y: 20, width: 30, height: 40).scaled(by: 2.5) == Rect(x: 25, y: 50, width: 75, height: 100))
+    #expect(Rect(x: 3, y: 3, width: 3, height: 3).scaled(by: 0.5) == Rect(x: 1, y: 1, width: 2, height: 2))
+    let window = Window(box: Rect(x: 4, y: 4, width: 8, height: 8), value: "1", confidence: 1, digits: nil)
+    #expect(window.scaled(by: 2).box == Rect(x: 8, y: 8, width: 16, height: 16) && window.scaled(by: 2).digits == nil)
+  }
+
   /// A quarter turn clockwise puts the bottom-left pixel at the top left; minus one turns back.
   @Test func turnsByQuarterTurns() throws {
     let image = try VisionImage(pixels: [1, 2, 3, 4, 5, 6], width: 3, height: 2, channels: 1)

@@ -52,11 +52,24 @@ final class ReadPipeline: Sendable {
   /// - Parameter format: the photo's format, from the header the server checked.
   func read(_ request: ReadRequest, format: ImageInfo.Format) async throws(PipelineError) -> ReadResult {
     let context = try await context(for: request)
-    let photo = try Self.decode(request.image)
     var flags: [ReadFlag] = []
     var location = Location.notSearched
-    var result = try await readWindow(
-      of: photo, request: request, format: format, context: context, flags: &flags, location: &location)
+    // The photo in full, decoded once a stage needs it: a whole photo searched for rows is
+    // decoded at the search's size instead (``searchRows(in:request:context:kind:)``).
+    var photo: VisionImage?
+    var result: ReadResult
+    if searchesRows(request, format: format, meter: context.meter),
+      let found = try await searchRows(
+        in: request.image, request: request, context: context, kind: context.meter?.kind ?? request.kind)
+    {
+      flags += Self.qualityFlags(found.row)
+      result = found.result
+    } else {
+      let decoded = try Self.decode(request.image)
+      photo = decoded
+      result = try await readWindow(
+        of: decoded, request: request, format: format, context: context, flags: &flags, location: &location)
+    }
     // In the kind's format, however the window was had: a thermometer's 375, its point not read,
     // is 37.5 (a row found in a whole photo was put so already).
     if let kind = context.meter?.kind ?? request.kind {
@@ -80,21 +93,14 @@ final class ReadPipeline: Sendable {
 
   // MARK: Stages
 
-  /// The window (the request's ROI; the meter's, through the homography; the row found; the
-  /// whole photo) read by every engine, with the flags of what made it hard to read.
+  /// The window (the request's ROI; the meter's, through the homography; else the whole photo,
+  /// where no row was found in it) read by every engine, with the flags of what made it hard to
+  /// read. A blood-pressure monitor's lines are cut from the window.
   private func readWindow(
     of photo: VisionImage, request: ReadRequest, format: ImageInfo.Format, context: Context,
     flags: inout [ReadFlag], location: inout Location
   ) async throws(PipelineError) -> ReadResult {
     let kind = context.meter?.kind ?? request.kind
-    // No window given: the rows of digits found in the photo; else, below, the photo itself is
-    // the window (a blood-pressure monitor's lines are cut from it).
-    if searchesRows(request, format: format, meter: context.meter),
-      let found = try await readFoundRows(in: photo, request: request, context: context, kind: kind)
-    {
-      flags += Self.qualityFlags(found.row)
-      return found.result
-    }
     let crop = try await window(of: photo, request: request, context: context, flags: &flags, location: &location)
     flags += Self.qualityFlags(crop)
     let cropImage = try cropImage(crop, of: photo, sent: request.image, format: format)
@@ -114,14 +120,17 @@ final class ReadPipeline: Sendable {
   /// many of them dials measured (an extended counter's roll is the reader's guess, no measure).
   /// The wheels turning with the last are settled here too: by the dials' chain when there are
   /// dials, else named on the last's side (``PhotometerVoting/TurningWheels``).
+  /// `photo`: the photo in full when a stage decoded it already.
   private func readFinerPlaces(
-    of photo: VisionImage, request: ReadRequest, context: Context, location: Location, result: inout ReadResult,
+    of photo: VisionImage?, request: ReadRequest, context: Context, location: Location, result: inout ReadResult,
     flags: inout [ReadFlag]
   ) async throws(PipelineError) -> (count: Int, measured: Int) {
     let dials = Self.dials(of: request, meter: context.meter)
     if !dials.isEmpty {
+      let decoded: VisionImage
+      if let photo { decoded = photo } else { decoded = try Self.decode(request.image) }
       let joined = try await joinDials(
-        dials, photo: photo, request: request, context: context, location: location, result: &result, flags: &flags)
+        dials, photo: decoded, request: request, context: context, location: location, result: &result, flags: &flags)
       let places = joined ? dials.count : 0
       return (places, places)
     }

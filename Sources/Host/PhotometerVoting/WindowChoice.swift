@@ -45,6 +45,13 @@ public enum WindowChoice {
     kind == .bloodPressure ? 8 : 4
   }
 
+  /// The least longer side a whole photo is searched for rows at: a larger JPEG (a phone's 4,000
+  /// pixels) is decoded by libjpeg at a half, a quarter or an eighth of its size, the smallest
+  /// that keeps this, in a fraction of a whole decode's time, and its windows' boxes are scaled
+  /// back. The row finders work at 640 pixels and the reader at 32 a row: a row 10 pixels high
+  /// to the finders is 25-50 here (docs/recognizers.md, *Whole photos from a phone*).
+  public static let searchSide = 1600
+
   /// A photo whose shorter side is under ``smallestScene`` pixels, or whose best row of two digits
   /// or more (``isScene(width:height:rows:)``) covers more than ``windowShare`` of its area or
   /// (with its margin) more than ``rowShare`` of its width, is itself a digit window (a crop, a

@@ -61,6 +61,16 @@ public final class VisionImage: @unchecked Sendable {
     self.init(result!)
   }
 
+  /// Decodes `data` (EXIF orientation applied), a JPEG at a half, a quarter or an eighth of its
+  /// size when its longer side stays at least `leastSide`: libjpeg's scaling, a fraction of a
+  /// whole decode's time, with no resizing after (``scale`` tells how much).
+  public convenience init(decoding data: [UInt8], reducedToAtLeast leastSide: Int) throws(VisionError) {
+    var result: OpaquePointer?
+    try check(
+      data.withUnsafeBufferPointer { pm_image_decode_reduced($0.baseAddress, $0.count, Int32(leastSide), &result) })
+    self.init(result!)
+  }
+
   /// An image of `width` x `height` grey (`channels` 1) or BGR (3) pixels, rows packed.
   public convenience init(pixels: [UInt8], width: Int, height: Int, channels: Int) throws(VisionError) {
     guard pixels.count == width * height * channels else {

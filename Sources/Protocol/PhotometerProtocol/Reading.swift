@@ -140,9 +140,25 @@ extension Rect {
     }
     return rect
   }
+
+  /// The rectangle in an image scaled by `factor` (2: twice the pixels a side), its edges rounded
+  /// outwards so that it still holds what it held.
+  public func scaled(by factor: Double) -> Rect {
+    let left = (Double(x) * factor).rounded(.down), top = (Double(y) * factor).rounded(.down)
+    let right = (Double(x + width) * factor).rounded(.up), bottom = (Double(y + height) * factor).rounded(.up)
+    return Rect(x: Int32(left), y: Int32(top), width: Int32(right - left), height: Int32(bottom - top))
+  }
 }
 
 extension Window {
+  /// The window in its photo scaled by `factor`: its boxes scaled with it.
+  public func scaled(by factor: Double) -> Window {
+    var window = self
+    window.box = box.scaled(by: factor)
+    window.digits = digits?.scaled(by: factor)
+    return window
+  }
+
   /// The window where it lies once its photo (`width` x `height` pixels) is turned
   /// `quarterTurns` quarter turns clockwise: its boxes turned with it.
   public func turned(quarterTurns: Int, width: Int, height: Int) -> Window {

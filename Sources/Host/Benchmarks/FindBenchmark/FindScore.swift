@@ -43,6 +43,7 @@ struct FindTally {
     func share(_ count: Int) -> String { String(format: "%.1f%%", 100 * Double(count) / Double(max(photos, 1))) }
     func percentiles(_ times: [Double]) -> String {
       let sorted = times.sorted()
+      guard !sorted.isEmpty else { return "- | -" }
       return String(format: "%.1f | %.1f", sorted[sorted.count / 2], sorted[sorted.count * 95 / 100])
     }
     return "\(name) | \(photos) | \(share(found)) (\(share(foundWithMargin))) | \(share(blind)) | \(share(told)) | "
@@ -59,7 +60,9 @@ struct FindScore {
     name: String, crops: URL?, finder: RowFinder, finders: RowFinder.Finders
   ) throws {
     let started = ContinuousClock.now
-    let photo = try VisionImage(decoding: bytes)
+    // As the host: a large photo searched at the search's size, the true box scaled with it.
+    let photo = try VisionImage(decoding: bytes, reducedToAtLeast: WindowChoice.searchSide)
+    let box = photo.scale < 1 ? box.scaled(by: photo.scale) : box
     // As the host: one search, at a monitor's rows, serves the rows read first and the monitor's.
     let search = try finder.found(in: photo, limit: WindowChoice.rowsRead(for: .bloodPressure), finders: finders)
     let rows = search.rows(limit: WindowChoice.rowsRead(for: nil))
