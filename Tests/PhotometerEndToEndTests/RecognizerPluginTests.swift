@@ -104,6 +104,45 @@ import Testing
     #expect((afterward["flags"] as? [String])?.contains("repaired") == true, "\(afterward)")
   }
 
+  /// A water meter registered from a phone's photo and read in another (a rendered meter enlarged
+  /// to 4,000 pixels, its regions with it): the photo is decoded at half its size, the regions
+  /// found through the homography to its pixels as taken, and the value is read as at 409 pixels.
+  @Test func readsAPhoneSizedWaterMeterDecodedSmaller() async throws {
+    let folder = try await Rendered.dialMeters(count: 1, seed: 21)
+    let meter = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let small = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(meter[0]))))
+    let factor = 4000 / Double(max(small.width, small.height))
+    let (width, height) = (Float(small.width), Float(small.height))
+    let large = try small.straightened(
+      [(0, 0), (width, 0), (width, height), (0, height)], width: Int((Double(small.width) * factor).rounded()),
+      height: Int((Double(small.height) * factor).rounded()))
+    let photo = folder.appendingPathComponent("phone.jpg")
+    try Data(try large.encoded(jpeg: true)).write(to: photo)
+    func scaled(_ box: Substring) -> String {
+      box.split(separator: " ").map { String(Int((Double($0)! * factor).rounded())) }.joined(separator: ",")
+    }
+    let dials = meter[3].split(separator: ";").map { dial in
+      let parts = dial.split(separator: ":")
+      return scaled(parts[0]) + ":" + parts[1] + (parts[2] == "ccw" ? ":ccw" : "")
+    }
+    let added = try await run(
+      [
+        "meter", "add", "Phone", "--kind", "water", "--reference", photo.path, "--roi", scaled(Substring(meter[2])),
+        "--digits", "5", "--counts-up", "false",
+      ] + dials.flatMap { ["--dial", $0] })
+    #expect(added.status == 0, "\(added.standardError)")
+    #expect(max(large.width, large.height) == 4000)
+
+    let read = try await run(["read", "--meter", "Phone", "--json", photo.path])
+    #expect(read.status == 0, "\(read.standardError)")
+    let result = try #require(try json(read).first)
+    let value = try #require(result["value"] as? String)
+    let truth = meter[1]
+    #expect(value.count == truth.count && value.prefix(5) == truth.prefix(5), "\(value), truth \(truth)")
+    #expect(value.suffix(4).prefix(3) == truth.suffix(4).prefix(3), "\(value), truth \(truth)")
+    #expect((result["dials"] as? [[String: Any]])?.count == 4)
+  }
+
   /// A later photo of a water meter (turned, tilted, its pointers and wheels moved on) with no
   /// keypoint plugin to locate it: its dials do, and the whole face straightens its window.
   @Test func aMeterTheKeypointsCannotLocateIsLocatedByItsDials() async throws {

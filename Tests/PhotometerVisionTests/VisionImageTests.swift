@@ -69,6 +69,24 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     #expect((whole.width, whole.height, whole.scale) == (800, 400, 1))
   }
 
+  /// A region found through a homography to the photo's pixels as taken is cut where it lies in
+  /// the photo decoded at half its size, at the same output size.
+  @Test func aDecodedSmallerPhotoIsStraightenedWhereTheRegionLies() throws {
+    let pixels = (0..<(800 * 400)).map { UInt8(truncatingIfNeeded: ($0 % 800) / 4) }
+    let jpeg = try VisionImage(pixels: pixels, width: 800, height: 400, channels: 1).encoded(jpeg: true, quality: 95)
+    let (whole, half) = (try VisionImage(decoding: jpeg), try VisionImage(decoding: jpeg, reducedToAtLeast: 400))
+    #expect(half.scale == 0.5)
+    let identity: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+    let region = Rect(x: 200, y: 100, width: 200, height: 100)
+    let (fromWhole, fromHalf) = (
+      try whole.straightened(region, through: identity), try half.straightened(region, through: identity)
+    )
+    #expect((fromHalf.image.width, fromHalf.image.height) == (fromWhole.image.width, fromWhole.image.height))
+    // The middle of the region is grey 75 (x = 300) in both.
+    let middle = { (image: VisionImage) in Int(image.pixels[(image.height / 2 * image.width + image.width / 2) * 3]) }
+    #expect(abs(middle(fromWhole.image) - 75) <= 3 && abs(middle(fromHalf.image) - 75) <= 3)
+  }
+
   /// A box scaled with its image holds what it held: edges rounded outwards.
   @Test func aBoxScalesWithItsImage() {
     #expect(Rect(x: 10, y: 20, width: 30, height: 40).scaled(by: 2.5) == Rect(x: 25, y: 50, width: 75, height: 100))

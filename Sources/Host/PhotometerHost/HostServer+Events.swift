@@ -108,9 +108,9 @@ extension HostServer {
     do throws(ErrorReply) {
       switch work {
       case .read(let request):
-        let format = try checkImage(request.image).format
+        let photo = try checkImage(request.image)
         return .readResult(
-          try await answered { () throws(PipelineError) in try await reading.read(request, format: format) })
+          try await answered { () throws(PipelineError) in try await reading.read(request, photo: photo) })
       case .identify(let request):
         try checkImage(request.image)
         for reference in request.references {

@@ -69,10 +69,11 @@ extension IdentifyPipeline {
   /// A reference is aligned with a photo at 320 pixels: a phone's 4,000 need not be decoded.
   static let referenceSide = 1280
 
-  /// The photo's pixels per pixel of the meter's first reference, as their longer sides say (a
-  /// meter is photographed at about the same framing); 1 when the reference's size is not known.
+  /// The photo's pixels per pixel of the meter's first reference, both as they were taken, as
+  /// their longer sides say (a meter is photographed at about the same framing); 1 when the
+  /// reference's size is not known.
   static func expectedScale(of meter: Meter, in photo: VisionImage) -> Double {
     guard let reference = meter.references.first, reference.width > 0, reference.height > 0 else { return 1 }
-    return Double(max(photo.width, photo.height)) / Double(max(reference.width, reference.height))
+    return Double(max(photo.width, photo.height)) / photo.scale / Double(max(reference.width, reference.height))
   }
 }

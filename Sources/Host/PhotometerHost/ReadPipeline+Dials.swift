@@ -36,7 +36,9 @@ extension ReadPipeline {
         homography = try await located(meter, in: photo, request: request, context: context, flags: &flags)
       }
     }
-    let (area, shifted) = try Self.dialArea(dials, in: photo, homography: homography)
+    // Without a location the regions are the reference's pixels, taken as the photo's as taken.
+    let (area, shifted) = try Self.dialArea(
+      dials, in: homography == nil ? Self.inFull(photo, of: request.image) : photo, homography: homography)
     let image = try Self.forEngines(area, name: "dials.bmp")
     // Without a dials plugin (none configured, all failing) the wheels' value stands, flagged.
     let answers: [EngineAnswer]

@@ -24,7 +24,8 @@ extension ReadPipeline {
     let homography = try await located(meter, in: photo, request: request, context: context, flags: &flags)
     location = .searched(homography)
     guard let homography else {
-      return try cut { () throws(VisionError) in try photo.cropped(roi) }
+      let whole = try Self.inFull(photo, of: request.image)
+      return try cut { () throws(VisionError) in try whole.cropped(roi) }
     }
     return try cut { () throws(VisionError) in try photo.straightened(roi, through: homography).image }
   }
@@ -119,13 +120,55 @@ extension ReadPipeline {
     }
   }
 
-  static func decode(_ image: Image) throws(PipelineError) -> VisionImage {
+  /// `image` decoded; with `reducedToAtLeast` (0: whole), a JPEG at a half, a quarter or an
+  /// eighth of its size when its longer side stays at least that
+  /// (``PhotometerVision/VisionImage/init(decoding:reducedToAtLeast:)``).
+  static func decode(_ image: Image, reducedToAtLeast least: Int = 0) throws(PipelineError) -> VisionImage {
     do {
-      return try VisionImage(decoding: image.data)
+      return least > 0
+        ? try VisionImage(decoding: image.data, reducedToAtLeast: least) : try VisionImage(decoding: image.data)
     } catch {
       throw .photoDoesNotDecode(error)
     }
   }
+
+  /// `photo` as `image` was taken: decoded again in full when it was decoded smaller, for a
+  /// meter's regions placed by the reference's pixels alone (the meter not located).
+  static func inFull(_ photo: VisionImage, of image: Image) throws(PipelineError) -> VisionImage {
+    photo.scale < 1 ? try decode(image) : photo
+  }
+
+  /// The least longer side a registered meter's photo of `longerSide` pixels is decoded at
+  /// (``decode(_:reducedToAtLeast:)``; 0: whole): its window and its dials' area, as drawn on
+  /// the first reference and scaled by the photo's size over the reference's, keep at least
+  /// ``leastWindowSide`` and ``leastDialAreaSide`` pixels across. A phone's 12-megapixel photo
+  /// took 60 ms to decode whole, and a window is read 32 pixels high, a dial 160 pixels across.
+  /// Whole when the request gives its own window or dials, or the meter has neither.
+  static func decodedSide(for meter: Meter?, request: ReadRequest, longerSide: Int) -> Int {
+    guard let meter, request.roi == nil, request.dials.isEmpty, let reference = meter.references.first,
+      max(reference.width, reference.height) > 0, longerSide > 0
+    else { return 0 }
+    let ratio = Double(longerSide) / Double(max(reference.width, reference.height))
+    func spare(_ region: Rect, least: Double) -> Double {
+      Double(min(region.width, region.height)) * ratio / least
+    }
+    let spares =
+      (meter.roi.map { [spare($0, least: leastWindowSide)] } ?? [])
+      + (meter.dials.isEmpty ? [] : [spare(Rect(around: meter.dials.map(\.region)), least: leastDialAreaSide)])
+    guard let least = spares.min() else { return 0 }
+    var reduction = 1
+    while reduction < 8 && Double(2 * reduction) <= least {
+      reduction *= 2
+    }
+    return reduction > 1 ? longerSide / reduction : 0
+  }
+
+  /// The fewest pixels a registered meter's window keeps across in its decoded photo: four times
+  /// the reader's 32.
+  static let leastWindowSide = 128.0
+  /// The fewest pixels its dials' area keeps across: as many as a straightened area is given
+  /// (``PhotometerVision/straightenedMost``).
+  static let leastDialAreaSide = PhotometerVision.straightenedMost
 
   /// What makes the crop hard to read.
   static func qualityFlags(_ crop: VisionImage) -> [ReadFlag] {

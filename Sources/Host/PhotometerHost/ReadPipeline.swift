@@ -49,8 +49,9 @@ final class ReadPipeline: Sendable {
     var decimals: UInt32
   }
 
-  /// - Parameter format: the photo's format, from the header the server checked.
-  func read(_ request: ReadRequest, format: ImageInfo.Format) async throws(PipelineError) -> ReadResult {
+  /// - Parameter photo: the photo's format and size, from the header the server checked.
+  func read(_ request: ReadRequest, photo info: ImageInfo) async throws(PipelineError) -> ReadResult {
+    let format = info.format
     let context = try await context(for: request)
     var flags: [ReadFlag] = []
     var location = Location.notSearched
@@ -65,7 +66,8 @@ final class ReadPipeline: Sendable {
       flags += Self.qualityFlags(found.row)
       result = found.result
     } else {
-      let decoded = try Self.decode(request.image)
+      let least = Self.decodedSide(for: context.meter, request: request, longerSide: max(info.width, info.height))
+      let decoded = try Self.decode(request.image, reducedToAtLeast: least)
       photo = decoded
       result = try await readWindow(
         of: decoded, request: request, format: format, context: context, flags: &flags, location: &location)

@@ -158,12 +158,14 @@ public let straightenedLeast = 32.0
 
 extension VisionImage {
   /// `region` of a reference photo, found in this image through `homography` (row-major 3 x 3,
-  /// from the reference's pixels to this image's), straightened at ``straighteningScale(_:width:height:)``
+  /// from the reference's pixels to the photo's as it was taken: an image decoded smaller, by
+  /// ``scale``, is cut where it holds them), straightened at ``straighteningScale(_:width:height:)``
   /// of the region's size; and that scale, output pixels per reference pixel.
   public func straightened(_ region: Rect, through homography: [Double]) throws(VisionError)
     -> (image: VisionImage, scale: Double)
   {
-    let quad = corners(of: region, through: homography)
+    let decoded = Float(self.scale)
+    let quad = corners(of: region, through: homography).map { (x: $0.x * decoded, y: $0.y * decoded) }
     let scale = straighteningScale(quad, width: Int(region.width), height: Int(region.height))
     let image = try straightened(
       quad, width: max(1, Int((Double(region.width) * scale).rounded())),
