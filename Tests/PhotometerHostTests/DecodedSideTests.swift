@@ -3,7 +3,8 @@ import Testing
 
 @testable import PhotometerHost
 
-/// How small a registered meter's photo is decoded: its window and dials keep their pixels.
+/// How small a registered meter's photo is decoded: its window and dials keep the pixels they are
+/// straightened to.
 @Suite struct DecodedSideTests {
   static func meter(roi: Rect?, dials: [Rect] = [], referenceLonger: Int = 1000) -> Meter {
     Meter(
@@ -15,14 +16,14 @@ import Testing
   static let request = ReadRequest(image: Image(data: []))
 
   @Test func aPhotoLargerThanItsWindowNeedsIsDecodedSmaller() {
-    let window = Rect(x: 100, y: 100, width: 400, height: 100)
-    // 4,000 pixels over a 1,000-pixel reference: the window is 400 pixels high in the photo,
-    // three times the 128 it keeps: a half.
+    let window = Rect(x: 100, y: 100, width: 400, height: 150)
+    // 4,000 pixels over a 1,000-pixel reference: the window is 600 pixels high in the photo,
+    // over twice the 256 it keeps: a half.
     #expect(ReadPipeline.decodedSide(for: Self.meter(roi: window), request: Self.request, longerSide: 4000) == 2000)
     // Twice the window: a quarter; the same photo as the reference: whole.
     #expect(
       ReadPipeline.decodedSide(
-        for: Self.meter(roi: Rect(x: 0, y: 0, width: 800, height: 200)), request: Self.request, longerSide: 4000)
+        for: Self.meter(roi: Rect(x: 0, y: 0, width: 800, height: 300)), request: Self.request, longerSide: 4000)
         == 1000)
     #expect(ReadPipeline.decodedSide(for: Self.meter(roi: window), request: Self.request, longerSide: 1000) == 0)
     // Never below an eighth.
@@ -32,9 +33,9 @@ import Testing
         == 2000)
   }
 
-  @Test func dialsKeepTheMostPixels() {
-    let window = Rect(x: 100, y: 100, width: 400, height: 100)
-    let dials = [Rect(x: 100, y: 300, width: 100, height: 100), Rect(x: 300, y: 300, width: 100, height: 100)]
+  @Test func theSmallestRegionDecides() {
+    let window = Rect(x: 100, y: 100, width: 400, height: 300)
+    let dials = [Rect(x: 100, y: 500, width: 100, height: 100), Rect(x: 300, y: 500, width: 100, height: 100)]
     // The dials' area is 100 reference pixels high, 400 in the photo: under twice the 256 kept.
     #expect(
       ReadPipeline.decodedSide(for: Self.meter(roi: window, dials: dials), request: Self.request, longerSide: 4000)

@@ -141,34 +141,25 @@ extension ReadPipeline {
   /// The least longer side a registered meter's photo of `longerSide` pixels is decoded at
   /// (``decode(_:reducedToAtLeast:)``; 0: whole): its window and its dials' area, as drawn on
   /// the first reference and scaled by the photo's size over the reference's, keep at least
-  /// ``leastWindowSide`` and ``leastDialAreaSide`` pixels across. A phone's 12-megapixel photo
-  /// took 60 ms to decode whole, and a window is read 32 pixels high, a dial 160 pixels across.
-  /// Whole when the request gives its own window or dials, or the meter has neither.
+  /// ``PhotometerVision/straightenedMost`` pixels across, so that they are straightened from at
+  /// least as many pixels as they are given, as from the whole photo (a window straightened up
+  /// from fewer read blurred: `blur` flags, one wheel in 40 read otherwise). A phone's
+  /// 12-megapixel photo took 60 ms to decode whole. Whole when the request gives its own window
+  /// or dials, or the meter has neither.
   static func decodedSide(for meter: Meter?, request: ReadRequest, longerSide: Int) -> Int {
     guard let meter, request.roi == nil, request.dials.isEmpty, let reference = meter.references.first,
       max(reference.width, reference.height) > 0, longerSide > 0
     else { return 0 }
     let ratio = Double(longerSide) / Double(max(reference.width, reference.height))
-    func spare(_ region: Rect, least: Double) -> Double {
-      Double(min(region.width, region.height)) * ratio / least
-    }
-    let spares =
-      (meter.roi.map { [spare($0, least: leastWindowSide)] } ?? [])
-      + (meter.dials.isEmpty ? [] : [spare(Rect(around: meter.dials.map(\.region)), least: leastDialAreaSide)])
-    guard let least = spares.min() else { return 0 }
+    let dialArea = meter.dials.isEmpty ? [] : [Rect(around: meter.dials.map(\.region))]
+    let regions = (meter.roi.map { [$0] } ?? []) + dialArea
+    guard let shortest = regions.map({ Double(min($0.width, $0.height)) * ratio }).min() else { return 0 }
     var reduction = 1
-    while reduction < 8 && Double(2 * reduction) <= least {
+    while reduction < 8 && Double(2 * reduction) * PhotometerVision.straightenedMost <= shortest {
       reduction *= 2
     }
     return reduction > 1 ? longerSide / reduction : 0
   }
-
-  /// The fewest pixels a registered meter's window keeps across in its decoded photo: four times
-  /// the reader's 32.
-  static let leastWindowSide = 128.0
-  /// The fewest pixels its dials' area keeps across: as many as a straightened area is given
-  /// (``PhotometerVision/straightenedMost``).
-  static let leastDialAreaSide = PhotometerVision.straightenedMost
 
   /// What makes the crop hard to read.
   static func qualityFlags(_ crop: VisionImage) -> [ReadFlag] {
