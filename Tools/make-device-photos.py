@@ -3,6 +3,7 @@
 digits in a photo (no window given).
 
     Tools/make-device-photos.py OUT --count 100 --seed 1 [--style ours|field] [--kind blood-pressure]
+        [--turn 90] [--longer-side 4000]
 
 Each photo shows a glucose meter ("112" mg/dL) or a thermometer ("36.7" C) lying on a table:
 body, display (DSEG7 digits with ghost segments), unit, brand label, buttons, clutter around it,
@@ -31,7 +32,7 @@ import sys
 from PIL import Image, ImageDraw, ImageFont
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scenes import perspective, spoil  # noqa: E402
+from scenes import enlarged, perspective, scaled, spoil  # noqa: E402
 
 DSEG = "/usr/share/fonts/truetype/dseg"
 DEJAVU = "/usr/share/fonts/truetype/dejavu"
@@ -236,6 +237,9 @@ def main():
     parser.add_argument("--turn", type=int, choices=[0, 90, 180, 270], default=0,
                         help="turn every photo this many degrees anticlockwise after drawing it, as a photo "
                              "that lost its EXIF orientation comes (the same photos as without)")
+    parser.add_argument("--longer-side", type=int, default=0,
+                        help="enlarge every photo to this many pixels on its longer side, its box with it, as "
+                             "a phone's photo of the same scene (4000: 12 megapixels; the same draws)")
     arguments = parser.parse_args()
     kinds = (arguments.kind,) if arguments.kind else ("glucose", "thermometer")
     rng = random.Random(f"device-{arguments.style}-{arguments.seed}")
@@ -246,6 +250,8 @@ def main():
         for index in range(arguments.count):
             image, kind, value, box = photo(rng, arguments.style, kinds)
             image, box = turned(image, box, arguments.turn)
+            image, factor = enlarged(image, arguments.longer_side)
+            box = scaled(box, factor)
             name = f"device-{index:04d}.jpg"
             image.save(os.path.join(arguments.output, name), quality=92)
             writer.writerow([name, kind, value, " ".join(map(str, box))])

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Renders water-meter faces with counter wheels and pointer dials, labelled, for the dials reader.
 
-    Tools/make-dial-meters.py OUT --count 200 --seed 1 [--style ours|field] [--dials 4]
+    Tools/make-dial-meters.py OUT --count 200 --seed 1 [--style ours|field] [--dials 4] [--longer-side 4000]
 
 A meter shows a value such as 00123.4567 m3: whole cubic metres on five wheels, and one pointer
 dial per further decimal (x0.1, x0.01, ...). Everything moves as in a real meter: each dial's
@@ -33,7 +33,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scenes import perspective, spoil  # noqa: E402
+from scenes import enlarged, perspective, scaled, spoil  # noqa: E402
 
 DEJAVU = "/usr/share/fonts/truetype/dejavu"
 FACES = {"ours": ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"],
@@ -223,6 +223,9 @@ def main():
                         help="also write each meter square on at another reading, reference-NNNN.jpg, and its "
                              "wheels and dials there (columns reference_wheels, reference_dials): a meter as a "
                              "user sets it up, for reading the photos through the host")
+    parser.add_argument("--longer-side", type=int, default=0,
+                        help="enlarge every photo (and reference) to this many pixels on its longer side, its "
+                             "regions with it, as a phone's photo of the same meter (the same draws)")
     arguments = parser.parse_args()
     rng = random.Random(f"{arguments.style}-{arguments.seed}")
     os.makedirs(arguments.output, exist_ok=True)
@@ -238,6 +241,8 @@ def main():
         for index in range(arguments.count):
             state = rng.getstate()
             image, text, wheels, dials, roll = meter(rng, arguments.style, arguments.dials, tilt=arguments.perspective)
+            image, factor = enlarged(image, arguments.longer_side)
+            wheels, dials = scaled(wheels, factor), [(scaled(box, factor), dial) for box, dial in dials]
             name = f"meter-{index:04d}.jpg"
             image.save(os.path.join(arguments.output, name), quality=95)
             positions = "|".join(f"{position:.4f}" for _, (_, _, position) in dials)
@@ -249,6 +254,9 @@ def main():
                 shown = random.Random(f"reference-{arguments.style}-{arguments.seed}-{index}").uniform(0, 10 ** WHEELS)
                 reference, _, reference_wheels, reference_dials, _ = meter(
                     again, arguments.style, arguments.dials, shown=shown, straight=True)
+                reference, factor = enlarged(reference, arguments.longer_side)
+                reference_wheels = scaled(reference_wheels, factor)
+                reference_dials = [(scaled(box, factor), dial) for box, dial in reference_dials]
                 reference.save(os.path.join(arguments.output, f"reference-{index:04d}.jpg"), quality=95)
                 row += [" ".join(map(str, reference_wheels)), regions(reference_dials)]
             writer.writerow(row)

@@ -73,3 +73,17 @@ def spoil(image, rng, style):
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", quality=rng.randint(45, 92))
     return Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+
+
+def enlarged(image, longer):
+    """`image` resized (bicubic) so that its longer side is `longer` pixels, as a phone's photo of
+    the same scene, and the factor its boxes scale by (`scaled`); as it is when `longer` is 0."""
+    if not longer:
+        return image, 1.0
+    factor = longer / max(image.size)
+    return image.resize((round(image.width * factor), round(image.height * factor)), Image.BICUBIC), factor
+
+
+def scaled(box, factor):
+    """An (x, y, w, h) box in an image scaled by `factor`."""
+    return tuple(round(value * factor) for value in box)
