@@ -18,7 +18,7 @@ extension ReadPipeline {
       ?? FoundRows(measured: [], found: [], finders: .components)
   }
 
-  /// ``readFoundRows(in:request:context:kind:)`` on `image` decoded at
+  /// ``readFoundRows(in:request:context:kind:)`` on `image` decoded no smaller than
   /// ``PhotometerVoting/WindowChoice/searchSide`` (a larger JPEG scaled down by libjpeg as it is
   /// decoded), the windows' boxes scaled back to the photo's own pixels. A phone's 12-megapixel
   /// photo took 60 ms to decode whole, and the rows found are read at 32 pixels high.

@@ -55,8 +55,10 @@ final class ReadPipeline: Sendable {
     let context = try await context(for: request)
     var flags: [ReadFlag] = []
     var location = Location.notSearched
-    // The photo in full, decoded once a stage needs it: a whole photo searched for rows is
-    // decoded at the search's size instead (``searchRows(in:request:context:kind:)``).
+    // The photo as the window was cut from it: a registered meter's decoded no larger than its
+    // regions need (``decodedSide(for:request:longerSide:)``). Nil when rows were searched for in
+    // a whole photo, decoded at the search's size (``searchRows(in:request:context:kind:)``); the
+    // dials decode it then if they need it.
     var photo: VisionImage?
     var result: ReadResult
     if searchesRows(request, format: format, meter: context.meter),
@@ -122,7 +124,7 @@ final class ReadPipeline: Sendable {
   /// many of them dials measured (an extended counter's roll is the reader's guess, no measure).
   /// The wheels turning with the last are settled here too: by the dials' chain when there are
   /// dials, else named on the last's side (``PhotometerVoting/TurningWheels``).
-  /// `photo`: the photo in full when a stage decoded it already.
+  /// `photo`: the photo as a stage decoded it already.
   private func readFinerPlaces(
     of photo: VisionImage?, request: ReadRequest, context: Context, location: Location, result: inout ReadResult,
     flags: inout [ReadFlag]
