@@ -25,12 +25,7 @@ extension ReadPipeline {
   func searchRows(in image: Image, request: ReadRequest, context: Context, kind: MeterKind?)
     async throws(PipelineError) -> (result: ReadResult, row: VisionImage, quarterTurns: Int)?
   {
-    let photo: VisionImage
-    do {
-      photo = try VisionImage(decoding: image.data, reducedToAtLeast: WindowChoice.searchSide)
-    } catch {
-      throw .photoDoesNotDecode(error)
-    }
+    let photo = try Self.decode(image, reducedToAtLeast: WindowChoice.searchSide)
     guard var found = try await readFoundRows(in: photo, request: request, context: context, kind: kind) else {
       return nil
     }

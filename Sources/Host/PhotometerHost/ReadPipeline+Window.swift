@@ -125,8 +125,7 @@ extension ReadPipeline {
   /// (``PhotometerVision/VisionImage/init(decoding:reducedToAtLeast:)``).
   static func decode(_ image: Image, reducedToAtLeast least: Int = 0) throws(PipelineError) -> VisionImage {
     do {
-      return least > 0
-        ? try VisionImage(decoding: image.data, reducedToAtLeast: least) : try VisionImage(decoding: image.data)
+      return try VisionImage(decoding: image.data, reducedToAtLeast: least)
     } catch {
       throw .photoDoesNotDecode(error)
     }

@@ -57,6 +57,7 @@ int decodeFlags(int longer, int maxSide) {
   if (longer >= 2 * maxSide) return cv::IMREAD_REDUCED_COLOR_2;
   return cv::IMREAD_COLOR;
 }
+
 // `data` decoded (EXIF orientation applied), a JPEG scaled down by libjpeg as `decodeFlags`
 // allows for `side` (0: whole), and the image's pixels per pixel of the photo as it was taken.
 // An empty image when `data` is empty or does not decode.

@@ -197,17 +197,7 @@ extension VisionImage {
   /// digits above and beside a display's value, read as a leading digit otherwise).
   public func rowCrop(_ row: DigitRow) throws(VisionError) -> VisionImage {
     let scale = min(1, Self.rowDigitsMost / max(row.digitHeight, 1))
-    let straight: VisionImage
-    if scale < 1 {
-      let corners = row.corners
-      func side(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Int {
-        max(1, Int((Double(distance(a, b)) * scale).rounded()))
-      }
-      straight = try straightened(
-        corners, width: side(corners[0], corners[1]), height: side(corners[1], corners[2]))
-    } else {
-      straight = try straightened(row)
-    }
+    let straight = try straightened(row.corners, scale: scale)
     var result: OpaquePointer?
     let margin = Int32(DigitRow.sideMargin * row.digitHeight * scale)
     try check(pm_row_clear_side_print(straight.pointer, margin, &result))

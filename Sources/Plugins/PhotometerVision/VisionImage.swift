@@ -112,13 +112,13 @@ public final class VisionImage: @unchecked Sendable {
   }
 
   /// The quadrilateral `corners` (top-left, top-right, bottom-right, bottom-left) straightened to
-  /// as many pixels as its top and right sides are long.
-  public func straightened(_ corners: [(x: Float, y: Float)]) throws(VisionError) -> VisionImage {
+  /// as many pixels as its top and right sides are long, times `scale`.
+  public func straightened(_ corners: [(x: Float, y: Float)], scale: Double = 1) throws(VisionError) -> VisionImage {
     guard corners.count == 4 else {
       throw VisionError(kind: .badArgument, description: "a quadrilateral has 4 corners, not \(corners.count)")
     }
     func side(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Int {
-      max(1, Int(distance(a, b).rounded()))
+      max(1, Int((Double(distance(a, b)) * scale).rounded()))
     }
     return try straightened(corners, width: side(corners[0], corners[1]), height: side(corners[1], corners[2]))
   }

@@ -4,15 +4,16 @@
 // together and the time shared out) in this process; then whole meters, wheels and four dials as
 // one value (DialChain), exact to the finest dial's digit, with the meters whose last wheel was
 // caught mid-roll apart, beside the wheels alone, and the wrong ones by what they got wrong
-// (Mistake: the finest digit, the dials, the last wheel, higher wheels, both). With `--host PLUGINS.json` (sets written with
-// `--references`), whole meters also read through photometer-host as a registered meter is: set
-// up from its reference photo, the photo found and straightened through the identify homography
-// (HostScore; its wheels' window set up with a fifth of its height to spare above and below, as
-// the README asks of a user, `--margin` another share; `--wheels-only` sets each meter up again
-// without its dials, `--history` again counting up after a reading a day before); and, in
-// process, each meter found in its photo by its dials alone (LocateScore), the fallback the host
-// takes when the identify plugins do not locate it. `--cell-model FILE.onnx` reads the wheels in
-// process with another training of the cell classifier, for comparing trainings.
+// (Mistake: the finest digit, the dials, the last wheel, higher wheels, both). With
+// `--host PLUGINS.json` (sets written with `--references`), whole meters also read through
+// photometer-host as a registered meter is: set up from its reference photo, the photo found and
+// straightened through the identify homography (HostScore; its wheels' window set up with a
+// fifth of its height to spare above and below, as the README asks of a user, `--margin` another
+// share; `--wheels-only` sets each meter up again without its dials, `--history` again counting
+// up after a reading a day before); and, in process, each meter found in its photo by its dials
+// alone (LocateScore), the fallback the host takes when the identify plugins do not locate it.
+// `--cell-model FILE.onnx` reads the wheels in process with another training of the cell
+// classifier, for comparing trainings.
 //
 //   swift build -c release
 //   .build/release/photometer-benchmark-dials SET-DIR... [--show-errors]

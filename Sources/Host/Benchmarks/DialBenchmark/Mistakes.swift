@@ -73,8 +73,7 @@ struct MistakeTally {
 
   /// "finest digit on its mark 3, finest digit 2, ...", every kind in order, or "none".
   var summary: String {
-    let total = counts.values.reduce(0, +)
-    guard total > 0 else { return "none" }
+    guard !counts.isEmpty else { return "none" }
     return Mistake.allCases.map { "\($0.label) \(counts[$0] ?? 0)" }.joined(separator: ", ")
   }
 }
