@@ -52,7 +52,8 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
 
   /// Reduced to at least a side, a JPEG is decoded at the smallest of a half, a quarter or an
   /// eighth of its size that keeps its longer side there, with no resizing after; a photo
-  /// already under twice the side, and any PNG, decode whole.
+  /// already under twice the side, and any PNG, decode whole, unless held at most to a side: a
+  /// JPEG within it is still not resized, a PNG beyond it is shrunk to it.
   @Test func decodesAJPEGReducedByLibjpegAlone() throws {
     let pixels = (0..<(1800 * 900)).map { UInt8(truncatingIfNeeded: ($0 % 1800) / 8 + ($0 / 1800) / 8) }
     let jpeg = try VisionImage(pixels: pixels, width: 1800, height: 900, channels: 1).encoded(jpeg: true)
@@ -67,6 +68,10 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     let png = try gradientPNG(width: 800, height: 400)
     let whole = try VisionImage(decoding: png, reducedToAtLeast: 100)
     #expect((whole.width, whole.height, whole.scale) == (800, 400, 1))
+    let held = try VisionImage(decoding: png, reducedToAtLeast: 100, atMost: 200)
+    #expect((held.width, held.height, held.scale) == (200, 100, 0.25))
+    let quarter = try VisionImage(decoding: jpeg, reducedToAtLeast: 450, atMost: 900)
+    #expect((quarter.width, quarter.height) == (450, 225))
   }
 
   /// A region found through a homography to the photo's pixels as taken is cut where it lies in

@@ -52,22 +52,25 @@ extension IdentifyPipeline {
       byFace: located.byFace)
   }
 
-  /// The meter's first reference photo, decoded at most ``referenceSide`` pixels a side (its
-  /// regions were drawn on it; they keep their pixels): kept from an earlier read
-  /// (``referencePhotos``), else its bytes as `meter` carries them (a preview's meter is fetched
-  /// with its photos), else the store's; nil when there are none.
+  /// The meter's first reference photo, decoded with at least ``referenceSide`` pixels on its
+  /// longer side and at most twice that (its regions were drawn on it; they keep their pixels):
+  /// kept from an earlier read (``referencePhotos``), else its bytes as `meter` carries them (a
+  /// preview's meter is fetched with its photos), else the store's; nil when there are none.
   private func referencePhoto(of meter: Meter) async throws -> VisionImage? {
     guard let first = meter.references.first else { return nil }
     if let kept = referencePhotos.kept(first.sha256) { return kept }
     let stored = first.image == nil ? try await store.referenceImages([first.sha256])[first.sha256] : nil
     guard let image = first.image ?? stored else { return nil }
-    let decoded = try VisionImage(decoding: image.data, maxSide: Self.referenceSide)
+    let decoded = try VisionImage(
+      decoding: image.data, reducedToAtLeast: Self.referenceSide, atMost: 2 * Self.referenceSide)
     referencePhotos.keep(decoded, for: first.sha256)
     return decoded
   }
 
-  /// A reference is aligned with a photo at 320 pixels: a phone's 4,000 need not be decoded.
-  static let referenceSide = 1280
+  /// A reference is aligned with a photo at 320 pixels and its dials compared at 56 pixels
+  /// across: a phone's 4,000-pixel JPEG is decoded by libjpeg at a quarter, with no resizing
+  /// after (shrinking a half-size decode to 1,280 pixels had taken longer than the decode).
+  static let referenceSide = 1000
 
   /// The photo's pixels per pixel of the meter's first reference, both as they were taken, as
   /// their longer sides say (a meter is photographed at about the same framing); 1 when the

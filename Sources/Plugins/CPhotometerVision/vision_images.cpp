@@ -83,16 +83,16 @@ const char *pm_last_error(void) {
   return lastError.c_str();
 }
 
-pm_status pm_image_decode(const uint8_t *data, size_t size, int max_side, pm_image **out) {
+pm_status pm_image_decode_reduced(const uint8_t *data, size_t size, int least_side, int most_side, pm_image **out) {
   return guarded([&] {
     *out = nullptr;
-    auto [image, scale] = decodeReduced(data, size, max_side);
+    auto [image, scale] = decodeReduced(data, size, least_side);
     if (image.empty()) {
       return fail(PM_BAD_IMAGE, size == 0 ? "the image is empty" : "the image does not decode");
     }
     const int longer = std::max(image.cols, image.rows);
-    if (max_side > 0 && longer > max_side) {
-      const double shrink = double(max_side) / longer;
+    if (most_side > 0 && longer > most_side) {
+      const double shrink = double(most_side) / longer;
       cv::resize(image, image, cv::Size(), shrink, shrink, cv::INTER_AREA);
       scale *= shrink;
     }
@@ -101,16 +101,8 @@ pm_status pm_image_decode(const uint8_t *data, size_t size, int max_side, pm_ima
   });
 }
 
-pm_status pm_image_decode_reduced(const uint8_t *data, size_t size, int least_side, pm_image **out) {
-  return guarded([&] {
-    *out = nullptr;
-    auto [image, scale] = decodeReduced(data, size, least_side);
-    if (image.empty()) {
-      return fail(PM_BAD_IMAGE, size == 0 ? "the image is empty" : "the image does not decode");
-    }
-    *out = wrap(image, scale);
-    return PM_OK;
-  });
+pm_status pm_image_decode(const uint8_t *data, size_t size, int max_side, pm_image **out) {
+  return pm_image_decode_reduced(data, size, max_side, max_side, out);
 }
 
 pm_status pm_image_from_pixels(const uint8_t *pixels, int width, int height, int channels, pm_image **out) {

@@ -63,11 +63,16 @@ public final class VisionImage: @unchecked Sendable {
 
   /// Decodes `data` (EXIF orientation applied), a JPEG at a half, a quarter or an eighth of its
   /// size when its longer side stays at least `leastSide`: libjpeg's scaling, a fraction of a
-  /// whole decode's time, with no resizing after (``scale`` tells how much).
-  public convenience init(decoding data: [UInt8], reducedToAtLeast leastSide: Int) throws(VisionError) {
+  /// whole decode's time, with no resizing after (``scale`` tells how much). With `mostSide`, an
+  /// image still larger (one libjpeg cannot scale: PNG, BMP) is then shrunk to it.
+  public convenience init(decoding data: [UInt8], reducedToAtLeast leastSide: Int, atMost mostSide: Int = 0)
+    throws(VisionError)
+  {
     var result: OpaquePointer?
     try check(
-      data.withUnsafeBufferPointer { pm_image_decode_reduced($0.baseAddress, $0.count, Int32(leastSide), &result) })
+      data.withUnsafeBufferPointer {
+        pm_image_decode_reduced($0.baseAddress, $0.count, Int32(leastSide), Int32(mostSide), &result)
+      })
     self.init(result!)
   }
 

@@ -33,8 +33,9 @@ typedef struct pm_image pm_image;
 pm_status pm_image_decode(const uint8_t *data, size_t size, int max_side, pm_image **out);
 /// Decodes as `pm_image_decode` does, a JPEG at a half, a quarter or an eighth of its size by
 /// libjpeg's own scaling when its longer side stays at least `least_side` (no resizing after);
-/// any other image whole. `pm_image_scale` tells how much.
-pm_status pm_image_decode_reduced(const uint8_t *data, size_t size, int least_side, pm_image **out);
+/// any other image whole. With `most_side` > 0, an image still larger (one libjpeg cannot scale:
+/// PNG, BMP) is then shrunk to it. `pm_image_scale` tells how much.
+pm_status pm_image_decode_reduced(const uint8_t *data, size_t size, int least_side, int most_side, pm_image **out);
 /// An image from 8-bit grey or BGR pixels (copied).
 pm_status pm_image_from_pixels(const uint8_t *pixels, int width, int height, int channels, pm_image **out);
 void pm_image_free(pm_image *image);
