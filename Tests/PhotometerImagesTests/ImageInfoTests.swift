@@ -84,6 +84,20 @@ import Testing
     #expect(ImageError.unsupported("GIF").description.contains("send a JPEG, PNG, BMP or WebP"))
   }
 
+  /// A phone's HEIC photo (or an AVIF image) is named, with what to send instead; other ISO media
+  /// files are no image.
+  @Test func refusesAHEICPhotoByName() {
+    func isoMedia(_ brand: String) -> [UInt8] {
+      [0, 0, 0, 20] + Array("ftyp\(brand)".utf8) + [0, 0, 0, 0] + Array(brand.utf8)
+    }
+    #expect(throws: ImageError.unsupported("HEIC")) { try ImageInfo.inspect(isoMedia("heic")) }
+    #expect(throws: ImageError.unsupported("AVIF")) { try ImageInfo.inspect(isoMedia("avif")) }
+    #expect(throws: ImageError.unsupported("HEIF")) { try ImageInfo.inspect(isoMedia("mif1")) }
+    #expect(throws: ImageError.unknownFormat) { try ImageInfo.inspect(isoMedia("isom")) }
+    let message = ImageError.unsupported("HEIC").description
+    #expect(message.contains("send a JPEG") && message.contains("Most Compatible"), "\(message)")
+  }
+
   @Test func refusesAJPEGCutShortInItsImageData() throws {
     // The header, a scan whose data holds stuffed 0xFF bytes and a restart marker, then EOI.
     let header = Array(Self.jpeg(width: 10, height: 10, date: nil).dropLast(2))

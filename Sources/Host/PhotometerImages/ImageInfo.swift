@@ -59,7 +59,8 @@ public enum ImageError: Error, Hashable, Sendable, CustomStringConvertible {
   case truncated(ImageInfo.Format)
   /// A JPEG whose image data stops before its end marker: a file cut short in transfer.
   case incomplete(ImageInfo.Format)
-  /// A format the decoders cannot read (GIF: Debian's OpenCV 4.6 has no GIF decoder).
+  /// A format the decoders cannot read (GIF: Debian's OpenCV 4.6 has no GIF decoder; HEIC and
+  /// AVIF, a phone camera's other formats: it has no HEIF decoder either).
   case unsupported(String)
   case tooLarge(width: Int, height: Int, limits: ImageLimits)
 
@@ -71,6 +72,8 @@ public enum ImageError: Error, Hashable, Sendable, CustomStringConvertible {
     case .truncated(let format): "the \(format.rawValue.uppercased()) image is cut short before its size is given"
     case .incomplete(let format):
       "the \(format.rawValue.uppercased()) image is cut short (its data has no end); send the whole file"
+    case .unsupported("HEIC"):
+      "HEIC images cannot be decoded here; send a JPEG, PNG, BMP or WebP (an iPhone takes JPEGs with Settings > Camera > Formats > Most Compatible)"
     case .unsupported(let format): "\(format) images cannot be decoded here; send a JPEG, PNG, BMP or WebP"
     case .tooLarge(let width, let height, let limits):
       "the image is \(width)x\(height), over the \(limits.maxSide) px a side and \(limits.maxPixels / 1_000_000) megapixel limit"
@@ -113,7 +116,19 @@ extension ImageInfo {
     if data.starts(with: Array("RIFF".utf8)) && data.matches(Array("WEBP".utf8), at: 8) {
       return try webP(data)
     }
+    if data.matches(Array("ftyp".utf8), at: 4), let format = heifFormat(brand: data, at: 8) {
+      throw .unsupported(format)
+    }
     throw .unknownFormat
+  }
+
+  /// The name of the HEIF format whose major brand stands at `offset` of an ISO media file's
+  /// `ftyp` box (a phone's HEIC photo, an AVIF image); nil for other ISO media (a video).
+  private static func heifFormat(brand data: ByteReader, at offset: Int) -> String? {
+    let brands = [
+      "HEIC": ["heic", "heix", "heim", "heis", "hevc", "hevx"], "AVIF": ["avif", "avis"], "HEIF": ["mif1", "msf1"],
+    ]
+    return brands.first { _, names in names.contains { data.matches(Array($0.utf8), at: offset) } }?.key
   }
 
   private static func webP(_ data: ByteReader) throws(ImageError) -> ImageInfo {
