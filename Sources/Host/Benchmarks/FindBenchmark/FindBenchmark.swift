@@ -68,6 +68,9 @@ struct FindBenchmark: AsyncParsableCommand {
           name: photo.name, crops: crops.map { URL(fileURLWithPath: $0) }, finder: finder, finders: finders)
       }
       print(score.tally.row(folder.lastPathComponent))
+      if score.misses.photos > 0 {
+        print(score.misses.row(folder.lastPathComponent))
+      }
       if let plugins, let first = photos.first {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("find-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

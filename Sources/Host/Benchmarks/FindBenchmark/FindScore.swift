@@ -51,9 +51,43 @@ struct FindTally {
   }
 }
 
+/// Where the photos read wrong not told the kind were lost, stage by stage: their true digits in
+/// none of the rows the search found (as many as a monitor's search keeps), found but not among
+/// the rows read, read but another row (or none) chosen, or chosen and read wrong. Monitors,
+/// whose truth is their three lines' box, are left out.
+struct FindMisses {
+  var photos = 0
+  var notFound = 0
+  var notRead = 0
+  var notChosen = 0
+  var misread = 0
+
+  /// Counts one photo that is no monitor: whether its true digits lie in a row found and in a row
+  /// read, whether the chosen row holds them, and whether its value was read right.
+  mutating func add(found: Bool, read: Bool, chosen: Bool, right: Bool) {
+    photos += 1
+    guard !right else { return }
+    if !found {
+      notFound += 1
+    } else if !read {
+      notRead += 1
+    } else if !chosen {
+      notChosen += 1
+    } else {
+      misread += 1
+    }
+  }
+
+  func row(_ name: String) -> String {
+    "  \(name): of \(photos) photos (monitors left out), read wrong not told the kind: digits not found "
+      + "\(notFound), found but not read \(notRead), read but not chosen \(notChosen), chosen and misread \(misread)"
+  }
+}
+
 /// Whole photos read as the host reads one with no window: rows found, each read, one chosen.
 struct FindScore {
   var tally = FindTally()
+  var misses = FindMisses()
 
   mutating func add(
     _ bytes: [UInt8], kind: MeterKind, value: String, box: Rect, reader: ReaderPanel, showErrors: Bool,
@@ -132,6 +166,13 @@ struct FindScore {
     tally.add(
       window: window, digits: digits, blind: blind, told: told, truth: box, value: value, milliseconds: time,
       toldMilliseconds: (ContinuousClock.now - started).milliseconds)
+    if kind != .bloodPressure {
+      let holds = { (row: VisionImage.DigitRow) in row.digitBox.overlap(with: box) >= 0.5 }
+      misses.add(
+        found: search.rows(limit: WindowChoice.rowsRead(for: .bloodPressure)).contains(where: holds),
+        read: scene && rows.contains(where: holds), chosen: (digits?.overlap(with: box) ?? 0) >= 0.5,
+        right: blind == value)
+    }
     guard showErrors else { return }
     if let digits {
       if digits.overlap(with: box) < 0.5 {
