@@ -92,6 +92,26 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     #expect(abs(middle(fromWhole.image) - 75) <= 3 && abs(middle(fromHalf.image) - 75) <= 3)
   }
 
+  /// What is derived from an image is made once and kept with it, by the type derived; another
+  /// image makes its own, and a failed derivation keeps nothing.
+  @Test func aDerivationIsMadeOnceAndKeptWithItsImage() throws {
+    final class Shrunk: Sendable {}
+    struct Refused: Error {}
+    let (image, other) = (
+      try VisionImage(pixels: [UInt8](repeating: 7, count: 12), width: 2, height: 2, channels: 3),
+      try VisionImage(pixels: [UInt8](repeating: 7, count: 12), width: 2, height: 2, channels: 3)
+    )
+    var made = 0
+    let make = { () -> Shrunk in
+      made += 1
+      return Shrunk()
+    }
+    #expect(throws: Refused.self) { try image.derived(Shrunk.self) { () throws(Refused) -> Shrunk in throw Refused() } }
+    let first = image.derived(Shrunk.self, make)
+    #expect(image.derived(Shrunk.self, make) === first && made == 1)
+    #expect(other.derived(Shrunk.self, make) !== first && made == 2)
+  }
+
   /// A box scaled with its image holds what it held: edges rounded outwards.
   @Test func aBoxScalesWithItsImage() {
     #expect(Rect(x: 10, y: 20, width: 30, height: 40).scaled(by: 2.5) == Rect(x: 25, y: 50, width: 75, height: 100))

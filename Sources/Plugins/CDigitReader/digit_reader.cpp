@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -141,6 +142,15 @@ struct pm_rows {
 
 struct pm_turns {
   OnnxNetwork network;
+  int longSide;
+};
+
+struct pm_photo_input {
+  cv::Mat blob;
+  int inputWidth;
+  int inputHeight;
+  int width;
+  int height;
   int longSide;
 };
 
@@ -340,16 +350,47 @@ pm_reader_status pm_rows_load(const char *path, int long_side, int stride, pm_ro
 
 void pm_rows_free(pm_rows *rows) { delete rows; }
 
-pm_reader_status pm_rows_find(
-  pm_rows *rows, const uint8_t *pixels, int width, int height, int channels, float threshold, int max_rows,
-  float *corners, float *scores, int *count) {
-  *count = 0;
+pm_reader_status pm_photo_input_make(
+  const uint8_t *pixels, int width, int height, int channels, int long_side, pm_photo_input **out) {
+  *out = nullptr;
   if (width < 1 || height < 1 || (channels != 1 && channels != 3)) return PM_READER_BAD_IMAGE;
-  if (max_rows <= 0) return PM_READER_OK;
   return guarded(PM_READER_FAILED, [&] {
-    int inputWidth = 0, inputHeight = 0;
-    cv::Mat blob = photoBlob(pixels, width, height, channels, rows->longSide, &inputWidth, &inputHeight);
-    cv::Mat output = rows->network.forward(blob);
+    if (long_side < 16) {
+      lastError = "a photo is shrunk to 16 pixels or more, not " + std::to_string(long_side);
+      return PM_READER_FAILED;
+    }
+    auto input = std::make_unique<pm_photo_input>();
+    input->blob = photoBlob(pixels, width, height, channels, long_side, &input->inputWidth, &input->inputHeight);
+    input->width = width, input->height = height, input->longSide = long_side;
+    *out = input.release();
+    return PM_READER_OK;
+  });
+}
+
+void pm_photo_input_free(pm_photo_input *input) { delete input; }
+
+namespace {
+
+// Whether `input` was made at the side `network` takes; else the error says so.
+bool madeFor(const pm_photo_input *input, int longSide, const char *network) {
+  if (input->longSide == longSide) return true;
+  lastError = std::string("the photo was shrunk to ") + std::to_string(input->longSide) + " pixels for " + network +
+              ", which takes " + std::to_string(longSide);
+  return false;
+}
+
+}  // namespace
+
+pm_reader_status pm_rows_find(
+  pm_rows *rows, const pm_photo_input *input, float threshold, int max_rows, float *corners, float *scores,
+  int *count) {
+  *count = 0;
+  if (max_rows <= 0) return PM_READER_OK;
+  if (!madeFor(input, rows->longSide, "the row finder")) return PM_READER_FAILED;
+  return guarded(PM_READER_FAILED, [&] {
+    const int inputWidth = input->inputWidth, inputHeight = input->inputHeight;
+    const int width = input->width, height = input->height;
+    cv::Mat output = rows->network.forward(input->blob);
     if (output.dims != 4 || output.size[0] != 1 || output.size[1] != 1) {
       lastError = "the row finder's output is not 1 x 1 x H x W";
       return PM_READER_BAD_MODEL;
@@ -381,15 +422,12 @@ pm_reader_status pm_turns_load(const char *path, int long_side, pm_turns **out) 
 void pm_turns_free(pm_turns *turns) { delete turns; }
 
 pm_reader_status pm_turns_find(
-  pm_turns *turns, const uint8_t *pixels, int width, int height, int channels, float *chances, int capacity,
-  int *map_width, int *map_height) {
+  pm_turns *turns, const pm_photo_input *input, float *chances, int capacity, int *map_width, int *map_height) {
   *map_width = 0;
   *map_height = 0;
-  if (width < 1 || height < 1 || (channels != 1 && channels != 3)) return PM_READER_BAD_IMAGE;
+  if (!madeFor(input, turns->longSide, "the orientation finder")) return PM_READER_FAILED;
   return guarded(PM_READER_FAILED, [&] {
-    int inputWidth = 0, inputHeight = 0;
-    cv::Mat blob = photoBlob(pixels, width, height, channels, turns->longSide, &inputWidth, &inputHeight);
-    cv::Mat output = turns->network.forward(blob);
+    cv::Mat output = turns->network.forward(input->blob);
     if (output.dims != 4 || output.size[0] != 1 || output.size[1] != 5) {
       lastError = "the orientation finder's output is not 1 x 5 x H x W";
       return PM_READER_BAD_MODEL;

@@ -46,9 +46,8 @@ public final class OrientationFinder: @unchecked Sendable {
     let side = Self.longSide / 8 + 2
     var chances = [Float](repeating: 0, count: 4 * side * side)
     var (mapWidth, mapHeight): (Int32, Int32) = (0, 0)
-    let status = pm_turns_find(
-      pointer, photo.pixels, Int32(photo.width), Int32(photo.height), Int32(photo.channels), &chances,
-      Int32(chances.count), &mapWidth, &mapHeight)
+    let input = try PhotoInput.of(photo)
+    let status = pm_turns_find(pointer, input.pointer, &chances, Int32(chances.count), &mapWidth, &mapHeight)
     guard status == PM_READER_OK else {
       throw ReaderError("the orientation finder failed: \(String(cString: pm_reader_last_error()))")
     }

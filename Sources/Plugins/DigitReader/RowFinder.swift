@@ -45,9 +45,8 @@ public final class RowFinder: @unchecked Sendable {
     var corners = [Float](repeating: 0, count: 8 * size)
     var scores = [Float](repeating: 0, count: size)
     var count: Int32 = 0
-    let status = pm_rows_find(
-      pointer, photo.pixels, Int32(photo.width), Int32(photo.height), Int32(photo.channels), Self.threshold,
-      Int32(size), &corners, &scores, &count)
+    let input = try PhotoInput.of(photo)
+    let status = pm_rows_find(pointer, input.pointer, Self.threshold, Int32(size), &corners, &scores, &count)
     guard status == PM_READER_OK else {
       throw ReaderError("the row finder failed: \(String(cString: pm_reader_last_error()))")
     }

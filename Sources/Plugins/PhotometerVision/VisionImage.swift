@@ -1,4 +1,5 @@
 import CPhotometerVision
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -45,6 +46,8 @@ func check(_ status: pm_status) throws(VisionError) {
 public final class VisionImage: @unchecked Sendable {
   // Safe to share: no method mutates the pixels after creation.
   let pointer: OpaquePointer
+  /// What consumers derived from the image, by the type derived (``derived(_:_:)``).
+  private let derivations = Mutex<[ObjectIdentifier: any Sendable]>([:])
 
   init(_ pointer: OpaquePointer) {
     self.pointer = pointer
@@ -52,6 +55,22 @@ public final class VisionImage: @unchecked Sendable {
 
   deinit {
     pm_image_free(pointer)
+  }
+
+  /// The `Value` `make` derives from this image, made at its first use and kept with the image,
+  /// whose pixels never change: consumers of one derivation share it (the row and orientation
+  /// finders' shrunk photo). Made outside the lock; of two made at once, the first kept is used.
+  public func derived<Value: Sendable, Failure: Error>(
+    _ type: Value.Type, _ make: () throws(Failure) -> Value
+  ) throws(Failure) -> Value {
+    let key = ObjectIdentifier(type)
+    if let kept = derivations.withLock({ $0[key] }) as? Value { return kept }
+    let made = try make()
+    return derivations.withLock { derivations in
+      if let kept = derivations[key] as? Value { return kept }
+      derivations[key] = made
+      return made
+    }
   }
 
   /// Decodes `data` (EXIF orientation applied); with `maxSide`, shrinks the longer side to it.

@@ -69,6 +69,15 @@ pm_reader_status pm_cells_run(
   pm_cells *cells, const uint8_t *pixels, int width, int height, int channels, const int *lefts, const int *rights,
   int count, float **scores, int *classes, float **features, int *feature_count);
 
+typedef struct pm_photo_input pm_photo_input;
+
+/// A whole photo of 8-bit pixels (as for `pm_reader_run`) as the row and orientation finders'
+/// networks take it: BGR, 0-1, its longer side at `long_side`, both sides whole multiples of 16.
+/// Made once, it serves both (shrinking a phone's photo by area takes longer than a network).
+pm_reader_status pm_photo_input_make(
+  const uint8_t *pixels, int width, int height, int channels, int long_side, pm_photo_input **out);
+void pm_photo_input_free(pm_photo_input *input);
+
 typedef struct pm_rows pm_rows;
 
 /// Loads an ONNX row finder (Tools/train-row-finder.py) that takes 1 x 3 x H x W BGR photos
@@ -78,7 +87,7 @@ typedef struct pm_rows pm_rows;
 pm_reader_status pm_rows_load(const char *path, int long_side, int stride, pm_rows **out);
 void pm_rows_free(pm_rows *rows);
 
-/// Rows of digits in a whole photo of 8-bit pixels (as for `pm_reader_run`), surest first, at
+/// Rows of digits in a whole photo (`input`, made at the finder's `long_side`), surest first, at
 /// most `max_rows`: each connected region of cells whose chance is over `threshold`, its turned
 /// rectangle grown from core to row. `corners` gets 8 floats a row, the row's digits (no margin)
 /// as 4 corners clockwise from the top left in reading order (a row runs along the side of its
@@ -86,8 +95,8 @@ void pm_rows_free(pm_rows *rows);
 /// degrees from level is none), in the photo's pixels; `scores` the region's mean
 /// chance; `count` how many were found. Rows come by mean chance times height. Safe to call from several threads (one at a time runs).
 pm_reader_status pm_rows_find(
-  pm_rows *rows, const uint8_t *pixels, int width, int height, int channels, float threshold, int max_rows,
-  float *corners, float *scores, int *count);
+  pm_rows *rows, const pm_photo_input *input, float threshold, int max_rows, float *corners, float *scores,
+  int *count);
 
 typedef struct pm_turns pm_turns;
 
@@ -97,14 +106,13 @@ typedef struct pm_turns pm_turns;
 pm_reader_status pm_turns_load(const char *path, int long_side, pm_turns **out);
 void pm_turns_free(pm_turns *turns);
 
-/// The map of a whole photo of 8-bit pixels (as for `pm_reader_run`), one cell each 8 input
+/// The map of a whole photo (`input`, made at the finder's `long_side`), one cell each 8 input
 /// pixels: `chances[k * map_width * map_height + cell]` is the cell's chance (softmax over its 5
 /// logits) of a row's core whose digits stand turned k quarter turns clockwise, cells row by row.
 /// `capacity` is how many floats `chances` holds; a map of more cells than it takes is an error.
 /// Safe to call from several threads (one at a time runs).
 pm_reader_status pm_turns_find(
-  pm_turns *turns, const uint8_t *pixels, int width, int height, int channels, float *chances, int capacity,
-  int *map_width, int *map_height);
+  pm_turns *turns, const pm_photo_input *input, float *chances, int capacity, int *map_width, int *map_height);
 
 #ifdef __cplusplus
 }
