@@ -302,6 +302,18 @@ import Testing
     #expect(roi[0] <= truth[0] && roi[1] <= truth[1] && roi[0] + roi[2] >= truth[0] + truth[2] * 0.9, "\(roi)")
   }
 
+  /// A thermometer of the field style whose row is cut with its display's frame reads 392 there,
+  /// its point a pixel of the reader's height: not told the kind, the digits cut tight give the
+  /// point, 39.2 (R160).
+  @Test func readsAThermometersPointItsDisplaysFrameHid() async throws {
+    let folder = try await Rendered.devicePhotos(count: 23, seed: 10, style: "field")
+    let photo = try Rendered.rows(folder.appendingPathComponent("labels.csv"))[22]
+    #expect(photo[1] == "thermometer" && photo[2] == "39.2")
+    let read = try await run(["read", "--json", folder.appendingPathComponent(photo[0]).path])
+    #expect(read.status == 0, "\(read.standardError)")
+    #expect(try json(read).first?["value"] as? String == "39.2")
+  }
+
   /// A phone's whole photo (a rendered device photo enlarged to 4,000 pixels, no window given) is
   /// searched decoded at a reduced size, and its window's boxes, and the window a meter added
   /// without --roi gets, are in the photo's own pixels.

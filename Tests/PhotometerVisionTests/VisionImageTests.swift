@@ -92,6 +92,17 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     #expect(abs(middle(fromWhole.image) - 75) <= 3 && abs(middle(fromHalf.image) - 75) <= 3)
   }
 
+  /// A row's crop of a few dozen pixels is searched for rows as a photo is, not refused by
+  /// OpenCV's least threshold block and closing.
+  @Test func aSmallCropIsSearchedForRows() throws {
+    for side in [8, 24, 40, 59] {
+      let image = try VisionImage(
+        pixels: [UInt8](repeating: 200, count: side * side), width: side, height: side, channels: 1)
+      #expect(throws: Never.self) { try image.digitRows(limit: 4) }
+      #expect(image.innerDigitRow() == nil)
+    }
+  }
+
   /// What is derived from an image is made once and kept with it, by the type derived; another
   /// image makes its own, and a failed derivation keeps nothing.
   @Test func aDerivationIsMadeOnceAndKeptWithItsImage() throws {

@@ -12,6 +12,18 @@ import Testing
   }
 
   /// The case: a thermometer's 36.7 beside a clock's 10:42, read as 1042.
+  /// A reading with no point takes the point its digits cut tight show, read surely, and nothing
+  /// else: other digits, two points, an unsure reading or a reading with a point already leave it.
+  @Test func aTightCutGivesAPointAndNeverADigit() {
+    #expect(WindowChoice.pointed("392", by: "39.2", confidence: 0.95) == "39.2")
+    #expect(WindowChoice.pointed("392", by: "38.2", confidence: 0.99) == nil)
+    #expect(WindowChoice.pointed("392", by: "3.9.2", confidence: 0.99) == nil)
+    #expect(WindowChoice.pointed("392", by: "39.2", confidence: 0.85) == nil)
+    #expect(WindowChoice.pointed("392", by: "392", confidence: 0.99) == nil)
+    #expect(WindowChoice.pointed("39.2", by: "3.92", confidence: 0.99) == nil)
+    #expect(WindowChoice.pointed("7", by: ".7", confidence: 0.99) == nil)
+  }
+
   @Test func theKindPicksTheRowInItsRange() {
     let rows = [Self.row("1042", score: 300), Self.row("36.7", score: 200)]
     #expect(WindowChoice.choose(rows, kind: .thermometer) == 1)

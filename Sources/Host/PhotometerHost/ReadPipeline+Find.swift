@@ -149,6 +149,11 @@ extension ReadPipeline {
     } else if let choice = WindowChoice.choose(candidates, kind: kind) {
       chosen = choice
       results[chosen] = await completed(results[chosen], crop: crops[chosen], request: request, context: context)
+      if kind == nil, context.decimals == 0,
+        let value = try await pointed(results[chosen].value, in: images[chosen], request: request, context: context)
+      {
+        results[chosen].value = value
+      }
       if let kind {
         results[chosen].value = WindowChoice.inFormat(results[chosen].value, kind: kind)
       }
@@ -166,6 +171,20 @@ extension ReadPipeline {
         digits: rows[$0].digitBoxInPhoto)
     }
     return (result, images[chosen])
+  }
+
+  /// `value`, the reading of the row `crop` taken with no kind told and no point, with the point
+  /// its digits cut tight show (``PhotometerVision/VisionImage/innerDigitRow()``, read in full,
+  /// ``PhotometerVoting/WindowChoice/pointed(_:by:confidence:)``): a row cut with its display's
+  /// frame puts a thermometer's point at a pixel or two of the reader's height. Nil when it shows
+  /// none.
+  private func pointed(_ value: String, in crop: VisionImage, request: ReadRequest, context: Context)
+    async throws(PipelineError) -> String?
+  {
+    guard WindowChoice.needsPoint(value), let inner = crop.innerDigitRow(), let tight = try? crop.rowCrop(inner)
+    else { return nil }
+    let read = try await fanOutEach([(try Self.forEngines(tight), context)], request: request)
+    return read.first.flatMap { WindowChoice.pointed(value, by: $0.value, confidence: $0.confidence) }
   }
 
   /// Each row straightened and painted clear of side print (`rowCrop`), and its crop as the

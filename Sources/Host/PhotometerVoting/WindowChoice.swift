@@ -102,6 +102,27 @@ public enum WindowChoice {
     return indices.max { candidates[$0].confidence < candidates[$1].confidence }
   }
 
+  /// `value`, read from a row with no point, with the point of `inner`, the same row's digits cut
+  /// tight and read again (``PhotometerVision/VisionImage/innerDigitRow()``): when `inner` holds
+  /// the same digits and one point, read at ``pointConfidence`` or more. Nil otherwise: the tight
+  /// cut only ever places a point the frame's cut left too small to see, it never changes a digit
+  /// (docs/recognizers.md, R160).
+  public static func pointed(_ value: String, by inner: String, confidence: Double) -> String? {
+    guard needsPoint(value), confidence >= pointConfidence, inner.filter({ $0 == "." }).count == 1,
+      inner.filter(\.isNumber) == value
+    else { return nil }
+    return inner
+  }
+
+  /// Whether a row read `value` not told the kind is read again cut tight for a point: two
+  /// digits or more and no point.
+  public static func needsPoint(_ value: String) -> Bool {
+    !value.isEmpty && value.allSatisfy(\.isNumber) && value.count >= 2
+  }
+
+  /// The least confidence of a tight cut's reading whose point is taken.
+  public static let pointConfidence = 0.9
+
   /// The rows holding a display's values one a line, top to bottom (a blood-pressure monitor's
   /// systolic, diastolic and pulse): `count` rows, each wider than tall (a taller box is rows
   /// found as one), below the one before it and overlapping it across, each read as a whole

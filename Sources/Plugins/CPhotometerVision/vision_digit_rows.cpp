@@ -227,7 +227,9 @@ pm_status pm_digit_rows(
     cv::Mat small;
     cv::resize(greyImage, small, cv::Size(), scale, scale, cv::INTER_AREA);
     const int side = std::max(small.cols, small.rows);
-    const int block = (side / 20) | 1;
+    // A row's crop searched again may be a few dozen pixels: the threshold's block and the
+    // larger closing keep their least sizes (a photo of 160 pixels or more has larger ones).
+    const int block = std::max(3, (side / 20) | 1);
     const int minimumHeight = std::max(10, side / 40), maximumHeight = small.rows / 2;
     std::vector<Row> candidates;
     for (const bool darkInk : {true, false}) {
@@ -236,7 +238,7 @@ pm_status pm_digit_rows(
         small, ink, 255, cv::ADAPTIVE_THRESH_MEAN_C, darkInk ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY, block, 12);
       // Seven-segment digits' segments are apart by a few pixels at small sizes, more at large:
       // closed at two sizes, each digit is whole at one of them.
-      for (const int reach : {5, side / 50}) {
+      for (const int reach : {5, std::max(3, side / 50)}) {
         cv::Mat closed;
         cv::morphologyEx(
           ink, closed, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(reach / 2 + 1, reach)));

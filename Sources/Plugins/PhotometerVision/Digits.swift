@@ -204,6 +204,21 @@ extension VisionImage {
     return VisionImage(result!)
   }
 
+  /// The row of two digits or more the component finder sees inside this image, a row's crop as
+  /// read, when it is under ``innerRowShare`` of the crop's height: the digits themselves where
+  /// the row was cut with its display's frame (a thermometer's digits at under half the reader's
+  /// height, its point a pixel or two). Nil otherwise.
+  public func innerDigitRow() -> DigitRow? {
+    guard let inner = (try? digitRows(limit: 4))?.first(where: { $0.digits >= 2 }),
+      Double(inner.box.height) < Self.innerRowShare * Double(height)
+    else { return nil }
+    return inner
+  }
+
+  /// How much of a row's crop the digits found inside it may take and still be worth cutting
+  /// again.
+  public static let innerRowShare = 0.8
+
   /// The most pixels a row's digits are cut at: three times the reader's input height. A phone
   /// photo's rows, cut whole, cost the host 11 ms more to cut and send than the 800-pixel photos'.
   public static let rowDigitsMost = 96.0

@@ -130,6 +130,13 @@ struct FindScore {
       let reading = try completed(chosen)
       candidates[chosen].value = reading.text
       candidates[chosen].confidence = reading.confidence
+      // As the host: a reading with no point read again from its digits cut tight, for the point.
+      if WindowChoice.needsPoint(reading.text), let inner = images[chosen].innerDigitRow() {
+        let tight = try reader.read(try images[chosen].rowCrop(inner))
+        if let value = WindowChoice.pointed(reading.text, by: tight.text, confidence: tight.confidence) {
+          candidates[chosen].value = value
+        }
+      }
     }
     let time = (ContinuousClock.now - started).milliseconds
     // Told the kind, as the host: the rows read again in the kind's formats when none fits it.
