@@ -92,6 +92,25 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     #expect(abs(middle(fromWhole.image) - 75) <= 3 && abs(middle(fromHalf.image) - 75) <= 3)
   }
 
+  /// Sharpness is measured at a crop's own size (shrunk when taller than 200 pixels, never
+  /// enlarged): crisp bars 40 pixels high measure sharp, as they do at 400, and soft waves of the
+  /// same height measure blurred. Enlarged to 200 first, crisp small crops had measured blurred,
+  /// and most reads were flagged `blur`.
+  @Test func sharpnessIsMeasuredAtACropsOwnSize() throws {
+    func stripes(height: Int, soft: Bool) throws -> VisionImage {
+      let width = 4 * height
+      let pixels = (0..<(width * height)).map { index -> UInt8 in
+        let phase = Double(index % width) / Double(height)
+        let level = soft ? 0.5 + 0.5 * sin(2 * Double.pi * phase) : (Int(phase * 2) % 2 == 0 ? 0.0 : 1.0)
+        return UInt8(40 + 180 * level)
+      }
+      return try VisionImage(pixels: pixels, width: width, height: height, channels: 1)
+    }
+    #expect(try stripes(height: 40, soft: false).quality().sharpness > 40)
+    #expect(try stripes(height: 400, soft: false).quality().sharpness > 40)
+    #expect(try stripes(height: 40, soft: true).quality().sharpness < 40)
+  }
+
   /// A row's crop of a few dozen pixels is searched for rows as a photo is, not refused by
   /// OpenCV's least threshold block and closing.
   @Test func aSmallCropIsSearchedForRows() throws {

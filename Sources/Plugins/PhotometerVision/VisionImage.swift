@@ -250,7 +250,8 @@ public final class VisionImage: @unchecked Sendable {
 
 /// What makes a photo hard to read.
 public struct ImageQuality: Hashable, Sendable {
-  /// Variance of the Laplacian at 200 pixels high; under about 30 the digits are blurred.
+  /// Variance of the Laplacian at the image's own size, or shrunk to 200 pixels high; under
+  /// about 30 the digits are blurred.
   public var sharpness: Double
   /// Share of saturated pixels.
   public var glare: Double
