@@ -92,11 +92,11 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     #expect(abs(middle(fromWhole.image) - 75) <= 3 && abs(middle(fromHalf.image) - 75) <= 3)
   }
 
-  /// Sharpness is measured at a crop's own size (shrunk when taller than 200 pixels, never
-  /// enlarged): crisp bars 40 pixels high measure sharp, as they do at 400, and soft waves of the
-  /// same height measure blurred. Enlarged to 200 first, crisp small crops had measured blurred,
-  /// and most reads were flagged `blur`.
-  @Test func sharpnessIsMeasuredAtACropsOwnSize() throws {
+  /// Sharpness is measured at the reader's 32 pixels high, relative to the crop's height: crisp
+  /// bars measure sharp at 40 pixels high and at 400, soft waves blurred. Enlarged to 200 pixels
+  /// first, as it once was, crisp small crops had measured blurred, and most reads were flagged
+  /// `blur`.
+  @Test func sharpnessIsMeasuredAtTheReadersHeight() throws {
     func stripes(height: Int, soft: Bool) throws -> VisionImage {
       let width = 4 * height
       let pixels = (0..<(width * height)).map { index -> UInt8 in

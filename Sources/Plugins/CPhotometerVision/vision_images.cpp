@@ -283,11 +283,10 @@ pm_status pm_image_dominant_colour(const pm_image *image, uint32_t *rgb) {
 pm_status pm_image_quality(const pm_image *image, pm_quality *quality) {
   return guarded([&] {
     cv::Mat greyImage = grey(image->mat);
-    cv::Mat resized = greyImage;
-    const double scale = 200.0 / std::max(1, greyImage.rows);
-    if (scale < 1) {
-      cv::resize(greyImage, resized, cv::Size(), scale, scale, cv::INTER_AREA);
-    }
+    // At the reader's 32 pixels high, shrunk by area or enlarged as the reader enlarges.
+    cv::Mat resized;
+    const double scale = 32.0 / std::max(1, greyImage.rows);
+    cv::resize(greyImage, resized, cv::Size(), scale, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
     cv::Mat laplacian;
     cv::Laplacian(resized, laplacian, CV_64F);
     cv::Scalar mean, deviation;

@@ -250,8 +250,7 @@ public final class VisionImage: @unchecked Sendable {
 
 /// What makes a photo hard to read.
 public struct ImageQuality: Hashable, Sendable {
-  /// Variance of the Laplacian at the image's own size, or shrunk to 200 pixels high; under
-  /// about 30 the digits are blurred.
+  /// Variance of the Laplacian at 32 pixels high, the sequence reader's input height.
   public var sharpness: Double
   /// Share of saturated pixels.
   public var glare: Double

@@ -68,8 +68,8 @@ void pm_free(void *pointer);
 pm_status pm_image_dominant_colour(const pm_image *image, uint32_t *rgb);
 
 typedef struct {
-  /// Variance of the Laplacian of the grey image, shrunk to 200 pixels high when it is higher
-  /// (never enlarged: enlarging softens every edge, and a crisp crop would measure blurred).
+  /// Variance of the Laplacian of the grey image scaled to 32 pixels high, the sequence reader's
+  /// input: blur measured as the reader sees it, relative to the crop's height.
   double sharpness;
   /// Share of pixels at or near saturation (glare).
   double glare;
