@@ -6,7 +6,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <utility>
 
 using namespace pm;
 
@@ -57,24 +56,6 @@ int decodeFlags(int longer, int maxSide) {
   if (longer >= 2 * maxSide) return cv::IMREAD_REDUCED_COLOR_2;
   return cv::IMREAD_COLOR;
 }
-
-// `data` decoded (EXIF orientation applied), a JPEG scaled down by libjpeg as `decodeFlags`
-// allows for `side` (0: whole), and the image's pixels per pixel of the photo as it was taken.
-// An empty image when `data` is empty or does not decode.
-std::pair<cv::Mat, double> decodeReduced(const uint8_t *data, size_t size, int side) {
-  if (data == nullptr || size == 0) {
-    return {cv::Mat(), 1};
-  }
-  cv::Mat bytes(1, int(size), CV_8U, const_cast<uint8_t *>(data));
-  // The photo's longer side as it was taken, from a JPEG's header when it may be scaled down.
-  const int taken = side > 0 ? jpegLongerSide(data, size) : 0;
-  const int flags = decodeFlags(taken, side);
-  cv::Mat image = cv::imdecode(bytes, flags);
-  if (flags == cv::IMREAD_COLOR || image.empty()) {
-    return {image, 1};
-  }
-  return {image, double(std::max(image.cols, image.rows)) / taken};
-}
 }  // namespace
 
 extern "C" {
@@ -86,11 +67,20 @@ const char *pm_last_error(void) {
 pm_status pm_image_decode_reduced(const uint8_t *data, size_t size, int least_side, int most_side, pm_image **out) {
   return guarded([&] {
     *out = nullptr;
-    auto [image, scale] = decodeReduced(data, size, least_side);
+    if (data == nullptr || size == 0) {
+      return fail(PM_BAD_IMAGE, "the image is empty");
+    }
+    cv::Mat bytes(1, int(size), CV_8U, const_cast<uint8_t *>(data));
+    // The photo's longer side as it was taken, from a JPEG's header when it may be scaled down.
+    const int taken = least_side > 0 ? jpegLongerSide(data, size) : 0;
+    const int flags = decodeFlags(taken, least_side);
+    cv::Mat image = cv::imdecode(bytes, flags);
     if (image.empty()) {
-      return fail(PM_BAD_IMAGE, size == 0 ? "the image is empty" : "the image does not decode");
+      return fail(PM_BAD_IMAGE, "the image does not decode");
     }
     const int longer = std::max(image.cols, image.rows);
+    // The image's pixels per pixel of the photo as it was taken.
+    double scale = flags != cv::IMREAD_COLOR ? double(longer) / taken : 1;
     if (most_side > 0 && longer > most_side) {
       const double shrink = double(most_side) / longer;
       cv::resize(image, image, cv::Size(), shrink, shrink, cv::INTER_AREA);
