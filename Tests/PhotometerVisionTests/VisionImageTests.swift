@@ -111,6 +111,28 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     #expect(try stripes(height: 40, soft: true).quality().sharpness < 40)
   }
 
+  /// Glare is a highlight: a saturated blob brighter than the window's dark parts and wider than
+  /// a stroke. Light digits on a dark face and dark digits on a bright face short of saturation are
+  /// none. Over the host's threshold (`ReadPipeline.glaredOver`, 0.02) or well under it.
+  @Test func glareIsAHighlightNotALightDigitOrFace() throws {
+    let threshold = 0.02
+    let (width, height) = (160, 40)
+    func window(face: UInt8, strokes: UInt8, spot: Bool) throws -> VisionImage {
+      let pixels = (0..<(width * height)).map { index -> UInt8 in
+        let (x, y) = (index % width, index / width)
+        let (dx, dy) = (Double(x - 60), Double(y - 20))
+        if spot && dx * dx + dy * dy <= 14 * 14 { return 255 }
+        // Digits' strokes: 4 pixels wide every 20, over the middle rows.
+        return x % 20 < 4 && (6..<34).contains(y) ? strokes : face
+      }
+      return try VisionImage(pixels: pixels, width: width, height: height, channels: 1)
+    }
+    #expect(try window(face: 40, strokes: 255, spot: false).quality().glare < threshold)
+    #expect(try window(face: 240, strokes: 20, spot: false).quality().glare < threshold)
+    #expect(try window(face: 40, strokes: 255, spot: true).quality().glare > threshold)
+    #expect(try window(face: 200, strokes: 20, spot: true).quality().glare > threshold)
+  }
+
   /// A row's crop of a few dozen pixels is searched for rows as a photo is, not refused by
   /// OpenCV's least threshold block and closing.
   @Test func aSmallCropIsSearchedForRows() throws {

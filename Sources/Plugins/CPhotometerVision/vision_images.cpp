@@ -282,7 +282,17 @@ pm_status pm_image_quality(const pm_image *image, pm_quality *quality) {
     cv::Scalar mean, deviation;
     cv::meanStdDev(laplacian, mean, deviation);
     quality->sharpness = deviation[0] * deviation[0];
-    quality->glare = double(cv::countNonZero(greyImage >= 250)) / double(std::max<size_t>(1, greyImage.total()));
+    // Glare: pixels of 250 or more, and 40 brighter than the window's darker tenth (a bright face
+    // or a lit segment is no highlight), in blobs wider than a stroke (opened by a 7-pixel disc at
+    // the reader's 32 pixels high), as a share of the middle three fifths of the rows, where the
+    // digits stand (a white frame above or below them is none).
+    const int darkTenth = percentiles(resized, 0.1, 0.1).first;
+    cv::Mat highlight = resized >= std::max(250, darkTenth + 40);
+    cv::morphologyEx(
+      highlight, highlight, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(7, 7)));
+    const cv::Mat band =
+      highlight.rowRange(int(0.2 * highlight.rows), std::min(highlight.rows, int(0.8 * highlight.rows) + 1));
+    quality->glare = double(cv::countNonZero(band)) / double(std::max<size_t>(1, band.total()));
     auto [low, high] = percentiles(greyImage, 0.05, 0.95);
     quality->contrast = high - low;
     return PM_OK;

@@ -252,7 +252,9 @@ public final class VisionImage: @unchecked Sendable {
 public struct ImageQuality: Hashable, Sendable {
   /// Variance of the Laplacian at 32 pixels high, the sequence reader's input height.
   public var sharpness: Double
-  /// Share of saturated pixels.
+  /// Share of the middle three fifths of the rows, at 32 pixels high, in highlights: saturated
+  /// (250 or more), 40 brighter than the image's darker tenth, and wider than a stroke. A white
+  /// face, light digits or a white frame above them count for nothing.
   public var glare: Double
   /// Grey levels between the 5th and 95th percentile.
   public var contrast: Double

@@ -71,7 +71,8 @@ typedef struct {
   /// Variance of the Laplacian of the grey image scaled to 32 pixels high, the sequence reader's
   /// input: blur measured as the reader sees it, relative to the crop's height.
   double sharpness;
-  /// Share of pixels at or near saturation (glare).
+  /// Share of the middle rows, at 32 pixels high, in saturated blobs wider than a stroke and
+  /// brighter than the image's darker tenth by 40 or more (glare).
   double glare;
   /// 5th to 95th percentile of grey levels.
   double contrast;
