@@ -112,6 +112,26 @@ import Testing
     #expect(!WindowChoice.isScene(width: 640, height: 480, rows: [(tall, 1)]))
   }
 
+  /// A counter's window cropped from a phone's photo is read whole, however its rows are found:
+  /// the frames between its wheels split its digits into rows side by side, touching or
+  /// overlapping, which make one line; cut close, its digits fill the photo's height; and a crop
+  /// 2.5 times wider than high or more is a window (a phone's photos are 4:3 or 16:9). A label's
+  /// number beside a display, of the display's height but standing apart, does not join it.
+  @Test func aWindowCroppedFromAPhotoIsReadWhole() {
+    let split: [(box: Rect, digits: Int)] = [
+      (Rect(x: 380, y: 90, width: 260, height: 300), 2), (Rect(x: 620, y: 80, width: 280, height: 310), 3),
+      (Rect(x: 100, y: 100, width: 300, height: 290), 3),
+    ]
+    #expect(WindowChoice.isScene(width: 1000, height: 480, rows: Array(split.prefix(1))))
+    #expect(!WindowChoice.isScene(width: 1000, height: 480, rows: split))
+    #expect(!WindowChoice.isScene(width: 800, height: 400, rows: [(Rect(x: 300, y: 10, width: 200, height: 380), 2)]))
+    #expect(!WindowChoice.isScene(width: 1500, height: 400, rows: [(Rect(x: 600, y: 100, width: 300, height: 200), 2)]))
+    // A rendered device photo: the display's row and a label's, in line but apart.
+    let display = Rect(x: 528, y: 166, width: 134, height: 91)
+    let label = Rect(x: 108, y: 198, width: 165, height: 112)
+    #expect(WindowChoice.isScene(width: 700, height: 520, rows: [(display, 3), (label, 3)]))
+  }
+
   /// A thermometer shows tenths: 36.7 fits it, 367 and 37 do not; a glucose meter shows whole
   /// mg/dL or tenths of mmol/L.
   @Test func aKindFitsValuesInItsRangeAndFormat() {

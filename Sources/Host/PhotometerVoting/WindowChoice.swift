@@ -53,27 +53,61 @@ public enum WindowChoice {
   public static let searchSide = 1600
 
   /// A photo whose shorter side is under ``smallestScene`` pixels, or whose best row of two digits
-  /// or more (``isScene(width:height:rows:)``) covers more than ``windowShare`` of its area or
-  /// (with its margin) more than ``rowShare`` of its width, is itself a digit window (a crop, a
-  /// strip, a counter's window): it is read whole.
+  /// or more, joined by the rows beside it in its line (``isScene(width:height:rows:)``), covers
+  /// more than ``windowShare`` of its area or (with its margin) more than ``rowShare`` of its
+  /// width, is itself a digit window (a crop, a strip, a counter's window): it is read whole.
   public static let smallestScene = 160
   public static let windowShare = 0.4
   public static let rowShare = 0.7
+  /// A photo this many times wider than high or more is a window cropped from one (a phone's
+  /// photos are 4:3 or 16:9): read whole, however its rows are found.
+  public static let stripAspect = 2.5
 
   /// Whether rows should be found and read in a photo of this size with these rows found (best
   /// first, each with the digits the finder counts in it), rather than the photo read whole: by
-  /// the best row of two digits or more. A row of one digit is no window's (a monitor's close
-  /// lines or its body are found as one tall box over most of the photo); it counts only when no
-  /// row holds two.
+  /// the best row of two digits or more, with the rows found in its line. A row of one digit is
+  /// no window's (a monitor's close lines or its body are found as one tall box over most of the
+  /// photo); it counts only when no row holds two.
   public static func isScene(width: Int, height: Int, rows: [(box: Rect, digits: Int)]) -> Bool {
-    let best = rows.first { $0.digits >= 2 } ?? rows.first
-    return isScene(width: width, height: height, best: best?.box)
+    guard let best = (rows.first { $0.digits >= 2 } ?? rows.first)?.box else {
+      return isScene(width: width, height: height, best: nil)
+    }
+    // A counter's window photographed close: the frames between its wheels split its digits into
+    // rows found side by side, each a part of its width (a window cropped from a phone's photo).
+    // They touch or overlap; a label's number beside a display stands apart.
+    var line = best
+    var others = rows.map(\.box).filter { inLine($0, with: best) }
+    while let next = others.firstIndex(where: { touches($0, line, within: Int(best.height) / 2) }) {
+      line = Rect(around: [line, others.remove(at: next)])
+    }
+    // Cut close above and below, a window's digits fill the photo's height; a scene's never do.
+    guard Double(line.height) < fullHeight * Double(height) else { return false }
+    return isScene(width: width, height: height, best: line)
+  }
+
+  /// The share of a photo's height a row of two digits or more, or its line, fills in a photo
+  /// that is itself a window.
+  public static let fullHeight = 0.85
+
+  /// Whether `box` is a row in `row`'s line: its middle within `row`'s height, and between half
+  /// and twice as tall.
+  static func inLine(_ box: Rect, with row: Rect) -> Bool {
+    let middle = Int(box.y) + Int(box.height) / 2
+    return (Int(row.y)...Int(row.y) + Int(row.height)).contains(middle)
+      && 2 * Int(box.height) >= Int(row.height) && Int(box.height) <= 2 * Int(row.height)
+  }
+
+  /// Whether `box` overlaps `line` across or stands at most `gap` pixels beside it.
+  static func touches(_ box: Rect, _ line: Rect, within gap: Int) -> Bool {
+    Int(box.x) <= Int(line.x) + Int(line.width) + gap && Int(line.x) <= Int(box.x) + Int(box.width) + gap
   }
 
   /// Whether a photo of this size whose best row (or lines' box) is `best` should have its rows
   /// read rather than be read whole; never with no row.
   public static func isScene(width: Int, height: Int, best: Rect?) -> Bool {
-    guard min(width, height) >= smallestScene, let best else { return false }
+    guard min(width, height) >= smallestScene, Double(width) < stripAspect * Double(height), let best else {
+      return false
+    }
     return Double(best.width) * Double(best.height) < windowShare * Double(width) * Double(height)
       && Double(best.width) < rowShare * Double(width)
   }
