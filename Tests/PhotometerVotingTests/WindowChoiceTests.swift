@@ -132,6 +132,24 @@ import Testing
     #expect(WindowChoice.isScene(width: 700, height: 520, rows: [(display, 3), (label, 3)]))
   }
 
+  /// A display cropped close is shaped like a window (1.8:1 or wider; a phone's photos are at
+  /// most 16:9) and read whole as well as searched; the whole reading is taken when it is surer,
+  /// holds as many digits or more and, told the kind, fits it.
+  @Test func aDisplayCroppedCloseIsReadWholeWhenThatIsSurer() {
+    #expect(WindowChoice.mayBeWindow(width: 660, height: 300))
+    #expect(!WindowChoice.mayBeWindow(width: 1920, height: 1080))
+    #expect(!WindowChoice.mayBeWindow(width: 300, height: 660))
+    func read(_ value: String, _ confidence: Double) -> ReadResult {
+      ReadResult(value: value, confidence: confidence, engines: [], flags: [], summary: "")
+    }
+    // One of the display's digits, found alone, against the display read whole.
+    #expect(WindowChoice.prefersWhole(read("253", 0.97), over: read("0", 0.11), kind: nil))
+    #expect(!WindowChoice.prefersWhole(read("8", 0.97), over: read("253", 0.90), kind: nil))
+    #expect(!WindowChoice.prefersWhole(read("253", 0.80), over: read("253", 0.90), kind: nil))
+    #expect(WindowChoice.prefersWhole(read("367", 0.97), over: read("1", 0.30), kind: .thermometer))
+    #expect(!WindowChoice.prefersWhole(read("9999", 0.97), over: read("1", 0.30), kind: .thermometer))
+  }
+
   /// A thermometer shows tenths: 36.7 fits it, 367 and 37 do not; a glucose meter shows whole
   /// mg/dL or tenths of mmol/L.
   @Test func aKindFitsValuesInItsRangeAndFormat() {

@@ -61,22 +61,28 @@ final class ReadPipeline: Sendable {
     // dials decode it then if they need it.
     var photo: VisionImage?
     var result: ReadResult
-    if searchesRows(request, format: format, meter: context.meter),
-      let found = try await searchRows(
-        in: request.image, request: request, context: context, kind: context.meter?.kind ?? request.kind)
-    {
+    let kind = context.meter?.kind ?? request.kind
+    let found =
+      searchesRows(request, format: format, meter: context.meter)
+      ? try await searchRows(in: request.image, request: request, context: context, kind: kind) : nil
+    if let found, !WindowChoice.mayBeWindow(width: info.width, height: info.height) {
       flags += Self.qualityFlags(found.row)
       result = found.result
     } else {
-      let least = Self.decodedSide(for: context.meter, request: request, longerSide: max(info.width, info.height))
-      let decoded = try Self.decode(request.image, reducedToAtLeast: least)
-      photo = decoded
-      result = try await readWindow(
-        of: decoded, request: request, format: format, context: context, flags: &flags, location: &location)
+      // Not searched, or shaped like a window and perhaps one cropped close (a display's digits
+      // found each alone): read whole, and the surer reading taken.
+      let whole = try await readWhole(request, photo: info, context: context)
+      if let found, !WindowChoice.prefersWhole(whole.result, over: found.result, kind: kind) {
+        flags += Self.qualityFlags(found.row)
+        result = found.result
+      } else {
+        (photo, result, location) = (whole.photo, whole.result, whole.location)
+        flags += whole.flags
+      }
     }
     // In the kind's format, however the window was had: a thermometer's 375, its point not read,
     // is 37.5 (a row found in a whole photo was put so already).
-    if let kind = context.meter?.kind ?? request.kind {
+    if let kind {
       result.value = WindowChoice.inFormat(result.value, kind: kind)
     }
     let places = try await readFinerPlaces(
@@ -100,6 +106,20 @@ final class ReadPipeline: Sendable {
   /// The window (the request's ROI; the meter's, through the homography; else the whole photo,
   /// where no row was found in it) read by every engine, with the flags of what made it hard to
   /// read. A blood-pressure monitor's lines are cut from the window.
+  /// The photo read whole as a window (the request's or the meter's, else the whole image): the
+  /// photo as decoded for it, the reading, its flags and where the meter was found.
+  private func readWhole(_ request: ReadRequest, photo info: ImageInfo, context: Context)
+    async throws(PipelineError) -> (photo: VisionImage, result: ReadResult, flags: [ReadFlag], location: Location)
+  {
+    var flags: [ReadFlag] = []
+    var location = Location.notSearched
+    let least = Self.decodedSide(for: context.meter, request: request, longerSide: max(info.width, info.height))
+    let decoded = try Self.decode(request.image, reducedToAtLeast: least)
+    let result = try await readWindow(
+      of: decoded, request: request, format: info.format, context: context, flags: &flags, location: &location)
+    return (decoded, result, flags, location)
+  }
+
   private func readWindow(
     of photo: VisionImage, request: ReadRequest, format: ImageInfo.Format, context: Context,
     flags: inout [ReadFlag], location: inout Location

@@ -63,6 +63,24 @@ public enum WindowChoice {
   /// photos are 4:3 or 16:9): read whole, however its rows are found.
   public static let stripAspect = 2.5
 
+  /// A photo this many times wider than high or more, searched for rows, is read whole as well
+  /// (a phone's photos are at most 16:9, 1.78): a display cropped close has its digits found
+  /// each alone, one of them taken for the row.
+  public static let windowAspect = 1.8
+
+  /// Whether a photo of this size, searched for rows, is read whole as well.
+  public static func mayBeWindow(width: Int, height: Int) -> Bool {
+    Double(width) >= windowAspect * Double(height)
+  }
+
+  /// Whether the photo read whole, `whole`, is taken over the reading of the row chosen in it,
+  /// `row`: surer, with as many digits or more, and fitting the device's `kind` when it is known.
+  public static func prefersWhole(_ whole: ReadResult, over row: ReadResult, kind: MeterKind?) -> Bool {
+    whole.confidence > row.confidence
+      && whole.value.filter(\.isNumber).count >= row.value.filter(\.isNumber).count
+      && kind.map { fits(inFormat(whole.value, kind: $0), kind: $0) } ?? true
+  }
+
   /// Whether rows should be found and read in a photo of this size with these rows found (best
   /// first, each with the digits the finder counts in it), rather than the photo read whole: by
   /// the best row of two digits or more, with the rows found in its line. A row of one digit is
