@@ -130,6 +130,11 @@ import Testing
     let display = Rect(x: 528, y: 166, width: 134, height: 91)
     let label = Rect(x: 108, y: 198, width: 165, height: 112)
     #expect(WindowChoice.isScene(width: 700, height: 520, rows: [(display, 3), (label, 3)]))
+    // A monitor's systolic row and the box found around its lines (blood-pressure seed 3, photo
+    // 18): a box around the row is no part of its line.
+    let systolic = Rect(x: 291, y: 74, width: 248, height: 292)
+    let lines = Rect(x: 190, y: 5, width: 417, height: 457)
+    #expect(WindowChoice.isScene(width: 676, height: 561, rows: [(systolic, 2), (lines, 1)]))
   }
 
   /// A display cropped close is shaped like a window (1.8:1 or wider; a phone's photos are at

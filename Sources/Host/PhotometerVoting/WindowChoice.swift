@@ -107,12 +107,15 @@ public enum WindowChoice {
   /// that is itself a window.
   public static let fullHeight = 0.85
 
-  /// Whether `box` is a row in `row`'s line: its middle within `row`'s height, and between half
-  /// and twice as tall.
+  /// Whether `box` is a row in `row`'s line: its middle within `row`'s height, between half and
+  /// twice as tall, and not around it (a monitor's lines are found as one box around each).
   static func inLine(_ box: Rect, with row: Rect) -> Bool {
     let middle = Int(box.y) + Int(box.height) / 2
+    let around =
+      box.x <= row.x && box.y <= row.y && box.x + box.width >= row.x + row.width
+      && box.y + box.height >= row.y + row.height
     return (Int(row.y)...Int(row.y) + Int(row.height)).contains(middle)
-      && 2 * Int(box.height) >= Int(row.height) && Int(box.height) <= 2 * Int(row.height)
+      && 2 * Int(box.height) >= Int(row.height) && Int(box.height) <= 2 * Int(row.height) && !around
   }
 
   /// Whether `box` overlaps `line` across or stands at most `gap` pixels beside it.
