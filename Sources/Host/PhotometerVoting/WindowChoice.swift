@@ -62,6 +62,9 @@ public enum WindowChoice {
   /// A photo this many times wider than high or more is a window cropped from one (a phone's
   /// photos are 4:3 or 16:9): read whole, however its rows are found.
   public static let stripAspect = 2.5
+  /// The share of a photo's height its best row's line fills in a photo that is itself a window
+  /// (cut close above and below); a scene's digits never do.
+  public static let fullHeight = 0.85
 
   /// A photo this many times wider than high or more, searched for rows, is read whole as well
   /// (a phone's photos are at most 16:9, 1.78): a display cropped close has its digits found
@@ -98,14 +101,9 @@ public enum WindowChoice {
     while let next = others.firstIndex(where: { touches($0, line, within: Int(best.height) / 2) }) {
       line = Rect(around: [line, others.remove(at: next)])
     }
-    // Cut close above and below, a window's digits fill the photo's height; a scene's never do.
     guard Double(line.height) < fullHeight * Double(height) else { return false }
     return isScene(width: width, height: height, best: line)
   }
-
-  /// The share of a photo's height a row of two digits or more, or its line, fills in a photo
-  /// that is itself a window.
-  public static let fullHeight = 0.85
 
   /// Whether `box` is a row in `row`'s line: its middle within `row`'s height, between half and
   /// twice as tall, and not around it (a monitor's lines are found as one box around each).
@@ -124,7 +122,8 @@ public enum WindowChoice {
   }
 
   /// Whether a photo of this size whose best row (or lines' box) is `best` should have its rows
-  /// read rather than be read whole; never with no row.
+  /// read rather than be read whole; never with no row, nor for a photo ``stripAspect`` times
+  /// wider than high.
   public static func isScene(width: Int, height: Int, best: Rect?) -> Bool {
     guard min(width, height) >= smallestScene, Double(width) < stripAspect * Double(height), let best else {
       return false
