@@ -350,6 +350,49 @@ import Testing
         >= 0.9 * scaledTruth.area, "\(roi) holds \(scaledTruth)")
   }
 
+  /// A glucose meter's or thermometer's display cropped close (a tenth of its height to spare,
+  /// 300 pixels high), sent with no window: its digits, found each alone as rows, were read one
+  /// at a time (253 read 0); shaped like a window, the crop is read whole as well (R164).
+  @Test func readsADisplayCroppedClose() async throws {
+    let folder = try await Rendered.devicePhotos(count: 4, seed: 1)
+    for row in try Rendered.rows(folder.appendingPathComponent("labels.csv")) {
+      let photo = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+      let box = row[3].split(separator: " ").compactMap { Float($0) }
+      let pad = (0.1 * box[3]).rounded()
+      let (left, top) = (max(0, box[0] - pad), max(0, box[1] - pad))
+      let right = min(Float(photo.width), box[0] + box[2] + pad)
+      let bottom = min(Float(photo.height), box[1] + box[3] + pad)
+      let crop = try photo.straightened(
+        [(left, top), (right, top), (right, bottom), (left, bottom)],
+        width: Int((300 * (right - left) / (bottom - top)).rounded()), height: 300)
+      let path = folder.appendingPathComponent("display-\(row[0])")
+      try Data(try crop.encoded(jpeg: true)).write(to: path)
+      let read = try await run(["read", "--json", path.path])
+      #expect(read.status == 0, "\(read.standardError)")
+      #expect(try json(read).first?["value"] as? String == row[2], "\(read.standardOutput)")
+    }
+  }
+
+  /// A counter's window a user cropped from a phone's photo (strips of one meterdigits set-up,
+  /// enlarged to 400 pixels high), sent with no window, is read whole: its wheels, each in its
+  /// photo's frame, were found as rows side by side, and one was taken (337887 read 887).
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "\(Products.repository)/../shared/data/meterdigits/0.0")))
+  func readsACroppedWindowWhole() async throws {
+    let folder = try await Rendered.digits("real", count: 4, seed: 3, extra: ["--meter"])
+    for row in try Rendered.rows(folder.appendingPathComponent("labels.csv")) {
+      let small = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+      let (width, height) = (Float(small.width), Float(small.height))
+      let large = try small.straightened(
+        [(0, 0), (width, 0), (width, height), (0, height)], width: Int((400 * width / height).rounded()), height: 400)
+      let path = folder.appendingPathComponent("cropped-\(row[0]).jpg")
+      try Data(try large.encoded(jpeg: true)).write(to: path)
+      let read = try await run(["read", "--json", path.path])
+      #expect(read.status == 0, "\(read.standardError)")
+      let value = try #require(try json(read).first?["value"] as? String)
+      #expect(value.filter(\.isNumber) == row[1], "\(read.standardOutput)")
+    }
+  }
+
   /// A whole photo that lost its EXIF orientation (turned a quarter turn, or upside down) is read
   /// turned upright, and its window's box is given in the photo as it came. A meter added with
   /// such a reference gets no window (one carried through the homography would hold its digits
