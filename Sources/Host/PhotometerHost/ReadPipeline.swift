@@ -103,9 +103,6 @@ final class ReadPipeline: Sendable {
 
   // MARK: Stages
 
-  /// The window (the request's ROI; the meter's, through the homography; else the whole photo,
-  /// where no row was found in it) read by every engine, with the flags of what made it hard to
-  /// read. A blood-pressure monitor's lines are cut from the window.
   /// The photo read whole as a window (the request's or the meter's, else the whole image): the
   /// photo as decoded for it, the reading, its flags and where the meter was found.
   private func readWhole(_ request: ReadRequest, photo info: ImageInfo, context: Context)
@@ -120,6 +117,9 @@ final class ReadPipeline: Sendable {
     return (decoded, result, flags, location)
   }
 
+  /// The window (the request's ROI; the meter's, through the homography; else the whole photo)
+  /// read by every engine, with the flags of what made it hard to read. A blood-pressure
+  /// monitor's lines are cut from the window.
   private func readWindow(
     of photo: VisionImage, request: ReadRequest, format: ImageInfo.Format, context: Context,
     flags: inout [ReadFlag], location: inout Location
