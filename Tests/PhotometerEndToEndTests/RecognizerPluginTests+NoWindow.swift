@@ -1,0 +1,229 @@
+import Foundation
+import PhotometerProtocol
+import PhotometerVision
+import PhotometerVoting
+import TestSupport
+import Testing
+
+/// Whole photos and crops sent with no window: the host finds the rows of digits in them, or
+/// reads them whole, and takes the reading.
+extension RecognizerPluginTests {
+  /// Whole photos of a glucose meter and a thermometer (Tools/make-device-photos.py), no window
+  /// given: the host finds the rows of digits, reads each, and takes the reading; a meter added
+  /// without --roi gets the window found in its reference.
+  @Test func readsDevicesWithNoWindowGiven() async throws {
+    let folder = try await Rendered.devicePhotos(count: 3, seed: 1)
+    let photos = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    let glucose = folder.appendingPathComponent(photos[0][0]).path
+    let read = try await run(["read", "--json", glucose])
+    #expect(read.status == 0, "\(read.standardError)")
+    let result = try #require(try json(read).first)
+    #expect(result["value"] as? String == photos[0][2])
+    let window = try #require((result["windows"] as? [[String: Any]])?.first)
+    // The digits' box lies within the box the row was cut from.
+    let box = try #require(window["box"] as? [Double]), digits = try #require(window["digits"] as? [Double])
+    #expect(
+      digits[0] >= box[0] && digits[1] >= box[1] && digits[0] + digits[2] <= box[0] + box[2]
+        && digits[1] + digits[3] <= box[1] + box[3], "\(digits) in \(box)")
+    let thermometer = try await run([
+      "read", "--json", "--kind", "thermometer", folder.appendingPathComponent(photos[2][0]).path,
+    ])
+    #expect(try json(thermometer).first?["value"] as? String == photos[2][2])
+
+    let added = try await run(["meter", "add", "Gluco", "--kind", "glucose", "--reference", glucose])
+    #expect(added.standardOutput.contains("Digit window found at"), "\(added.standardOutput)")
+    let meter = try #require(try json(try await run(["meter", "show", "Gluco", "--json"])).first)
+    let roi = try #require(meter["roi"] as? [Double])
+    let truth = photos[0][3].split(separator: " ").compactMap { Double($0) }
+    #expect(roi[0] <= truth[0] && roi[1] <= truth[1] && roi[0] + roi[2] >= truth[0] + truth[2] * 0.9, "\(roi)")
+  }
+
+  /// A thermometer of the field style whose row is cut with its display's frame reads 392 there,
+  /// its point a pixel of the reader's height: not told the kind, the digits cut tight give the
+  /// point, 39.2 (R160).
+  @Test func readsAThermometersPointItsDisplaysFrameHid() async throws {
+    let folder = try await Rendered.devicePhotos(count: 23, seed: 10, style: "field")
+    let photo = try Rendered.rows(folder.appendingPathComponent("labels.csv"))[22]
+    #expect(photo[1] == "thermometer" && photo[2] == "39.2")
+    let read = try await run(["read", "--json", folder.appendingPathComponent(photo[0]).path])
+    #expect(read.status == 0, "\(read.standardError)")
+    #expect(try json(read).first?["value"] as? String == "39.2")
+  }
+
+  /// A phone's whole photo (a rendered device photo enlarged to 4,000 pixels, no window given) is
+  /// searched decoded at a reduced size, and its window's boxes, and the window a meter added
+  /// without --roi gets, are in the photo's own pixels.
+  @Test func readsAPhoneSizedPhotoWithNoWindowGiven() async throws {
+    let folder = try await Rendered.devicePhotos(count: 1, seed: 1)
+    let photo = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let small = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(photo[0]))))
+    let factor = 4000 / Double(small.width)
+    let (width, height) = (Float(small.width), Float(small.height))
+    let large = try small.straightened(
+      [(0, 0), (width, 0), (width, height), (0, height)], width: 4000,
+      height: Int((Double(small.height) * factor).rounded()))
+    let path = folder.appendingPathComponent("phone.jpg")
+    try Data(try large.encoded(jpeg: true)).write(to: path)
+    #expect(try VisionImage(decoding: large.encoded(jpeg: true), reducedToAtLeast: WindowChoice.searchSide).scale < 1)
+    let truth = photo[3].split(separator: " ").compactMap { Int32($0) }
+    let scaledTruth = Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]).scaled(by: factor)
+
+    let read = try await run(["read", "--json", path.path])
+    #expect(read.status == 0, "\(read.standardError)")
+    let result = try #require(try json(read).first)
+    #expect(result["value"] as? String == photo[2])
+    let window = try #require((result["windows"] as? [[String: Any]])?.first)
+    let digits = try #require(window["digits"] as? [Double]).map { Int32($0) }
+    let overlap = Rect(x: digits[0], y: digits[1], width: digits[2], height: digits[3]).overlap(with: scaledTruth)
+    #expect(overlap >= 0.5, "digits \(digits), truth \(scaledTruth)")
+
+    let added = try await run(["meter", "add", "Phone", "--kind", "glucose", "--reference", path.path])
+    #expect(added.standardOutput.contains("Digit window found at"), "\(added.standardOutput)")
+    let meter = try #require(try json(try await run(["meter", "show", "Phone", "--json"])).first)
+    let roi = try #require(meter["roi"] as? [Double]).map { Int32($0) }
+    #expect(
+      Rect(x: roi[0], y: roi[1], width: roi[2], height: roi[3]).overlapArea(with: scaledTruth)
+        >= 0.9 * scaledTruth.area, "\(roi) holds \(scaledTruth)")
+  }
+
+  /// A glucose meter's or thermometer's display cropped close (a tenth of its height to spare,
+  /// 300 pixels high), sent with no window: its digits, found each alone as rows, were read one
+  /// at a time (253 read 0); shaped like a window, the crop is read whole as well (R164).
+  @Test func readsADisplayCroppedClose() async throws {
+    let folder = try await Rendered.devicePhotos(count: 4, seed: 1)
+    for row in try Rendered.rows(folder.appendingPathComponent("labels.csv")) {
+      let photo = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+      let box = row[3].split(separator: " ").compactMap { Float($0) }
+      let pad = (0.1 * box[3]).rounded()
+      let (left, top) = (max(0, box[0] - pad), max(0, box[1] - pad))
+      let right = min(Float(photo.width), box[0] + box[2] + pad)
+      let bottom = min(Float(photo.height), box[1] + box[3] + pad)
+      let crop = try photo.straightened(
+        [(left, top), (right, top), (right, bottom), (left, bottom)],
+        width: Int((300 * (right - left) / (bottom - top)).rounded()), height: 300)
+      let path = folder.appendingPathComponent("display-\(row[0])")
+      try Data(try crop.encoded(jpeg: true)).write(to: path)
+      let read = try await run(["read", "--json", path.path])
+      #expect(read.status == 0, "\(read.standardError)")
+      #expect(try json(read).first?["value"] as? String == row[2], "\(read.standardOutput)")
+    }
+  }
+
+  /// A counter's window a user cropped from a phone's photo (strips of one meterdigits set-up,
+  /// enlarged to 400 pixels high), sent with no window, is read whole: its wheels, each in its
+  /// photo's frame, were found as rows side by side, and one was taken (337887 read 887).
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "\(Products.repository)/../shared/data/meterdigits/0.0")))
+  func readsACroppedWindowWhole() async throws {
+    let folder = try await Rendered.digits("real", count: 4, seed: 3, extra: ["--meter"])
+    for row in try Rendered.rows(folder.appendingPathComponent("labels.csv")) {
+      let small = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+      let (width, height) = (Float(small.width), Float(small.height))
+      let large = try small.straightened(
+        [(0, 0), (width, 0), (width, height), (0, height)], width: Int((400 * width / height).rounded()), height: 400)
+      let path = folder.appendingPathComponent("cropped-\(row[0]).jpg")
+      try Data(try large.encoded(jpeg: true)).write(to: path)
+      let read = try await run(["read", "--json", path.path])
+      #expect(read.status == 0, "\(read.standardError)")
+      let value = try #require(try json(read).first?["value"] as? String)
+      #expect(value.filter(\.isNumber) == row[1], "\(read.standardOutput)")
+    }
+  }
+
+  /// A whole photo that lost its EXIF orientation (turned a quarter turn, or upside down) is read
+  /// turned upright, and its window's box is given in the photo as it came. A meter added with
+  /// such a reference gets no window (one carried through the homography would hold its digits
+  /// sideways): its photos are read whole, each turned upright.
+  @Test func readsAPhotoThatLostItsOrientation() async throws {
+    for turn in [90, 180] {
+      let folder = try await Rendered.devicePhotos(count: 1, seed: 1, turn: turn)
+      let photo = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+      let path = folder.appendingPathComponent(photo[0]).path
+      let read = try await run(["read", "--json", path])
+      #expect(read.status == 0, "\(read.standardError)")
+      let result = try #require(try json(read).first)
+      #expect(result["value"] as? String == photo[2], "turned \(turn)")
+      let window = try #require((result["windows"] as? [[String: Any]])?.first)
+      let digits = try #require(window["digits"] as? [Double]).map { Int32($0) }
+      let truth = photo[3].split(separator: " ").compactMap { Int32($0) }
+      let overlap = Rect(x: digits[0], y: digits[1], width: digits[2], height: digits[3]).overlap(
+        with: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]))
+      #expect(overlap >= 0.5, "turned \(turn): digits \(digits), truth \(truth)")
+
+      let name = "Turned\(turn)"
+      let added = try await run(["meter", "add", name, "--kind", "glucose", "--reference", path])
+      #expect(added.status == 0 && !added.standardOutput.contains("Digit window found"), "\(added.standardOutput)")
+      let meter = try #require(try json(try await run(["meter", "show", name, "--json"])).first)
+      #expect(meter["roi"] as? [Double] == nil, "\(meter)")
+      let byMeter = try await run(["read", "--meter", name, "--json", path])
+      #expect(try json(byMeter).first?["value"] as? String == photo[2], "\(byMeter.standardError)")
+    }
+  }
+
+  /// Whole photos of blood-pressure monitors, no window given, the kind told or not: the host
+  /// finds the three lines among the rows of digits and joins them; a monitor added without
+  /// --roi gets the box around its lines, and reads there.
+  @Test func readsABloodPressureMonitorWithNoWindowGiven() async throws {
+    let folder = try await Rendered.devicePhotos(count: 2, seed: 1, kind: "blood-pressure")
+    let photos = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    let read = try await run([
+      "read", "--json", "--kind", "blood-pressure", folder.appendingPathComponent(photos[0][0]).path,
+    ])
+    #expect(read.status == 0, "\(read.standardError)")
+    let result = try #require(try json(read).first)
+    #expect(result["value"] as? String == photos[0][2])
+    // The first window is the box around the three lines: the true lines' box, by IoU.
+    let box = try #require((result["windows"] as? [[String: Any]])?.first?["box"] as? [Double])
+    let truth = photos[0][3].split(separator: " ").compactMap { Double($0) }
+    let shared =
+      max(0, min(box[0] + box[2], truth[0] + truth[2]) - max(box[0], truth[0]))
+      * max(0, min(box[1] + box[3], truth[1] + truth[3]) - max(box[1], truth[1]))
+    #expect(shared / (box[2] * box[3] + truth[2] * truth[3] - shared) >= 0.7, "\(box) against \(truth)")
+
+    // Not told the kind, three lines read surely that make a blood pressure say it themselves.
+    let blind = try await run(["read", "--json", folder.appendingPathComponent(photos[0][0]).path])
+    #expect(try json(blind).first?["value"] as? String == photos[0][2], "\(blind.standardOutput)")
+
+    let monitor = folder.appendingPathComponent(photos[1][0]).path
+    let added = try await run(["meter", "add", "BP", "--kind", "blood-pressure", "--reference", monitor])
+    #expect(added.standardOutput.contains("Digit window found at"), "\(added.standardOutput)")
+    let again = try await run(["read", "--json", "--meter", "BP", monitor])
+    #expect(try json(again).first?["value"] as? String == photos[1][2], "\(again.standardOutput)")
+  }
+
+  /// Not told the kind, a monitor whose pulse line is found in no row (photo 21 of seed 3): its
+  /// systolic and diastolic rows, read surely and alike in height, say it is one, and the pulse is
+  /// read from the display grown down from them; one whose systolic alone is found (photo 33; in
+  /// photo 18 below a taller box read surely in the systolic range), the display's other two
+  /// lines read at 0.8 or more, also when the row paired with it is the pulse; and told the kind,
+  /// photo 21 the same way.
+  /// A glucose meter's value over a small memory number read surely (photo 20 of seed 2: 161 over
+  /// 99) stays a glucose reading.
+  @Test func aMonitorsSureLinesLeadToTheRest() async throws {
+    let monitors = try await Rendered.devicePhotos(count: 34, seed: 3, kind: "blood-pressure")
+    let labels = try Rendered.rows(monitors.appendingPathComponent("labels.csv"))
+    for monitor in [labels[18], labels[21], labels[33]] {
+      let read = try await run(["read", "--json", monitors.appendingPathComponent(monitor[0]).path])
+      #expect(read.status == 0, "\(read.standardError)")
+      let result = try #require(try json(read).first)
+      #expect(result["value"] as? String == monitor[2], "\(read.standardOutput)")
+      let windows = try #require(result["windows"] as? [[String: Any]])
+      #expect(windows.count >= 2 && windows[0]["value"] as? String == monitor[2], "\(windows)")
+    }
+    // A systolic row paired surely with the pulse, too small to be its diastolic (photo 66 of
+    // seed 1): the display below the systolic alone gives the rest.
+    let paired = try await Rendered.devicePhotos(count: 67, seed: 1, kind: "blood-pressure")
+    let pairedMonitor = try Rendered.rows(paired.appendingPathComponent("labels.csv"))[66]
+    let pairedRead = try await run(["read", "--json", paired.appendingPathComponent(pairedMonitor[0]).path])
+    #expect(try json(pairedRead).first?["value"] as? String == pairedMonitor[2], "\(pairedRead.standardOutput)")
+    // Told the kind, the two sure lines come before the display read whole (which reads 160 here).
+    let told = try await run([
+      "read", "--json", "--kind", "blood-pressure", monitors.appendingPathComponent(labels[21][0]).path,
+    ])
+    #expect(try json(told).first?["value"] as? String == labels[21][2], "\(told.standardOutput)")
+
+    let devices = try await Rendered.devicePhotos(count: 21, seed: 2)
+    let glucose = try Rendered.rows(devices.appendingPathComponent("labels.csv"))[20]
+    let value = try json(try await run(["read", "--json", devices.appendingPathComponent(glucose[0]).path]))
+    #expect(value.first?["value"] as? String == glucose[2], "\(value)")
+  }
+}
