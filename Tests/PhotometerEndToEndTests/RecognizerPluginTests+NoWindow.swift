@@ -92,21 +92,40 @@ extension RecognizerPluginTests {
   @Test func readsADisplayCroppedClose() async throws {
     let folder = try await Rendered.devicePhotos(count: 4, seed: 1)
     for row in try Rendered.rows(folder.appendingPathComponent("labels.csv")) {
-      let photo = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
-      let box = row[3].split(separator: " ").compactMap { Float($0) }
-      let pad = (0.1 * box[3]).rounded()
-      let (left, top) = (max(0, box[0] - pad), max(0, box[1] - pad))
-      let right = min(Float(photo.width), box[0] + box[2] + pad)
-      let bottom = min(Float(photo.height), box[1] + box[3] + pad)
-      let crop = try photo.straightened(
-        [(left, top), (right, top), (right, bottom), (left, bottom)],
-        width: Int((300 * (right - left) / (bottom - top)).rounded()), height: 300)
-      let path = folder.appendingPathComponent("display-\(row[0])")
-      try Data(try crop.encoded(jpeg: true)).write(to: path)
-      let read = try await run(["read", "--json", path.path])
+      let read = try await run(["read", "--json", try displayCrop(row, of: folder, pad: 0.1).path])
       #expect(read.status == 0, "\(read.standardError)")
       #expect(try json(read).first?["value"] as? String == row[2], "\(read.standardOutput)")
     }
+  }
+
+  /// A display cropped with half its height to spare is narrower than a window (under 1.8:1):
+  /// the row taken in it, a digit or a segment, is read unsurely (36.0 and 37.4 read 1), so the
+  /// crop is surveyed whole and read whole as well (R165).
+  @Test func readsADisplayCroppedWithAMargin() async throws {
+    let folder = try await Rendered.devicePhotos(count: 6, seed: 1)
+    let rows = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
+    for row in [rows[2], rows[5]] {
+      let read = try await run(["read", "--json", try displayCrop(row, of: folder, pad: 0.5).path])
+      #expect(read.status == 0, "\(read.standardError)")
+      #expect(try json(read).first?["value"] as? String == row[2], "\(read.standardOutput)")
+    }
+  }
+
+  /// The display of a device photo (`row` of its labels: file, kind, value, box) cut with `pad`
+  /// of its height to spare, 300 pixels high, written beside it as a JPEG.
+  private func displayCrop(_ row: [String], of folder: URL, pad share: Float) throws -> URL {
+    let photo = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+    let box = row[3].split(separator: " ").compactMap { Float($0) }
+    let pad = (share * box[3]).rounded()
+    let (left, top) = (max(0, box[0] - pad), max(0, box[1] - pad))
+    let right = min(Float(photo.width), box[0] + box[2] + pad)
+    let bottom = min(Float(photo.height), box[1] + box[3] + pad)
+    let crop = try photo.straightened(
+      [(left, top), (right, top), (right, bottom), (left, bottom)],
+      width: Int((300 * (right - left) / (bottom - top)).rounded()), height: 300)
+    let path = folder.appendingPathComponent("display-\(share)-\(row[0])")
+    try Data(try crop.encoded(jpeg: true)).write(to: path)
+    return path
   }
 
   /// A counter's window a user cropped from a phone's photo (strips of one meterdigits set-up,

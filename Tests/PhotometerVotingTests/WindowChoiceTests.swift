@@ -138,12 +138,16 @@ import Testing
   }
 
   /// A display cropped close is shaped like a window (1.8:1 or wider; a phone's photos are at
-  /// most 16:9) and read whole as well as searched; the whole reading is taken when it is surer,
-  /// holds as many digits or more and, told the kind, fits it.
+  /// most 16:9), or has its row read unsurely (under 0.9; not a monitor told the kind), and is
+  /// read whole as well as searched; the whole reading is taken when it is surer, holds as many
+  /// digits or more and, told the kind, fits it.
   @Test func aDisplayCroppedCloseIsReadWholeWhenThatIsSurer() {
-    #expect(WindowChoice.mayBeWindow(width: 660, height: 300))
-    #expect(!WindowChoice.mayBeWindow(width: 1920, height: 1080))
-    #expect(!WindowChoice.mayBeWindow(width: 300, height: 660))
+    #expect(WindowChoice.mayBeWindow(width: 660, height: 300, chosen: 0.99, kind: nil))
+    #expect(!WindowChoice.mayBeWindow(width: 1920, height: 1080, chosen: 0.95, kind: nil))
+    #expect(!WindowChoice.mayBeWindow(width: 300, height: 660, chosen: 0.9, kind: .glucose))
+    #expect(WindowChoice.mayBeWindow(width: 450, height: 300, chosen: 0.6, kind: nil))
+    #expect(WindowChoice.mayBeWindow(width: 450, height: 300, chosen: 0.89, kind: .thermometer))
+    #expect(!WindowChoice.mayBeWindow(width: 450, height: 300, chosen: 0.6, kind: .bloodPressure))
     func read(_ value: String, _ confidence: Double) -> ReadResult {
       ReadResult(value: value, confidence: confidence, engines: [], flags: [], summary: "")
     }

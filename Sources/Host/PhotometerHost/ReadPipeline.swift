@@ -65,12 +65,20 @@ final class ReadPipeline: Sendable {
     let found =
       searchesRows(request, format: format, meter: context.meter)
       ? try await searchRows(in: request.image, request: request, context: context, kind: kind) : nil
-    if let found, !WindowChoice.mayBeWindow(width: info.width, height: info.height) {
+    // A photo that may be a window cropped close (shaped like one, or its row doubted: a
+    // display's digits found each alone) is read whole as well when a survey of it whole is
+    // surer than its row, and the surer reading taken.
+    var rowTaken = found != nil
+    if let found,
+      WindowChoice.mayBeWindow(width: info.width, height: info.height, chosen: found.result.confidence, kind: kind)
+    {
+      rowTaken = try await !surveyedWholeIsSurer(request, than: found.result, context: context, kind: kind)
+    }
+    if let found, rowTaken {
       flags += Self.qualityFlags(found.row)
       result = found.result
     } else {
-      // Not searched, or shaped like a window and perhaps one cropped close (a display's digits
-      // found each alone): read whole, and the surer reading taken.
+      // Not searched, or perhaps a window: read whole.
       let whole = try await readWhole(request, photo: info, context: context)
       if let found, !WindowChoice.prefersWhole(whole.result, over: found.result, kind: kind) {
         flags += Self.qualityFlags(found.row)
@@ -102,6 +110,20 @@ final class ReadPipeline: Sendable {
   }
 
   // MARK: Stages
+
+  /// Whether the photo, read whole as a survey (``ReadRequest/survey``) decoded small, would be
+  /// taken over `row`, the reading of the row chosen in it (``WindowChoice/prefersWhole(_:over:kind:)``):
+  /// a scene's whole photo seldom is, and costs then a survey, not a full read.
+  private func surveyedWholeIsSurer(_ request: ReadRequest, than row: ReadResult, context: Context, kind: MeterKind?)
+    async throws(PipelineError) -> Bool
+  {
+    let photo = try Self.decode(request.image, reducedToAtLeast: Self.surveyedSide)
+    let survey = try await fanOut(try Self.forEngines(photo), request: request, context: context, survey: true)
+    return WindowChoice.prefersWhole(survey, over: row, kind: kind)
+  }
+
+  /// The least longer side a whole photo is surveyed at: the reader reads at 32 pixels high.
+  static let surveyedSide = 256
 
   /// The photo read whole as a window (the request's or the meter's, else the whole image): the
   /// photo as decoded for it, the reading, its flags and where the meter was found.

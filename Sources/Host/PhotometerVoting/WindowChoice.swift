@@ -70,10 +70,16 @@ public enum WindowChoice {
   /// (a phone's photos are at most 16:9, 1.78): a display cropped close has its digits found
   /// each alone, one of them taken for the row.
   public static let windowAspect = 1.8
+  /// A photo searched for rows whose chosen row is read less surely than this is read whole as
+  /// well, whatever its shape: a display cropped close, or with a margin, has its digits found
+  /// each alone; a scene's chosen row is seldom this unsure (docs/recognizers.md, R165).
+  public static let doubtedRow = 0.9
 
-  /// Whether a photo of this size, searched for rows, is read whole as well.
-  public static func mayBeWindow(width: Int, height: Int) -> Bool {
-    Double(width) >= windowAspect * Double(height)
+  /// Whether a photo of this size, searched for rows and its chosen row read at `confidence`, is
+  /// read whole as well. Not a blood-pressure monitor told the kind: its lines are found in it,
+  /// or cut from it whole when none are.
+  public static func mayBeWindow(width: Int, height: Int, chosen confidence: Double, kind: MeterKind?) -> Bool {
+    Double(width) >= windowAspect * Double(height) || (kind != .bloodPressure && confidence < doubtedRow)
   }
 
   /// Whether the photo read whole, `whole`, is taken over the reading of the row chosen in it,
