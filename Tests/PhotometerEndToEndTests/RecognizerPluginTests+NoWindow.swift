@@ -111,6 +111,18 @@ extension RecognizerPluginTests {
     }
   }
 
+  /// A thermometer's display cropped with half its height to spare, read whole: its point, a
+  /// pixel at the reader's height in the whole crop, is read in its digits cut tight (40.5 read
+  /// 405; R166).
+  @Test func readsTheThermometersPointInADisplayCroppedWithAMargin() async throws {
+    let folder = try await Rendered.devicePhotos(count: 1, seed: 6)
+    let row = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    #expect(row[1] == "thermometer" && row[2] == "40.5", "the generator's seed 6 should draw this")
+    let read = try await run(["read", "--json", try displayCrop(row, of: folder, pad: 0.5).path])
+    #expect(read.status == 0, "\(read.standardError)")
+    #expect(try json(read).first?["value"] as? String == row[2], "\(read.standardOutput)")
+  }
+
   /// The display of a device photo (`row` of its labels: file, kind, value, box) cut with `pad`
   /// of its height to spare, 300 pixels high, written beside it as a JPEG.
   private func displayCrop(_ row: [String], of folder: URL, pad share: Float) throws -> URL {

@@ -22,6 +22,13 @@ import Testing
     #expect(WindowChoice.pointed("392", by: "392", confidence: 0.99) == nil)
     #expect(WindowChoice.pointed("39.2", by: "3.92", confidence: 0.99) == nil)
     #expect(WindowChoice.pointed("7", by: ".7", confidence: 0.99) == nil)
+    // A photo read whole is cut tight for a point only when it reads a display's value (two to
+    // four digits); a counter's window shows its decimals on wheels.
+    #expect(WindowChoice.wholeNeedsPoint("405"))
+    #expect(WindowChoice.wholeNeedsPoint("1234"))
+    #expect(!WindowChoice.wholeNeedsPoint("00530"))
+    #expect(!WindowChoice.wholeNeedsPoint("40.5"))
+    #expect(!WindowChoice.wholeNeedsPoint("7"))
   }
 
   @Test func theKindPicksTheRowInItsRange() {

@@ -177,13 +177,13 @@ extension ReadPipeline {
   /// its digits cut tight show (``PhotometerVision/VisionImage/innerDigitRow()``, read in full,
   /// ``PhotometerVoting/WindowChoice/pointed(_:by:confidence:)``): a row cut with its display's
   /// frame puts a thermometer's point at a pixel or two of the reader's height. Nil when it shows
-  /// none.
-  private func pointed(_ value: String, in crop: VisionImage, request: ReadRequest, context: Context)
+  /// none. `survey`: the tight cut read as a survey (a photo read whole, R166).
+  func pointed(_ value: String, in crop: VisionImage, request: ReadRequest, context: Context, survey: Bool = false)
     async throws(PipelineError) -> String?
   {
     guard WindowChoice.needsPoint(value), let inner = crop.innerDigitRow(), let tight = try? crop.rowCrop(inner)
     else { return nil }
-    let read = try await fanOutEach([(try Self.forEngines(tight), context)], request: request)
+    let read = try await fanOutEach([(try Self.forEngines(tight), context)], request: request, survey: survey)
     return read.first.flatMap { WindowChoice.pointed(value, by: $0.value, confidence: $0.confidence) }
   }
 

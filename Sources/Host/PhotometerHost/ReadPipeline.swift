@@ -86,6 +86,14 @@ final class ReadPipeline: Sendable {
       } else {
         (photo, result, location) = (whole.photo, whole.result, whole.location)
         flags += whole.flags
+        // A display sent with no window, its point too small at the reader's height in the whole
+        // photo's: the point of its digits cut tight, surveyed (R166).
+        if kind == nil, context.decimals == 0, WindowChoice.wholeNeedsPoint(result.value),
+          searchesRows(request, format: format, meter: context.meter),
+          let value = try await pointed(result.value, in: whole.photo, request: request, context: context, survey: true)
+        {
+          result.value = value
+        }
       }
     }
     // In the kind's format, however the window was had: a thermometer's 375, its point not read,

@@ -180,6 +180,13 @@ public enum WindowChoice {
     !value.isEmpty && value.allSatisfy(\.isNumber) && value.count >= 2
   }
 
+  /// Whether a photo read whole with no window given, `value` read not told the kind, is read
+  /// again cut tight for a point (R166): as ``needsPoint(_:)``, with four digits or fewer, a
+  /// display's value; a counter's window (five digits or more) shows its decimals on wheels.
+  public static func wholeNeedsPoint(_ value: String) -> Bool {
+    needsPoint(value) && value.count <= 4
+  }
+
   /// The least confidence of a tight cut's reading whose point is taken.
   public static let pointConfidence = 0.9
 
