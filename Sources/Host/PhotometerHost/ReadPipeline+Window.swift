@@ -121,11 +121,14 @@ extension ReadPipeline {
   }
 
   /// `image` decoded; with `reducedToAtLeast` (0: whole), a JPEG at a half, a quarter or an
-  /// eighth of its size when its longer side stays at least that
-  /// (``PhotometerVision/VisionImage/init(decoding:reducedToAtLeast:)``).
-  static func decode(_ image: Image, reducedToAtLeast least: Int = 0) throws(PipelineError) -> VisionImage {
+  /// eighth of its size when its longer side stays at least that, and with `atMost` (0: any), an
+  /// image still larger shrunk to it
+  /// (``PhotometerVision/VisionImage/init(decoding:reducedToAtLeast:atMost:)``).
+  static func decode(_ image: Image, reducedToAtLeast least: Int = 0, atMost most: Int = 0) throws(PipelineError)
+    -> VisionImage
+  {
     do {
-      return try VisionImage(decoding: image.data, reducedToAtLeast: least)
+      return try VisionImage(decoding: image.data, reducedToAtLeast: least, atMost: most)
     } catch {
       throw .photoDoesNotDecode(error)
     }

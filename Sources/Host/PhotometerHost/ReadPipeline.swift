@@ -125,12 +125,13 @@ final class ReadPipeline: Sendable {
   private func surveyedWholeIsSurer(_ request: ReadRequest, than row: ReadResult, context: Context, kind: MeterKind?)
     async throws(PipelineError) -> Bool
   {
-    let photo = try Self.decode(request.image, reducedToAtLeast: Self.surveyedSide)
+    let photo = try Self.decode(request.image, reducedToAtLeast: Self.surveyedSide, atMost: 2 * Self.surveyedSide)
     let survey = try await fanOut(try Self.forEngines(photo), request: request, context: context, survey: true)
     return WindowChoice.prefersWhole(survey, over: row, kind: kind)
   }
 
-  /// The least longer side a whole photo is surveyed at: the reader reads at 32 pixels high.
+  /// The least longer side a whole photo is surveyed at, and half the most (a PNG is shrunk to
+  /// it, a JPEG decoded at a fraction): the reader reads at 32 pixels high.
   static let surveyedSide = 256
 
   /// The photo read whole as a window (the request's or the meter's, else the whole image): the
