@@ -62,9 +62,8 @@ final class ReadPipeline: Sendable {
     var photo: VisionImage?
     var result: ReadResult
     let kind = context.meter?.kind ?? request.kind
-    let found =
-      searchesRows(request, format: format, meter: context.meter)
-      ? try await searchRows(in: request.image, request: request, context: context, kind: kind) : nil
+    let searched = searchesRows(request, format: format, meter: context.meter)
+    let found = searched ? try await searchRows(in: request.image, request: request, context: context, kind: kind) : nil
     // A photo that may be a window cropped close (shaped like one, or its row doubted: a
     // display's digits found each alone) is read whole as well when a survey of it whole is
     // surer than its row, and the surer reading taken.
@@ -88,8 +87,7 @@ final class ReadPipeline: Sendable {
         flags += whole.flags
         // A display sent with no window, its point too small at the reader's height in the whole
         // photo's: the point of its digits cut tight, surveyed (R166).
-        if kind == nil, context.decimals == 0, WindowChoice.wholeNeedsPoint(result.value),
-          searchesRows(request, format: format, meter: context.meter),
+        if searched, kind == nil, context.decimals == 0, WindowChoice.wholeNeedsPoint(result.value),
           let value = try await pointed(result.value, in: whole.photo, request: request, context: context, survey: true)
         {
           result.value = value
