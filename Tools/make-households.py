@@ -8,10 +8,12 @@ noise and JPEG quality. Unknown meters are rendered the same way but never regis
 
 With `--rough` the walls are textured from a small shared pool (so unknown meters share walls
 with known ones, as in a real home) and later photos may be taken from the side (up to 40
-degrees out of the wall's plane), across a cable, with a lamp's glare: the fitting households for
-Tools/calibrate-identify.py, so that its fit has seen what the field shows.
+degrees out of the wall's plane), across a cable, with a lamp's glare. `--hard` adds to that what
+the issue lists of real photos: up to 45 degrees from the side, a hand in front, motion blur and
+night noise. Both are fitting households for Tools/calibrate-identify.py, so that its fit has
+seen right meters photographed as badly as users do.
 
-    Tools/make-households.py OUT --set varied|lookalike --meters 100 --queries 2 --unknown 50 --seed 1 [--rough]
+    Tools/make-households.py OUT --set varied|lookalike --meters 100 --queries 2 --unknown 50 --seed 1 [--rough [--hard]]
 
 OUT/meters.csv     name,reference,roi_x,roi_y,roi_width,roi_height,digits
 OUT/queries.csv    file,meter           (meter empty for an unknown meter)
@@ -180,10 +182,11 @@ def texture(index):
     return pattern.astype(np.float32)
 
 
-def tilt(image, rng, wall):
-    """The photo of a flat meter taken from the side: turned about a vertical or horizontal axis
-    by up to 40 degrees, seen through a pinhole at the frame's width."""
-    yaw, pitch = math.radians(rng.uniform(-40, 40)), math.radians(rng.uniform(-25, 25))
+def tilt(image, rng, wall, most=(40, 25)):
+    """The photo of a flat meter taken from the side: turned about a vertical axis by up to
+    most[0] degrees and a horizontal one by up to most[1], seen through a pinhole at the frame's
+    width."""
+    yaw, pitch = (math.radians(rng.uniform(-limit, limit)) for limit in most)
     focal = WIDTH * 1.1
     corners = [(0, 0), (WIDTH, 0), (WIDTH, HEIGHT), (0, HEIGHT)]
     seen = []
@@ -204,13 +207,51 @@ def tilt(image, rng, wall):
                            fillcolor=wall)
 
 
+def hand(image, rng):
+    """A hand reaching in from an edge: a skin-toned palm and four fingers over the meter."""
+    draw = ImageDraw.Draw(image)
+    shade = rng.uniform(0.35, 1.0)
+    tone = tuple(int(c * shade) for c in (rng.randint(215, 245), rng.randint(165, 200), rng.randint(130, 165)))
+    edge = rng.choice(["left", "right", "bottom"])
+    reach = rng.uniform(0.2, 0.45)
+    if edge == "left":
+        wrist, inward = (0, rng.uniform(0.3, 0.8) * HEIGHT), (1, 0)
+    elif edge == "right":
+        wrist, inward = (WIDTH, rng.uniform(0.3, 0.8) * HEIGHT), (-1, 0)
+    else:
+        wrist, inward = (rng.uniform(0.3, 0.7) * WIDTH, HEIGHT), (0, -1)
+    across = (-inward[1], inward[0])
+    palm = (wrist[0] + inward[0] * reach * WIDTH * 0.5, wrist[1] + inward[1] * reach * HEIGHT * 0.5)
+    radius = rng.uniform(60, 90)
+    draw.ellipse([palm[0] - radius, palm[1] - radius, palm[0] + radius, palm[1] + radius], fill=tone)
+    draw.line([wrist, palm], fill=tone, width=int(radius * 1.6))
+    for finger in range(4):
+        offset = (finger - 1.5) * radius * 0.5
+        base = (palm[0] + across[0] * offset, palm[1] + across[1] * offset)
+        length = radius * rng.uniform(1.1, 1.7) * (0.8 if finger in (0, 3) else 1.0)
+        tip = (base[0] + inward[0] * length, base[1] + inward[1] * length)
+        width = int(radius * 0.42)
+        draw.line([base, tip], fill=tone, width=width)
+        draw.ellipse([tip[0] - width / 2, tip[1] - width / 2, tip[0] + width / 2, tip[1] + width / 2], fill=tone)
+
+
+def smear(pixels, rng):
+    """Motion blur: the frame averaged along a straight shake of 5-15 pixels."""
+    length, angle = rng.randint(5, 15), rng.uniform(0, math.pi)
+    total = np.zeros_like(pixels)
+    for step in range(length):
+        along = step - (length - 1) / 2
+        total += np.roll(pixels, (round(along * math.sin(angle)), round(along * math.cos(angle))), axis=(0, 1))
+    return total / length
+
+
 def reading(rng, digits):
     return "".join(str(rng.randint(0, 9)) for _ in range(digits))
 
 
-def photograph(image, rng, harsh, rough=False):
+def photograph(image, rng, harsh, rough=False, hard=False):
     """A later photo: another framing and another light (and, rough, from the side, across a
-    cable, with glare)."""
+    cable, with glare; hard, further from the side, behind a hand, shaken, at night)."""
     if harsh:
         scale = rng.uniform(0.75, 1.2)
         angle = rng.uniform(-15, 15)
@@ -231,11 +272,13 @@ def photograph(image, rng, harsh, rough=False):
     wall = image.getpixel((2, 2))
     image = image.transform((WIDTH, HEIGHT), Image.AFFINE, matrix, resample=Image.BILINEAR, fillcolor=wall)
     if rough and rng.random() < 0.6:
-        image = tilt(image, rng, wall)
+        image = tilt(image, rng, wall, (45, 30) if hard else (40, 25))
     if rough and rng.random() < 0.25:
         draw = ImageDraw.Draw(image)
         y0, y1 = rng.uniform(0, HEIGHT), rng.uniform(0, HEIGHT)
         draw.line([(0, y0), (WIDTH, y1)], fill=tuple(rng.randint(20, 90) for _ in range(3)), width=rng.randint(10, 24))
+    if hard and rng.random() < 0.3:
+        hand(image, rng)
     if blur > 0.2:
         image = image.filter(ImageFilter.GaussianBlur(blur))
     pixels = np.asarray(image).astype(np.float32) / 255.0
@@ -248,6 +291,10 @@ def photograph(image, rng, harsh, rough=False):
         yy, xx = np.mgrid[0:HEIGHT, 0:WIDTH]
         cy, cx, radius = rng.uniform(0, HEIGHT), rng.uniform(0, WIDTH), rng.uniform(30, 90)
         pixels = np.clip(pixels + 0.8 * np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * radius ** 2))[:, :, None], 0, 1)
+    if hard and rng.random() < 0.25:
+        pixels = smear(pixels, rng)
+    if hard and rng.random() < 0.2:  # night: a dark frame, the sensor's noise turned up
+        pixels, noise = pixels * rng.uniform(0.2, 0.4), rng.uniform(10, 20)
     pixels = pixels * 255.0 + np.random.default_rng(rng.randint(0, 2**31)).normal(0, noise, pixels.shape)
     image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8))
     buffer = io.BytesIO()
@@ -266,7 +313,11 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rough", action="store_true",
                         help="textured shared walls; later photos from the side, across a cable, with glare")
+    parser.add_argument("--hard", action="store_true",
+                        help="with --rough: up to 45 degrees from the side, a hand in front, motion blur, night")
     arguments = parser.parse_args()
+    if arguments.hard and not arguments.rough:
+        parser.error("--hard adds to --rough: give both")
 
     os.makedirs(os.path.join(arguments.out, "references"), exist_ok=True)
     os.makedirs(os.path.join(arguments.out, "queries"), exist_ok=True)
@@ -292,7 +343,7 @@ def main():
                 image, _ = meter.draw(reading(rng, meter.digits))
                 path = os.path.join("queries", f"{meter.name}-{shot}.jpg")
                 with open(os.path.join(arguments.out, path), "wb") as output:
-                    output.write(photograph(image, rng, harsh=True, rough=arguments.rough))
+                    output.write(photograph(image, rng, harsh=True, rough=arguments.rough, hard=arguments.hard))
                 queries.writerow([path, meter.name if known else ""])
 
 
