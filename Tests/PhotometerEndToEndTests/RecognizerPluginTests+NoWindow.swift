@@ -50,6 +50,17 @@ extension RecognizerPluginTests {
     #expect(try json(read).first?["value"] as? String == "39.2")
   }
 
+  /// The search cuts the display of field seed 37's glucose meter by its frame, read 559 at 0.9,
+  /// and by its digits, read 359 surely: the surer cut of the same display is taken (R171).
+  @Test func readsTheDisplaysSurerTightCutOverItsFrame() async throws {
+    let folder = try await Rendered.devicePhotos(count: 1, seed: 37, style: "field")
+    let photo = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    #expect(photo[1] == "glucose" && photo[2] == "359")
+    let read = try await run(["read", "--json", folder.appendingPathComponent(photo[0]).path])
+    #expect(read.status == 0, "\(read.standardError)")
+    #expect(try json(read).first?["value"] as? String == "359")
+  }
+
   /// A phone's whole photo (a rendered device photo enlarged to 4,000 pixels, no window given) is
   /// searched decoded at a reduced size, and its window's boxes, and the window a meter added
   /// without --roi gets, are in the photo's own pixels.

@@ -3,12 +3,12 @@ import PhotometerVoting
 import Testing
 
 @Suite struct WindowChoiceTests {
-  static func row(_ value: String, score: Double, confidence: Double = 0.9, digits: Int? = nil)
-    -> WindowChoice.Candidate
-  {
+  static func row(
+    _ value: String, score: Double, confidence: Double = 0.9, digits: Int? = nil,
+    box: Rect = Rect(x: 0, y: 0, width: 10, height: 10)
+  ) -> WindowChoice.Candidate {
     WindowChoice.Candidate(
-      box: Rect(x: 0, y: 0, width: 10, height: 10), score: score, digits: digits ?? value.filter(\.isNumber).count,
-      value: value, confidence: confidence)
+      box: box, score: score, digits: digits ?? value.filter(\.isNumber).count, value: value, confidence: confidence)
   }
 
   /// The case: a thermometer's 36.7 beside a clock's 10:42, read as 1042.
@@ -29,6 +29,47 @@ import Testing
     #expect(!WindowChoice.wholeNeedsPoint("00530"))
     #expect(!WindowChoice.wholeNeedsPoint("40.5"))
     #expect(!WindowChoice.wholeNeedsPoint("7"))
+  }
+
+  /// The search cuts a display twice, by its frame and by its digits; the frame's cut, more
+  /// prominent, read unsurely and wrong, gives way to the digits' cut read surely (R171). Not to
+  /// a tight cut that lost a digit, a label inside the display, a row elsewhere, an unsure cut,
+  /// or, told the kind, a cut that does not fit it.
+  @Test func aDisplaysSurerTightCutIsTakenOverItsFrame() {
+    let frame = Rect(x: 362, y: 90, width: 95, height: 78)
+    let tight = Rect(x: 367, y: 96, width: 63, height: 54)
+    let cuts = [
+      Self.row("30.1", score: 300, confidence: 0.69, box: frame),
+      Self.row("37.1", score: 150, confidence: 0.92, box: tight),
+    ]
+    #expect(WindowChoice.choose(cuts, kind: nil) == 1)
+    #expect(WindowChoice.choose(cuts, kind: .thermometer) == 1)
+    let lost = [
+      Self.row("311", score: 300, confidence: 0.57, box: frame),
+      Self.row("11", score: 150, confidence: 1.0, box: tight),
+    ]
+    #expect(WindowChoice.choose(lost, kind: nil) == 0)
+    let label = [
+      Self.row("336", score: 300, confidence: 0.8, box: Rect(x: 256, y: 131, width: 203, height: 144)),
+      Self.row("053", score: 40, confidence: 0.95, box: Rect(x: 237, y: 165, width: 49, height: 37)),
+    ]
+    #expect(WindowChoice.choose(label, kind: nil) == 0)
+    let apart = [
+      Self.row("30.1", score: 300, confidence: 0.69, box: frame),
+      Self.row("37.1", score: 150, confidence: 0.92, box: Rect(x: 0, y: 300, width: 63, height: 54)),
+    ]
+    #expect(WindowChoice.choose(apart, kind: nil) == 0)
+    let unsure = [
+      Self.row("30.1", score: 300, confidence: 0.69, box: frame),
+      Self.row("37.1", score: 150, confidence: 0.85, box: tight),
+    ]
+    #expect(WindowChoice.choose(unsure, kind: nil) == 0)
+    let unfitting = [
+      Self.row("37.1", score: 300, confidence: 0.8, box: frame),
+      Self.row("371", score: 150, confidence: 0.95, box: tight),
+    ]
+    #expect(WindowChoice.choose(unfitting, kind: .thermometer) == 0)
+    #expect(WindowChoice.choose(unfitting, kind: nil) == 1)
   }
 
   @Test func theKindPicksTheRowInItsRange() {

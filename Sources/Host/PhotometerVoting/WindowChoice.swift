@@ -9,7 +9,8 @@ import PhotometerProtocol
 /// again told each of the kind's formats (``rereads(_:kind:)``), and the surest re-read that fits
 /// wins. Otherwise, among the rows read with some confidence the one with the most of prominence
 /// (the finder's score: more digits, taller), confidence and agreement between the digits read
-/// and the digits the finder saw; else the most confident.
+/// and the digits the finder saw; else the most confident. Either way a surer cut of the same
+/// display takes the chosen row's place (``surerCut(of:among:in:)``).
 public enum WindowChoice {
   /// A row found and read.
   public struct Candidate: Sendable {
@@ -146,10 +147,40 @@ public enum WindowChoice {
   public static func choose(_ candidates: [Candidate], kind: MeterKind?) -> Int? {
     let read = candidates.indices.filter { !candidates[$0].value.isEmpty }
     guard !read.isEmpty else { return nil }
-    if let kind, let best = weightiest(read.filter { fits(candidates[$0].value, kind: kind) }, of: candidates) {
-      return best
+    if let kind {
+      let fitting = read.filter { fits(candidates[$0].value, kind: kind) }
+      if let best = weightiest(fitting, of: candidates) {
+        return surerCut(of: best, among: fitting, in: candidates)
+      }
     }
-    return weightiest(read, of: candidates)
+    return weightiest(read, of: candidates).map { surerCut(of: $0, among: read, in: candidates) }
+  }
+
+  /// `chosen`, or the surest of `indices` that cuts the same display more surely: overlapping
+  /// it by half the smaller box or more and at least half as tall (a label inside a display is
+  /// not), read at ``doubtedRow`` or more and surer than it, with as many digits or more. The search cuts a display twice, by its frame and by its digits, and the
+  /// frame's cut, more prominent, is often read unsurely and wrong (30.1 at 0.69 over 37.1 at
+  /// 0.92); a tight cut that lost a leading digit (11 for 311) holds fewer (docs/recognizers.md,
+  /// R169-R171).
+  static func surerCut(of chosen: Int, among indices: [Int], in candidates: [Candidate]) -> Int {
+    let taken = candidates[chosen]
+    let digits = taken.value.filter(\.isNumber).count
+    let surer = indices.filter { index in
+      let cut = candidates[index]
+      return index != chosen && cut.confidence >= doubtedRow && cut.confidence > taken.confidence
+        && cut.value.filter(\.isNumber).count >= digits && 2 * cut.box.height >= taken.box.height
+        && sharesHalf(cut.box, taken.box)
+    }
+    return surer.max { candidates[$0].confidence < candidates[$1].confidence } ?? chosen
+  }
+
+  /// Whether `a` and `b` overlap by half the smaller's area or more.
+  static func sharesHalf(_ a: Rect, _ b: Rect) -> Bool {
+    let width = min(Int(a.x) + Int(a.width), Int(b.x) + Int(b.width)) - max(Int(a.x), Int(b.x))
+    let height = min(Int(a.y) + Int(a.height), Int(b.y) + Int(b.height)) - max(Int(a.y), Int(b.y))
+    guard width > 0, height > 0 else { return false }
+    let smaller = min(Int(a.width) * Int(a.height), Int(b.width) * Int(b.height))
+    return 2 * width * height >= smaller
   }
 
   /// Among `indices` of `candidates`, the weightiest of those read with ``readConfidence`` or
