@@ -22,11 +22,13 @@ extension ReadPipeline {
   /// ``PhotometerVoting/WindowChoice/searchSide`` (a larger JPEG scaled down by libjpeg as it is
   /// decoded), the windows' boxes scaled back to the photo's own pixels. A phone's 12-megapixel
   /// photo took 60 ms to decode whole, and the rows found are read at 32 pixels high.
-  func searchRows(in image: Image, request: ReadRequest, context: Context, kind: MeterKind?)
+  func searchRows(in image: Image, request: ReadRequest, context: Context, kind: MeterKind?, asScene: Bool = false)
     async throws(PipelineError) -> (result: ReadResult, row: VisionImage, quarterTurns: Int)?
   {
     let photo = try Self.decode(image, reducedToAtLeast: WindowChoice.searchSide)
-    guard var found = try await readFoundRows(in: photo, request: request, context: context, kind: kind) else {
+    guard
+      var found = try await readFoundRows(in: photo, request: request, context: context, kind: kind, asScene: asScene)
+    else {
       return nil
     }
     if photo.scale < 1 {
@@ -43,7 +45,7 @@ extension ReadPipeline {
   /// `windows` (the chosen first) and its crop,
   /// and the chosen row's image; for a blood-pressure monitor its lines, found and joined
   /// (``readFoundFields``). Nil when the photo holds no row, or the photo is itself a digit
-  /// window (``WindowChoice/isScene(width:height:rows:)``).
+  /// window (``WindowChoice/isScene(width:height:rows:)``) and not taken `asScene`.
   ///
   /// A photo whose digits the orientation finder sees turned (one that lost its EXIF orientation)
   /// is searched both as it came and turned upright (``upright(_:)``), and the turned search is
@@ -52,18 +54,19 @@ extension ReadPipeline {
   /// upside down on the finder's map (an upturned seven-segment row reads as digits, surely); the
   /// windows' boxes are the photo's as it came, and `quarterTurns` says how far the digits stood
   /// turned clockwise in the search taken (0: as it came).
-  func readFoundRows(in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?)
-    async throws(PipelineError) -> (result: ReadResult, row: VisionImage, quarterTurns: Int)?
-  {
+  func readFoundRows(
+    in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?, asScene: Bool = false
+  ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage, quarterTurns: Int)? {
     // A small photo is a window already: no rows are looked for.
     guard min(photo.width, photo.height) >= WindowChoice.smallestScene else { return nil }
-    let asCame = try await readUprightRows(in: photo, request: request, context: context, kind: kind)
+    let asCame = try await readUprightRows(in: photo, request: request, context: context, kind: kind, asScene: asScene)
       .map { (result: $0.result, row: $0.row, quarterTurns: 0) }
     // A monitor's display told as such is taken as it came: its stacked lines, searched turned,
     // read surer and wrong (RecognizerPluginTests, 3 of 8 right rather than 4 or more).
     guard kind != .bloodPressure else { return asCame }
     guard let (upright, map) = Self.upright(photo),
-      var found = try await readUprightRows(in: upright, request: request, context: context, kind: kind)
+      var found = try await readUprightRows(
+        in: upright, request: request, context: context, kind: kind, asScene: asScene)
     else { return asCame }
     let turns = map.quarterTurns
     // Upside down only: a row turned 180 is found and read as digits, surely; a sideways one is
@@ -92,9 +95,9 @@ extension ReadPipeline {
   }
 
   /// ``readFoundRows(in:request:context:kind:)`` on a photo whose digits stand upright.
-  private func readUprightRows(in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?)
-    async throws(PipelineError) -> (result: ReadResult, row: VisionImage)?
-  {
+  private func readUprightRows(
+    in photo: VisionImage, request: ReadRequest, context: Context, kind: MeterKind?, asScene: Bool
+  ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
     // Not told the kind, searched as for a monitor at once: the rows read first are the search's
     // first, and a monitor's lines are looked for among the rest without a second search.
     let search = Self.foundRows(in: photo, limit: WindowChoice.rowsRead(for: kind ?? .bloodPressure))
@@ -102,7 +105,7 @@ extension ReadPipeline {
     // A monitor's close lines are often found as one tall row as well: its photo is judged by the
     // box around its lines (readFoundFields).
     guard
-      kind == .bloodPressure
+      kind == .bloodPressure || asScene
         ? !rows.isEmpty
         : WindowChoice.isScene(width: photo.width, height: photo.height, rows: rows.map { ($0.box, $0.digits) })
     else {

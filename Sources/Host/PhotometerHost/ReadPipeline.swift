@@ -85,11 +85,21 @@ final class ReadPipeline: Sendable {
       } else {
         (photo, result, location) = (whole.photo, whole.result, whole.location)
         flags += whole.flags
-        // A display sent with no window, its point too small at the reader's height in the whole
-        // photo's: the point of its digits cut tight, surveyed (R166).
-        if searched, kind == nil, context.decimals == 0, WindowChoice.wholeNeedsPoint(result.value),
+        if searched, found == nil, kind != .bloodPressure, result.confidence < WindowChoice.doubtedRow,
+          let rows = try await searchRows(
+            in: request.image, request: request, context: context, kind: kind, asScene: true),
+          WindowChoice.prefersWhole(rows.result, over: result, kind: kind)
+        {
+          // Judged a window cropped close and read whole unsurely: the edge of the photo, or of
+          // the surface under a device, found as its best row makes a scene look like one. Its
+          // rows are read as a scene's, and taken when surer (R173).
+          (photo, result, location) = (nil, rows.result, .notSearched)
+          flags = Self.qualityFlags(rows.row)
+        } else if searched, kind == nil, context.decimals == 0, WindowChoice.wholeNeedsPoint(result.value),
           let value = try await pointed(result.value, in: whole.photo, request: request, context: context, survey: true)
         {
+          // A display sent with no window, its point too small at the reader's height in the
+          // whole photo's: the point of its digits cut tight, surveyed (R166).
           result.value = value
         }
       }
