@@ -86,13 +86,15 @@ final class ReadPipeline: Sendable {
         (photo, result, location) = (whole.photo, whole.result, whole.location)
         flags += whole.flags
         if searched, found == nil, kind != .bloodPressure, result.confidence < WindowChoice.doubtedRow,
+          Double(info.width) < WindowChoice.windowAspect * Double(info.height),
           let rows = try await searchRows(
             in: request.image, request: request, context: context, kind: kind, asScene: true),
           WindowChoice.prefersWhole(rows.result, over: result, kind: kind)
         {
           // Judged a window cropped close and read whole unsurely: the edge of the photo, or of
           // the surface under a device, found as its best row makes a scene look like one. Its
-          // rows are read as a scene's, and taken when surer (R173).
+          // rows are read as a scene's, and taken when surer (R173); not a counter's window's,
+          // wider, whose rows are its wheels (R174).
           (photo, result, location) = (nil, rows.result, .notSearched)
           flags = Self.qualityFlags(rows.row)
         } else if searched, kind == nil, context.decimals == 0, WindowChoice.wholeNeedsPoint(result.value),
