@@ -1,6 +1,7 @@
 import Foundation
 import PhotometerProtocol
 import PhotometerVision
+import PhotometerVoting
 import TestSupport
 import Testing
 
@@ -284,6 +285,32 @@ import Testing
     #expect(result["value"] as? String == "37.1")
     #expect((result["engines"] as? [[String: Any]])?.map { $0["text"] as? String } == ["371", "503"])
     #expect(asked.shadow == 1, "the shadow was asked \(asked.shadow) times")
+  }
+
+  /// A counter's window sent with no window, wide and read whole unsurely (its mid-roll wheels),
+  /// is not searched again as a scene: its rows are its wheels, which never win (R174). The
+  /// reader is asked once, for the whole window.
+  @Test func aCountersWindowReadWholeUnsurelyIsReadOnce() async throws {
+    let folder = try await Rendered.digits("wheels", count: 1, seed: 2)
+    let row = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
+    let small = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+    let (width, height) = (Float(small.width), Float(small.height))
+    let large = try small.straightened(
+      [(0, 0), (width, 0), (width, height), (0, height)], width: Int((400 * width / height).rounded()), height: 400)
+    #expect(Double(large.width) >= WindowChoice.windowAspect * Double(large.height))
+    let photo = folder.appendingPathComponent("cropped.jpg")
+    try Data(try large.encoded(jpeg: true)).write(to: photo)
+    let started = URL(fileURLWithPath: try writeTemporaryFile("reader-started.txt", []))
+    let plugins = try writePluginsFile(
+      """
+      {"plugins": [{"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"],
+        "options": {"text": "00530", "confidence": "0.5", "started_file": "\(started.path)"}}]}
+      """)
+    let output = try await runCommand(
+      photometer, ["read", photo.path, "--json", "--plugins", plugins, "--db", database])
+    #expect(try jsonLines(output).first?["value"] as? String == "00530", "\(output.standardError)")
+    let asked = try String(contentsOf: started, encoding: .utf8).split(separator: "\n").count
+    #expect(asked == 1, "the reader was asked \(asked) times")
   }
 
   /// `read --json` of a rendered device photo, no window given, by a test reader answering
