@@ -196,15 +196,21 @@ import Testing
     #expect(WindowChoice.mayBeWindow(width: 450, height: 300, chosen: 0.6, kind: nil))
     #expect(WindowChoice.mayBeWindow(width: 450, height: 300, chosen: 0.89, kind: .thermometer))
     #expect(!WindowChoice.mayBeWindow(width: 450, height: 300, chosen: 0.6, kind: .bloodPressure))
+    // The other way: a photo judged no scene and read whole unsurely has its rows read too,
+    // unless it is a counter's window, wide (R173, R174), or a monitor told the kind.
+    #expect(WindowChoice.mayBeScene(width: 800, height: 600, whole: 0.6, kind: nil))
+    #expect(!WindowChoice.mayBeScene(width: 800, height: 600, whole: 0.95, kind: nil))
+    #expect(!WindowChoice.mayBeScene(width: 900, height: 400, whole: 0.6, kind: nil))
+    #expect(!WindowChoice.mayBeScene(width: 800, height: 600, whole: 0.6, kind: .bloodPressure))
     func read(_ value: String, _ confidence: Double) -> ReadResult {
       ReadResult(value: value, confidence: confidence, engines: [], flags: [], summary: "")
     }
     // One of the display's digits, found alone, against the display read whole.
-    #expect(WindowChoice.prefersWhole(read("253", 0.97), over: read("0", 0.11), kind: nil))
-    #expect(!WindowChoice.prefersWhole(read("8", 0.97), over: read("253", 0.90), kind: nil))
-    #expect(!WindowChoice.prefersWhole(read("253", 0.80), over: read("253", 0.90), kind: nil))
-    #expect(WindowChoice.prefersWhole(read("367", 0.97), over: read("1", 0.30), kind: .thermometer))
-    #expect(!WindowChoice.prefersWhole(read("9999", 0.97), over: read("1", 0.30), kind: .thermometer))
+    #expect(WindowChoice.prefers(read("253", 0.97), over: read("0", 0.11), kind: nil))
+    #expect(!WindowChoice.prefers(read("8", 0.97), over: read("253", 0.90), kind: nil))
+    #expect(!WindowChoice.prefers(read("253", 0.80), over: read("253", 0.90), kind: nil))
+    #expect(WindowChoice.prefers(read("367", 0.97), over: read("1", 0.30), kind: .thermometer))
+    #expect(!WindowChoice.prefers(read("9999", 0.97), over: read("1", 0.30), kind: .thermometer))
   }
 
   /// A thermometer shows tenths: 36.7 fits it, 367 and 37 do not; a glucose meter shows whole

@@ -79,22 +79,20 @@ final class ReadPipeline: Sendable {
     } else {
       // Not searched, or perhaps a window: read whole.
       let whole = try await readWhole(request, photo: info, context: context)
-      if let found, !WindowChoice.prefersWhole(whole.result, over: found.result, kind: kind) {
+      if let found, !WindowChoice.prefers(whole.result, over: found.result, kind: kind) {
         flags += Self.qualityFlags(found.row)
         result = found.result
       } else {
         (photo, result, location) = (whole.photo, whole.result, whole.location)
         flags += whole.flags
-        if searched, found == nil, kind != .bloodPressure, result.confidence < WindowChoice.doubtedRow,
-          Double(info.width) < WindowChoice.windowAspect * Double(info.height),
+        if searched, found == nil,
+          WindowChoice.mayBeScene(width: info.width, height: info.height, whole: result.confidence, kind: kind),
           let rows = try await searchRows(
             in: request.image, request: request, context: context, kind: kind, asScene: true),
-          WindowChoice.prefersWhole(rows.result, over: result, kind: kind)
+          WindowChoice.prefers(rows.result, over: result, kind: kind)
         {
-          // Judged a window cropped close and read whole unsurely: the edge of the photo, or of
-          // the surface under a device, found as its best row makes a scene look like one. Its
-          // rows are read as a scene's, and taken when surer (R173); not a counter's window's,
-          // wider, whose rows are its wheels (R174).
+          // Judged a window cropped close and read whole unsurely: its rows, read as a scene's,
+          // are surer (R173).
           (photo, result, location) = (nil, rows.result, .notSearched)
           flags = Self.qualityFlags(rows.row)
         } else if searched, kind == nil, context.decimals == 0, WindowChoice.wholeNeedsPoint(result.value),
@@ -130,14 +128,14 @@ final class ReadPipeline: Sendable {
   // MARK: Stages
 
   /// Whether the photo, read whole as a survey (``ReadRequest/survey``) decoded small, would be
-  /// taken over `row`, the reading of the row chosen in it (``WindowChoice/prefersWhole(_:over:kind:)``):
+  /// taken over `row`, the reading of the row chosen in it (``WindowChoice/prefers(_:over:kind:)``):
   /// a scene's whole photo seldom is, and costs then a survey, not a full read.
   private func surveyedWholeIsSurer(_ request: ReadRequest, than row: ReadResult, context: Context, kind: MeterKind?)
     async throws(PipelineError) -> Bool
   {
     let photo = try Self.decode(request.image, reducedToAtLeast: Self.surveyedSide, atMost: 2 * Self.surveyedSide)
     let survey = try await fanOut(try Self.forEngines(photo), request: request, context: context, survey: true)
-    return WindowChoice.prefersWhole(survey, over: row, kind: kind)
+    return WindowChoice.prefers(survey, over: row, kind: kind)
   }
 
   /// The least longer side a whole photo is surveyed at, and half the most (a PNG is shrunk to

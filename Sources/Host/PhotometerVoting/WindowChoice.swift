@@ -80,15 +80,30 @@ public enum WindowChoice {
   /// read whole as well. Not a blood-pressure monitor told the kind: its lines are found in it,
   /// or cut from it whole when none are.
   public static func mayBeWindow(width: Int, height: Int, chosen confidence: Double, kind: MeterKind?) -> Bool {
-    Double(width) >= windowAspect * Double(height) || (kind != .bloodPressure && confidence < doubtedRow)
+    isWide(width: width, height: height) || (kind != .bloodPressure && confidence < doubtedRow)
   }
 
-  /// Whether the photo read whole, `whole`, is taken over the reading of the row chosen in it,
-  /// `row`: surer, with as many digits or more, and fitting the device's `kind` when it is known.
-  public static func prefersWhole(_ whole: ReadResult, over row: ReadResult, kind: MeterKind?) -> Bool {
-    whole.confidence > row.confidence
-      && whole.value.filter(\.isNumber).count >= row.value.filter(\.isNumber).count
-      && kind.map { fits(inFormat(whole.value, kind: $0), kind: $0) } ?? true
+  /// Whether a photo of this size, searched for rows, judged no scene and read whole at
+  /// `confidence`, has its rows read as a scene's as well: the edge of the photo or of the
+  /// surface under a device, found as its best row, makes a scene look like a window (R173). Not
+  /// a counter's window, wide, whose rows are its wheels (R174), nor a blood-pressure monitor
+  /// told the kind.
+  public static func mayBeScene(width: Int, height: Int, whole confidence: Double, kind: MeterKind?) -> Bool {
+    !isWide(width: width, height: height) && kind != .bloodPressure && confidence < doubtedRow
+  }
+
+  /// Whether a photo of this size is ``windowAspect`` times wider than high or more.
+  static func isWide(width: Int, height: Int) -> Bool {
+    Double(width) >= windowAspect * Double(height)
+  }
+
+  /// Whether `reading` is taken over `other`, two readings of one photo (read whole, and its row
+  /// chosen; either way round): surer, with as many digits or more, and fitting the device's
+  /// `kind` when it is known.
+  public static func prefers(_ reading: ReadResult, over other: ReadResult, kind: MeterKind?) -> Bool {
+    reading.confidence > other.confidence
+      && reading.value.filter(\.isNumber).count >= other.value.filter(\.isNumber).count
+      && kind.map { fits(inFormat(reading.value, kind: $0), kind: $0) } ?? true
   }
 
   /// Whether rows should be found and read in a photo of this size with these rows found (best
@@ -158,10 +173,10 @@ public enum WindowChoice {
 
   /// `chosen`, or the surest of `indices` that cuts the same display more surely: overlapping
   /// it by half the smaller box or more and at least half as tall (a label inside a display is
-  /// not), read at ``doubtedRow`` or more and surer than it, with as many digits or more. The search cuts a display twice, by its frame and by its digits, and the
-  /// frame's cut, more prominent, is often read unsurely and wrong (30.1 at 0.69 over 37.1 at
-  /// 0.92); a tight cut that lost a leading digit (11 for 311) holds fewer (docs/recognizers.md,
-  /// R169-R171).
+  /// not), read at ``doubtedRow`` or more and surer than it, with as many digits or more. The
+  /// search cuts a display twice, by its frame and by its digits, and the frame's cut, more
+  /// prominent, is often read unsurely and wrong (30.1 at 0.69 over 37.1 at 0.92); a tight cut
+  /// that lost a leading digit (11 for 311) holds fewer (docs/recognizers.md, R169-R171).
   static func surerCut(of chosen: Int, among indices: [Int], in candidates: [Candidate]) -> Int {
     let taken = candidates[chosen]
     let digits = taken.value.filter(\.isNumber).count
@@ -176,11 +191,8 @@ public enum WindowChoice {
 
   /// Whether `a` and `b` overlap by half the smaller's area or more.
   static func sharesHalf(_ a: Rect, _ b: Rect) -> Bool {
-    let width = min(Int(a.x) + Int(a.width), Int(b.x) + Int(b.width)) - max(Int(a.x), Int(b.x))
-    let height = min(Int(a.y) + Int(a.height), Int(b.y) + Int(b.height)) - max(Int(a.y), Int(b.y))
-    guard width > 0, height > 0 else { return false }
-    let smaller = min(Int(a.width) * Int(a.height), Int(b.width) * Int(b.height))
-    return 2 * width * height >= smaller
+    let shared = a.overlapArea(with: b)
+    return shared > 0 && 2 * shared >= min(a.area, b.area)
   }
 
   /// Among `indices` of `candidates`, the weightiest of those read with ``readConfidence`` or

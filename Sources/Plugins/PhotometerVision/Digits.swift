@@ -231,26 +231,6 @@ extension VisionImage {
   }
 }
 
-extension Rect {
-  /// Width times height, in pixels.
-  public var area: Double { Double(width) * Double(height) }
-
-  /// The area this box shares with `other`, in pixels.
-  public func overlapArea(with other: Rect) -> Double {
-    let width = max(0, min(x + self.width, other.x + other.width) - max(x, other.x))
-    let height = max(0, min(y + self.height, other.y + other.height) - max(y, other.y))
-    return Double(width) * Double(height)
-  }
-
-  /// Intersection over union with `other`: 1 for the same box, 0 for boxes apart; how well a row
-  /// found matches the true one.
-  public func overlap(with other: Rect) -> Double {
-    let shared = overlapArea(with: other)
-    let union = area + other.area - shared
-    return union > 0 ? shared / union : 0
-  }
-}
-
 /// How far apart two points are, in pixels.
 func distance(_ a: (x: Float, y: Float), _ b: (x: Float, y: Float)) -> Float {
   ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()

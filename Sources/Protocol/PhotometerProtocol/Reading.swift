@@ -38,6 +38,24 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     let right = rects.map { $0.x + $0.width }.max()!, bottom = rects.map { $0.y + $0.height }.max()!
     self.init(x: left, y: top, width: right - left, height: bottom - top)
   }
+
+  /// Width times height, in pixels.
+  public var area: Double { Double(width) * Double(height) }
+
+  /// The area this box shares with `other`, in pixels.
+  public func overlapArea(with other: Rect) -> Double {
+    let width = max(0, min(x + self.width, other.x + other.width) - max(x, other.x))
+    let height = max(0, min(y + self.height, other.y + other.height) - max(y, other.y))
+    return Double(width) * Double(height)
+  }
+
+  /// Intersection over union with `other`: 1 for the same box, 0 for boxes apart; how well a row
+  /// found matches the true one.
+  public func overlap(with other: Rect) -> Double {
+    let shared = overlapArea(with: other)
+    let union = area + other.area - shared
+    return union > 0 ? shared / union : 0
+  }
 }
 
 /// A point in image pixels.
