@@ -294,9 +294,7 @@ import Testing
     let folder = try await Rendered.digits("wheels", count: 1, seed: 2)
     let row = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
     let small = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
-    let (width, height) = (Float(small.width), Float(small.height))
-    let large = try small.straightened(
-      [(0, 0), (width, 0), (width, height), (0, height)], width: Int((400 * width / height).rounded()), height: 400)
+    let large = try small.resized(width: Int((400 * Float(small.width) / Float(small.height)).rounded()), height: 400)
     #expect(Double(large.width) >= WindowChoice.windowAspect * Double(large.height))
     let photo = folder.appendingPathComponent("cropped.jpg")
     try Data(try large.encoded(jpeg: true)).write(to: photo)

@@ -77,10 +77,7 @@ extension RecognizerPluginTests {
     let photo = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
     let small = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(photo[0]))))
     let factor = 4000 / Double(small.width)
-    let (width, height) = (Float(small.width), Float(small.height))
-    let large = try small.straightened(
-      [(0, 0), (width, 0), (width, height), (0, height)], width: 4000,
-      height: Int((Double(small.height) * factor).rounded()))
+    let large = try small.resized(width: 4000, height: Int((Double(small.height) * factor).rounded()))
     let path = folder.appendingPathComponent("phone.jpg")
     try Data(try large.encoded(jpeg: true)).write(to: path)
     #expect(try VisionImage(decoding: large.encoded(jpeg: true), reducedToAtLeast: WindowChoice.searchSide).scale < 1)
@@ -167,9 +164,8 @@ extension RecognizerPluginTests {
     let folder = try await Rendered.digits("real", count: 4, seed: 3, extra: ["--meter"])
     for row in try Rendered.rows(folder.appendingPathComponent("labels.csv")) {
       let small = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
-      let (width, height) = (Float(small.width), Float(small.height))
-      let large = try small.straightened(
-        [(0, 0), (width, 0), (width, height), (0, height)], width: Int((400 * width / height).rounded()), height: 400)
+      let large = try small.resized(
+        width: Int((400 * Float(small.width) / Float(small.height)).rounded()), height: 400)
       let path = folder.appendingPathComponent("cropped-\(row[0]).jpg")
       try Data(try large.encoded(jpeg: true)).write(to: path)
       let read = try await run(["read", "--json", path.path])

@@ -110,10 +110,8 @@ import Testing
     let meter = try #require(try Rendered.rows(folder.appendingPathComponent("labels.csv")).first)
     let small = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(meter[0]))))
     let factor = 4000 / Double(max(small.width, small.height))
-    let (width, height) = (Float(small.width), Float(small.height))
-    let large = try small.straightened(
-      [(0, 0), (width, 0), (width, height), (0, height)], width: Int((Double(small.width) * factor).rounded()),
-      height: Int((Double(small.height) * factor).rounded()))
+    let large = try small.resized(
+      width: Int((Double(small.width) * factor).rounded()), height: Int((Double(small.height) * factor).rounded()))
     let photo = folder.appendingPathComponent("phone.jpg")
     try Data(try large.encoded(jpeg: true)).write(to: photo)
     func scaled(_ box: Substring) -> String {
