@@ -65,6 +65,25 @@ import Testing
     #expect(map.quarterTurns == 0)
   }
 
+  /// A box whose cells hold a turn's chance but not ``OrientationFinder/turnedOverUpright``
+  /// times upright digits' does not stand turned: an upright display the network half doubts
+  /// (R176).
+  @Test func aBoxHalfDoubtedStandsAsItCame() {
+    // 4 x 2 cells over a 40 x 20 photo: the left half 0.6 upside down and 0.5 upright.
+    var chances = [Float](repeating: 0, count: 4 * 8)
+    for y in 0..<2 {
+      for x in 0..<2 {
+        chances[2 * 8 + y * 4 + x] = 0.6
+        chances[y * 4 + x] = 0.5
+      }
+    }
+    let map = TurnMap(width: 4, height: 2, photoWidth: 40, photoHeight: 20, chances: chances)
+    let left = Rect(x: 0, y: 0, width: 20, height: 20)
+    let masses = map.masses(within: left)
+    #expect(masses[2] >= OrientationFinder.leastMass && masses[2] > masses[0], "\(masses)")
+    #expect(!map.stands(2, within: left))
+  }
+
   /// A plain grey photo shows no digits: it is left as it came.
   @Test func aBlankPhotoStaysAsItCame() throws {
     let finder = try Self.finder.get()

@@ -58,6 +58,13 @@ extension RecognizerPluginTests {
     try await expectReadBlind(photo: 14, seed: 53, kind: "thermometer", value: "35.2")
   }
 
+  /// The orientation finder half doubts field seed 57's upright glucose meter (189 read surely as
+  /// it came): its display does not stand upside down, and the turned search's 68 is not taken
+  /// (R176).
+  @Test func readsAnUprightDisplayTheOrientationFinderHalfDoubts() async throws {
+    try await expectReadBlind(photo: 6, seed: 57, kind: "glucose", value: "189")
+  }
+
   /// Renders the field style's device photos of `seed` up to `photo`, checks that one is a `kind`
   /// showing `value`, and expects it read so with no window and no kind given.
   private func expectReadBlind(photo index: Int, seed: Int, kind: String, value: String) async throws {

@@ -19,6 +19,9 @@ public final class OrientationFinder: @unchecked Sendable {
   /// The least summed chance of the turns for a photo to be turned: one cell's worth, a row is
   /// there (Tools/train-orientation.py `LEAST_MASS`).
   public static let leastMass: Float = 1
+  /// How many times upright digits' chance a box must hold of a turn's to stand turned: an
+  /// upright display the network half doubts holds about as much of either (R176).
+  public static let turnedOverUpright: Float = 1.5
 
   /// Loads `model` (ONNX).
   public init(model: URL) throws(ReaderError) {
@@ -107,10 +110,11 @@ public struct TurnMap: Sendable {
 
   /// Whether the digits in `box` (the photo's pixels) stand `quarterTurns` turned rather than
   /// upright: the cells there hold at least ``OrientationFinder/leastMass`` of that turn's chance,
-  /// and more of it than of upright digits.
+  /// and ``OrientationFinder/turnedOverUpright`` times upright digits' or more.
   public func stands(_ quarterTurns: Int, within box: Rect) -> Bool {
     let masses = masses(within: box)
     let turn = (quarterTurns % 4 + 4) % 4
-    return masses[turn] >= OrientationFinder.leastMass && masses[turn] > masses[0]
+    return masses[turn] >= OrientationFinder.leastMass
+      && masses[turn] >= OrientationFinder.turnedOverUpright * masses[0] && masses[turn] > masses[0]
   }
 }
