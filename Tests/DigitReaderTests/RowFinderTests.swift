@@ -114,6 +114,27 @@ import Testing
     #expect(merged[1].box == digits.box)
   }
 
+  /// A found row the same as a measured one whose digits reach half a digit's height or more past
+  /// its end (room for a digit the components left out: 38 of 338) is kept apart, and both are
+  /// read; one reaching less far, or a measured row reaching past a found one, is the same row.
+  @Test func aFoundRowReachingPastAMeasuredOneIsKeptApart() {
+    func row(from left: Float, to right: Float, score: Double) -> VisionImage.DigitRow {
+      VisionImage.DigitRow(
+        digitCorners: [(left, 100), (right, 100), (right, 140), (left, 140)], score: score, width: 640, height: 480)
+    }
+    let measured = row(from: 140, to: 220, score: 50)
+    let longer = row(from: 100, to: 220, score: 60)
+    #expect(measured.box.overlap(with: longer.box) > 0.5, "the two rows are the same row by their boxes")
+    let merged = RowFinder.merged([measured], [longer], limit: 4)
+    #expect(merged.map(\.box) == [longer.box, measured.box])
+    #expect(merged.map(\.score) == [60, 50])
+
+    let almost = row(from: 130, to: 225, score: 60)
+    #expect(RowFinder.merged([measured], [almost], limit: 4).map(\.box) == [measured.box])
+    let shorter = row(from: 160, to: 220, score: 60)
+    #expect(RowFinder.merged([longer], [shorter], limit: 4).map(\.box) == [longer.box])
+  }
+
   /// A row made from its digits' corners has the margins of the connected-component finder's
   /// rows: a third of the digits' height above and below, 0.8 of it at either end.
   @Test func aRowFromItsDigitsCarriesTheFindersMargins() {

@@ -65,6 +65,12 @@ extension RecognizerPluginTests {
     try await expectReadBlind(photo: 6, seed: 57, kind: "glucose", value: "189")
   }
 
+  /// Field seed 50's glucose meter shows 319: the component finder's row leaves out the 3, its
+  /// segments apart, and read 19 surely; the network's row, holding the 3, is read too (R175).
+  @Test func readsTheLeadingDigitTheComponentsLeftOut() async throws {
+    try await expectReadBlind(photo: 17, seed: 50, kind: "glucose", value: "319")
+  }
+
   /// Renders the field style's device photos of `seed` up to `photo`, checks that one is a `kind`
   /// showing `value`, and expects it read so with no window and no kind given.
   private func expectReadBlind(photo index: Int, seed: Int, kind: String, value: String) async throws {

@@ -82,7 +82,8 @@ extension RowFinder {
   /// row: it keeps the measured row's geometry and digits, taken from the ink pixel by pixel where
   /// the network's come from a map at a quarter of its input, with the better of the two scores.
   /// A measured box that holds a found one and much besides (a brand label grouped with the top of
-  /// the digits below it) is another row, and both are read.
+  /// the digits below it) is another row, and both are read; so is a found row whose digits reach
+  /// past the measured row's (``reachesPast(_:_:)``), kept beside it (R175).
   public static func merged(
     _ measured: [VisionImage.DigitRow], _ found: [VisionImage.DigitRow], limit: Int
   ) -> [VisionImage.DigitRow] {
@@ -90,18 +91,38 @@ extension RowFinder {
       a.box.overlap(with: b.box) > 0.5
     }
     var rows = measured
+    var apart: [VisionImage.DigitRow] = []
     for row in found {
-      if let index = rows.firstIndex(where: { same($0, row) }) {
-        rows[index].score = max(rows[index].score, row.score)
-      } else {
+      guard let index = rows.firstIndex(where: { same($0, row) }) else {
         rows.append(row)
+        continue
+      }
+      if reachesPast(row, rows[index]) {
+        apart.append(row)
+      } else {
+        rows[index].score = max(rows[index].score, row.score)
       }
     }
-    var kept: [VisionImage.DigitRow] = []
-    for row in rows.sorted(by: { $0.score > $1.score }) where kept.count < limit {
-      if !kept.contains(where: { same($0, row) }) { kept.append(row) }
+    // A found row apart stays beside the rows it reaches past, and they beside it.
+    var kept: [(row: VisionImage.DigitRow, apart: Bool)] = []
+    let all = rows.map { (row: $0, apart: false) } + apart.map { (row: $0, apart: true) }
+    for next in all.sorted(by: { $0.row.score > $1.row.score }) where kept.count < limit {
+      let repeated = kept.contains { taken in
+        same(taken.row, next.row) && !(next.apart && reachesPast(next.row, taken.row))
+          && !(taken.apart && reachesPast(taken.row, next.row))
+      }
+      if !repeated { kept.append(next) }
     }
-    return kept
+    return kept.map(\.row)
+  }
+
+  /// Whether `row`'s digits reach past either end of `other`'s by half a digit's height or more:
+  /// room for a digit `other` left out (the components split a seven-segment 3, its segments
+  /// apart, from the digits beside it: 38 for 338).
+  static func reachesPast(_ row: VisionImage.DigitRow, _ other: VisionImage.DigitRow) -> Bool {
+    let (a, b) = (row.digitBox, other.digitBox)
+    let room = Int32((other.digitHeight / 2).rounded())
+    return a.x <= b.x - room || a.x + a.width >= b.x + b.width + room
   }
 
   /// The rows `finders` find in `photo`, at most `limit`. Both finders run at once, the
