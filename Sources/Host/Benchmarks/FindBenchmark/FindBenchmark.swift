@@ -3,7 +3,9 @@
 // Per set: the share of photos whose chosen row's digits overlap the true digits by IoU 0.5 or
 // more (and the window as cut, with its margin), the share read right not told the device's kind
 // and told it, and the time a photo takes in this process (finding rows, reading each with the
-// sequence reader, choosing), p50 and p95, not told the kind and told it.
+// sequence reader, choosing), p50 and p95, not told the kind and told it. In process the photos
+// are read as they came: the host also searches those the orientation finder names turned, so
+// the in-process figures differ from the host's on them (their count is printed; judge by --host).
 //
 //   swift build -c release
 //   .build/release/photometer-benchmark-find SET-DIR... [--show-errors] [--crops DIR] [--host PLUGINS.json]
@@ -54,6 +56,7 @@ struct FindBenchmark: AsyncParsableCommand {
     print(FindTally.header)
     let reader = try ReaderPanel.bundled()
     let finder = try RowFinder.bundled()
+    let orientation = try OrientationFinder.bundled()
     if let crops {
       try FileManager.default.createDirectory(atPath: crops, withIntermediateDirectories: true)
     }
@@ -66,6 +69,8 @@ struct FindBenchmark: AsyncParsableCommand {
           photo.bytes, kind: kind ?? photo.kind, value: photo.value, box: photo.box, reader: reader,
           showErrors: showErrors,
           name: photo.name, crops: crops.map { URL(fileURLWithPath: $0) }, finder: finder, finders: finders)
+        let searched = try VisionImage(decoding: photo.bytes, reducedToAtLeast: WindowChoice.searchSide)
+        score.misses.namedTurned += try orientation.map(of: searched).quarterTurns == 0 ? 0 : 1
       }
       print(score.tally.row(folder.lastPathComponent))
       if score.misses.photos > 0 {

@@ -61,6 +61,9 @@ struct FindMisses {
   var notRead = 0
   var notChosen = 0
   var misread = 0
+  /// Photos of the set (monitors too) the orientation finder names turned: read as they came
+  /// here, searched turned as well by the host.
+  var namedTurned = 0
 
   /// Counts one photo that is no monitor: whether its true digits lie in a row found and in a row
   /// read, whether the chosen row holds them, and whether its value was read right.
@@ -80,7 +83,8 @@ struct FindMisses {
 
   func row(_ name: String) -> String {
     "  \(name): of \(photos) photos (monitors left out), read wrong not told the kind: digits not found "
-      + "\(notFound), found but not read \(notRead), read but not chosen \(notChosen), chosen and misread \(misread)"
+      + "\(notFound), found but not read \(notRead), read but not chosen \(notChosen), chosen and misread \(misread); "
+      + "named turned by the orientation finder \(namedTurned) (read as they came here, searched turned too by the host)"
   }
 }
 
