@@ -20,7 +20,8 @@ public final class OrientationFinder: @unchecked Sendable {
   /// there (Tools/train-orientation.py `LEAST_MASS`).
   public static let leastMass: Float = 1
   /// How many times upright digits' chance a box must hold of a turn's to stand turned: an
-  /// upright display the network half doubts holds about as much of either (R176).
+  /// upright display the network half doubts holds about as much of either (R176). More than 1,
+  /// so a box standing turned holds more of the turn than of upright digits.
   public static let turnedOverUpright: Float = 1.5
 
   /// Loads `model` (ONNX).
@@ -115,6 +116,6 @@ public struct TurnMap: Sendable {
     let masses = masses(within: box)
     let turn = (quarterTurns % 4 + 4) % 4
     return masses[turn] >= OrientationFinder.leastMass
-      && masses[turn] >= OrientationFinder.turnedOverUpright * masses[0] && masses[turn] > masses[0]
+      && masses[turn] >= OrientationFinder.turnedOverUpright * masses[0]
   }
 }
