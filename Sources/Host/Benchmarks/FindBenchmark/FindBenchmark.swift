@@ -68,9 +68,8 @@ struct FindBenchmark: AsyncParsableCommand {
         try score.add(
           photo.bytes, kind: kind ?? photo.kind, value: photo.value, box: photo.box, reader: reader,
           showErrors: showErrors,
-          name: photo.name, crops: crops.map { URL(fileURLWithPath: $0) }, finder: finder, finders: finders)
-        let searched = try VisionImage(decoding: photo.bytes, reducedToAtLeast: WindowChoice.searchSide)
-        score.misses.namedTurned += try orientation.map(of: searched).quarterTurns == 0 ? 0 : 1
+          name: photo.name, crops: crops.map { URL(fileURLWithPath: $0) }, finder: finder, finders: finders,
+          orientation: orientation)
       }
       print(score.tally.row(folder.lastPathComponent))
       if score.misses.photos > 0 {

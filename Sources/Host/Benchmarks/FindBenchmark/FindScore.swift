@@ -95,7 +95,7 @@ struct FindScore {
 
   mutating func add(
     _ bytes: [UInt8], kind: MeterKind, value: String, box: Rect, reader: ReaderPanel, showErrors: Bool,
-    name: String, crops: URL?, finder: RowFinder, finders: RowFinder.Finders
+    name: String, crops: URL?, finder: RowFinder, finders: RowFinder.Finders, orientation: OrientationFinder
   ) throws {
     let started = ContinuousClock.now
     // As the host: a large photo searched at the search's size, the true box scaled with it.
@@ -177,6 +177,8 @@ struct FindScore {
     tally.add(
       window: window, digits: digits, blind: blind, told: told, truth: box, value: value, milliseconds: time,
       toldMilliseconds: (ContinuousClock.now - started).milliseconds)
+    // Outside the times: the host would search this photo turned as well.
+    misses.namedTurned += try orientation.map(of: photo).quarterTurns == 0 ? 0 : 1
     if kind != .bloodPressure {
       let holds = { (row: VisionImage.DigitRow) in row.digitBox.overlap(with: box) >= 0.5 }
       misses.add(
