@@ -162,6 +162,7 @@ let package = Package(
       name: "FindBenchmark",
       dependencies: [
         "DigitReader", "PhotometerClient", "PhotometerVision", "PhotometerVoting", "PhotometerProtocol",
+        "PhotometerScoring",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/Host/Benchmarks/FindBenchmark"

@@ -4,7 +4,8 @@ given: each window of a read set (labels.csv: file, text, ...; from make-digits.
 make-validation-sets.py or train-digit-reader.py --write-development), or each display of a find
 set (labels.csv: file, kind, value, box; from make-device-photos.py) cut with --pad of its height
 to spare, enlarged to a height, as a find set (labels.csv: file, kind, value, box, the box the
-whole crop).
+whole crop; and a read set's accept and points, so that a window whose truth cannot say where
+its decimal point belongs is judged without it, as the read benchmark judges it).
 
     Tools/make-cropped-windows.py SET OUT [--height 400] [--kind other] [--pad 0.1]
     photometer-benchmark-find OUT --host plugins.json
@@ -32,7 +33,7 @@ def main():
     with open(os.path.join(arguments.set, "labels.csv"), newline="") as labels:
         rows = list(csv.DictReader(labels))
     with open(os.path.join(arguments.out, "labels.csv"), "w") as out:
-        out.write("file,kind,value,box\n")
+        out.write("file,kind,value,box,accept,points\n")
         for row in rows:
             window = Image.open(os.path.join(arguments.set, row["file"])).convert("RGB")
             kind, value = row.get("kind", arguments.kind), row.get("value", row.get("text"))
@@ -45,7 +46,8 @@ def main():
             crop = window.resize((width, arguments.height), Image.BICUBIC)
             name = os.path.splitext(row["file"])[0] + ".jpg"
             crop.save(os.path.join(arguments.out, name), "JPEG", quality=90)
-            out.write(f"{name},{kind},{value},0 0 {width} {arguments.height}\n")
+            accept, points = row.get("accept", ""), row.get("points", "")
+            out.write(f"{name},{kind},{value},0 0 {width} {arguments.height},{accept},{points}\n")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 import DigitReader
 import Foundation
 import PhotometerProtocol
+import PhotometerScoring
 import PhotometerVision
 import PhotometerVoting
 
@@ -27,14 +28,14 @@ struct FindTally {
   /// Counts one photo: the window chosen (nil: none) and the digits found in it, the values read
   /// not told the kind and told it, against the true digits' box and value.
   mutating func add(
-    window: Rect?, digits: Rect?, blind: String?, told: String?, truth box: Rect, value: String,
+    window: Rect?, digits: Rect?, blind: String?, told: String?, truth box: Rect, value: LabelledImage,
     milliseconds time: Double, toldMilliseconds toldTime: Double
   ) {
     photos += 1
     if let digits, digits.overlap(with: box) >= 0.5 { found += 1 }
     if let window, window.overlap(with: box) >= 0.5 { foundWithMargin += 1 }
-    if blind == value { self.blind += 1 }
-    if told == value { self.told += 1 }
+    if value.isRight(blind ?? "") { self.blind += 1 }
+    if value.isRight(told ?? "") { self.told += 1 }
     milliseconds.append(time)
     toldMilliseconds.append(toldTime)
   }
@@ -94,7 +95,7 @@ struct FindScore {
   var misses = FindMisses()
 
   mutating func add(
-    _ bytes: [UInt8], kind: MeterKind, value: String, box: Rect, reader: ReaderPanel, showErrors: Bool,
+    _ bytes: [UInt8], kind: MeterKind, value: LabelledImage, box: Rect, reader: ReaderPanel, showErrors: Bool,
     name: String, crops: URL?, finder: RowFinder, finders: RowFinder.Finders, orientation: OrientationFinder
   ) throws {
     let started = ContinuousClock.now
@@ -184,7 +185,7 @@ struct FindScore {
       misses.add(
         found: search.rows(limit: WindowChoice.rowsRead(for: .bloodPressure)).contains(where: holds),
         read: scene && rows.contains(where: holds), chosen: (digits?.overlap(with: box) ?? 0) >= 0.5,
-        right: blind == value)
+        right: value.isRight(blind ?? ""))
     }
     guard showErrors else { return }
     if let digits {
@@ -195,12 +196,14 @@ struct FindScore {
     } else {
       print("  \(name): no window chosen; the digits are at \(box)")
     }
-    if told != value {
-      print("  \(name), told \(kind.rawValue): \(told ?? "none"), truth \(value); re-read \(rereadValues.map(\.value))")
-    }
-    if blind != value {
+    if !value.isRight(told ?? "") {
       print(
-        "  \(name): \(blind ?? "none"), truth \(value); rows "
+        "  \(name), told \(kind.rawValue): \(told ?? "none"), truth \(value.text); re-read \(rereadValues.map(\.value))"
+      )
+    }
+    if !value.isRight(blind ?? "") {
+      print(
+        "  \(name): \(blind ?? "none"), truth \(value.text); rows "
           + candidates.map { "\($0.value) (\(String(format: "%.2f", $0.confidence)), \(Int($0.score)))" }
           .joined(separator: ", "))
     }
@@ -251,13 +254,15 @@ extension FindScore {
 }
 
 /// One labelled photo of a folder Tools/make-device-photos.py wrote (labels.csv: file, kind,
-/// value, box as "x y w h"), or Tools/make-dial-meters.py (file, value, wheels, ...: a water meter
-/// whose window is its wheels', its value their whole number).
+/// value, box as "x y w h"; Tools/make-cropped-windows.py adds a read set's accept and points),
+/// or Tools/make-dial-meters.py (file, value, wheels, ...: a water meter whose window is its
+/// wheels', its value their whole number).
 struct DevicePhoto {
   var name: String
   var bytes: [UInt8]
   var kind: MeterKind
-  var value: String
+  /// The value, judged as the read benchmark judges a window (``LabelledImage/isRight(_:)``).
+  var value: LabelledImage
   var box: Rect
 
   static func load(_ folder: URL) throws -> [DevicePhoto] {
@@ -273,7 +278,30 @@ struct DevicePhoto {
       let truth = box.split(separator: " ").compactMap { Int32($0) }
       return DevicePhoto(
         name: fields[0], bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent(fields[0]))),
-        kind: kind, value: value, box: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]))
+        kind: kind, value: try Self.judged(value, fields: dialMeters ? [] : fields, in: folder),
+        box: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]))
+    }
+  }
+
+  /// `value` with the accept (per digit, `|`-separated) and points (`unlabelled`: no decimal point
+  /// judged) a cropped read set's line carries in its fifth and sixth fields.
+  private static func judged(_ value: String, fields: [String], in folder: URL) throws -> LabelledImage {
+    let accept = fields.count > 4 ? fields[4] : ""
+    let accepted = accept.isEmpty ? value.map { String($0) } : accept.split(separator: "|").map(String.init)
+    guard accepted.count == value.count else {
+      throw UnevenAccept(file: fields[0], folder: folder.path)
+    }
+    return LabelledImage(
+      path: fields.first ?? value, text: value, accepted: accepted,
+      pointsLabelled: (fields.count > 5 ? fields[5] : "") != "unlabelled")
+  }
+
+  struct UnevenAccept: Error, CustomStringConvertible {
+    var file: String
+    var folder: String
+    var description: String {
+      "\(folder)/labels.csv gives \(file) an accept of another length than its value: write the set again with "
+        + "Tools/make-cropped-windows.py"
     }
   }
 

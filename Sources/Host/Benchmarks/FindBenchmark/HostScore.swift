@@ -1,6 +1,7 @@
 import Foundation
 import PhotometerClient
 import PhotometerProtocol
+import PhotometerScoring
 import PhotometerVision
 
 /// Whole photos read through the host as a client sends them (no window, one at a time): the
@@ -19,7 +20,8 @@ struct HostScore {
   }
 
   mutating func add(
-    _ bytes: [UInt8], kind: MeterKind, value: String, box: Rect, client: HostClient, showErrors: Bool, name: String
+    _ bytes: [UInt8], kind: MeterKind, value: LabelledImage, box: Rect, client: HostClient, showErrors: Bool,
+    name: String
   ) async throws {
     let started = ContinuousClock.now
     let blindResult = try await Self.read(bytes, kind: nil, client: client)
@@ -32,16 +34,16 @@ struct HostScore {
       window: window?.box, digits: window?.digits, blind: blindResult.value,
       told: toldResult.value, truth: box, value: value,
       milliseconds: time, toldMilliseconds: (ContinuousClock.now - toldStarted).milliseconds)
-    if showErrors, blindResult.value != value {
+    if showErrors, !value.isRight(blindResult.value) {
       print(
-        "  \(name) (host): \(blindResult.value.isEmpty ? "none" : blindResult.value), truth \(value); windows "
+        "  \(name) (host): \(blindResult.value.isEmpty ? "none" : blindResult.value), truth \(value.text); windows "
           + blindResult.windows.map { "\($0.value) (\(String(format: "%.2f", $0.confidence)), \($0.box))" }
           .joined(separator: ", "))
     }
-    if showErrors, toldResult.value != value {
+    if showErrors, !value.isRight(toldResult.value) {
       print(
         "  \(name) (host), told \(kind.rawValue): \(toldResult.value.isEmpty ? "none" : toldResult.value), truth "
-          + "\(value); windows "
+          + "\(value.text); windows "
           + toldResult.windows.map { "\($0.value) (\(String(format: "%.2f", $0.confidence)), \($0.box))" }
           .joined(separator: ", "))
     }
