@@ -6,7 +6,6 @@ the decimal point) and a digit wheel's position as a point on the unit circle (c
 MaxPool: the operators Debian's OpenCV 4.6 dnn imports with a dynamic width. The transpose,
 softmax and CTC decoding are the plugin's (Sources/Plugins/DigitReader).
 """
-import torch
 from torch import nn
 
 HEIGHT = 32
