@@ -238,6 +238,20 @@ import Testing
     #expect(WindowChoice.inFormat("1234", kind: .water) == "1234")
   }
 
+  /// A thermometer or a glucose meter shows a number: the value taken, told the kind, loses
+  /// a blank place's ghost segments read as a leading zero (R183); a counter's zeros stay, and
+  /// a row's fit to the kind is judged as read (a clock's 0427 is no glucose meter's 427).
+  @Test func aDevicesValueLosesTheZerosItsBlankPlacesShow() {
+    #expect(WindowChoice.shown("039.1", kind: .thermometer) == "39.1")
+    #expect(WindowChoice.shown("0356", kind: .thermometer) == "35.6")
+    #expect(WindowChoice.shown("043", kind: .glucose) == "43")
+    #expect(WindowChoice.shown("05.6", kind: .glucose) == "5.6")
+    #expect(WindowChoice.shown("0.5", kind: .glucose) == "0.5", "a zero before the point is the value's")
+    #expect(WindowChoice.shown("00530", kind: .water) == "00530")
+    #expect(WindowChoice.shown("356", kind: .thermometer) == "35.6")
+    #expect(!WindowChoice.fits("0427", kind: .glucose))
+  }
+
   @Test func aFormatPlacesThePointOfAValueReadWithout() {
     let tenths = WindowChoice.DisplayFormat(digits: 3, decimals: 1)
     #expect(tenths.apply(to: "375") == "37.5")

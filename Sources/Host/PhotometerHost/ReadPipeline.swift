@@ -105,9 +105,9 @@ final class ReadPipeline: Sendable {
       }
     }
     // In the kind's format, however the window was had: a thermometer's 375, its point not read,
-    // is 37.5 (a row found in a whole photo was put so already).
+    // is 37.5 (a row found in a whole photo was put so already), and its 039.1 is 39.1.
     if let kind {
-      result.value = WindowChoice.inFormat(result.value, kind: kind)
+      result.value = WindowChoice.shown(result.value, kind: kind)
     }
     let places = try await readFinerPlaces(
       of: photo, request: request, context: context, location: location, result: &result, flags: &flags)

@@ -306,6 +306,25 @@ public enum WindowChoice {
       .first { fits($0, kind: kind) } ?? value
   }
 
+  /// The value a device of `kind` reads, `value` taken (``inFormat(_:kind:)``): a kind with
+  /// formats (a thermometer, a glucose meter) shows a number, never a leading zero, so a blank
+  /// place's ghost segments read as one are dropped (039.1 is 39.1, 043 is 43; R183). Only the
+  /// value taken: a clock's 0427 among the rows is no glucose meter's 427. A counter keeps its
+  /// zeros.
+  public static func shown(_ value: String, kind: MeterKind) -> String {
+    let value = inFormat(value, kind: kind)
+    return formats(of: kind).isEmpty ? value : inFormat(withoutLeadingZeros(value), kind: kind)
+  }
+
+  /// `value` without the zeros that lead its whole part, which keeps one digit (00.5 is 0.5).
+  static func withoutLeadingZeros(_ value: String) -> String {
+    var rest = Substring(value)
+    while rest.first == "0", let next = rest.dropFirst().first, next.isNumber {
+      rest = rest.dropFirst()
+    }
+    return String(rest)
+  }
+
   /// How a display shows a value: how many digits, and how many of them after the point.
   public struct DisplayFormat: Sendable, Hashable {
     public var digits: Int

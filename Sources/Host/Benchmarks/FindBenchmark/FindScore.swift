@@ -165,10 +165,10 @@ struct FindScore {
     } else if let best = WindowChoice.chooseReread(rereadValues, kind: kind) {
       let reading = try reader.read(
         images[plan[best].row], digits: plan[best].format.digits, first: rereads[best].reading)
-      told = plan[best].format.apply(to: reading.text)
+      told = WindowChoice.shown(plan[best].format.apply(to: reading.text), kind: kind)
     } else {
       told = try WindowChoice.choose(formatted, kind: kind).map {
-        WindowChoice.inFormat(try completed($0).text, kind: kind)
+        WindowChoice.shown(try completed($0).text, kind: kind)
       }
     }
     // A monitor's lines, when found, are the window and the blind value (`chosen` is then nil).
