@@ -23,6 +23,20 @@ public struct LabelledImage: Sendable, Equatable {
     self.pointsLabelled = pointsLabelled
   }
 
+  /// `text` judged by a labels.csv line's `accept` (per digit of `text`, `|`-separated; empty:
+  /// each digit as written) and `points` (`unlabelled`, `labelled` or empty). Throws, naming the
+  /// field, when they do not fit `text`; the caller adds the file and line.
+  public init(path: String, text: String, accept: String, points: String) throws(LabelledSet.Invalid) {
+    let accepted = accept.isEmpty ? text.map { String($0) } : accept.split(separator: "|").map(String.init)
+    guard accepted.count == text.count else {
+      throw LabelledSet.Invalid(description: "accept has \(accepted.count) digits, text \(text.count)")
+    }
+    guard ["", "labelled", "unlabelled"].contains(points) else {
+      throw LabelledSet.Invalid(description: "points is '\(points)'; write labelled, unlabelled or nothing")
+    }
+    self.init(path: path, text: text, accepted: accepted, pointsLabelled: points != "unlabelled")
+  }
+
   /// `answer` as it is judged against the truth: without its decimal points where the truth has
   /// none to judge them by.
   public func judged(_ answer: String) -> String {
@@ -60,6 +74,10 @@ public struct LabelledImage: Sendable, Equatable {
 public enum LabelledSet {
   public struct Invalid: Error, CustomStringConvertible {
     public var description: String
+
+    public init(description: String) {
+      self.description = description
+    }
   }
 
   /// The images listed in `directory`/labels.csv, in file order.
@@ -81,21 +99,13 @@ public enum LabelledSet {
       guard fields.count >= 2, !fields[0].isEmpty, !fields[1].isEmpty else {
         throw Invalid(description: "\(file.path) line \(index + 2): expected file,text")
       }
-      let accepted =
-        fields.count > 2 && !fields[2].isEmpty
-        ? fields[2].split(separator: "|").map(String.init) : fields[1].map { String($0) }
-      guard accepted.count == fields[1].count else {
-        throw Invalid(
-          description: "\(file.path) line \(index + 2): accept has \(accepted.count) digits, text \(fields[1].count)")
+      do {
+        return try LabelledImage(
+          path: base.appendingPathComponent(fields[0]).path, text: fields[1],
+          accept: fields.count > 2 ? fields[2] : "", points: fields.count > 3 ? fields[3] : "")
+      } catch {
+        throw Invalid(description: "\(file.path) line \(index + 2): \(error)")
       }
-      let points = fields.count > 3 ? fields[3] : ""
-      guard ["", "labelled", "unlabelled"].contains(points) else {
-        throw Invalid(
-          description: "\(file.path) line \(index + 2): points is '\(points)'; write labelled, unlabelled or nothing")
-      }
-      return LabelledImage(
-        path: base.appendingPathComponent(fields[0]).path, text: fields[1], accepted: accepted,
-        pointsLabelled: points != "unlabelled")
     }
   }
 }

@@ -278,30 +278,22 @@ struct DevicePhoto {
       let truth = box.split(separator: " ").compactMap { Int32($0) }
       return DevicePhoto(
         name: fields[0], bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent(fields[0]))),
-        kind: kind, value: try Self.judged(value, fields: dialMeters ? [] : fields, in: folder),
+        kind: kind, value: try Self.judged(value, fields: dialMeters ? [fields[0]] : fields, in: folder),
         box: Rect(x: truth[0], y: truth[1], width: truth[2], height: truth[3]))
     }
   }
 
-  /// `value` with the accept (per digit, `|`-separated) and points (`unlabelled`: no decimal point
-  /// judged) a cropped read set's line carries in its fifth and sixth fields.
+  /// `value` judged by the accept and points a cropped read set's line carries in its fifth and
+  /// sixth fields (``LabelledImage/init(path:text:accept:points:)``).
   private static func judged(_ value: String, fields: [String], in folder: URL) throws -> LabelledImage {
-    let accept = fields.count > 4 ? fields[4] : ""
-    let accepted = accept.isEmpty ? value.map { String($0) } : accept.split(separator: "|").map(String.init)
-    guard accepted.count == value.count else {
-      throw UnevenAccept(file: fields[0], folder: folder.path)
-    }
-    return LabelledImage(
-      path: fields.first ?? value, text: value, accepted: accepted,
-      pointsLabelled: (fields.count > 5 ? fields[5] : "") != "unlabelled")
-  }
-
-  struct UnevenAccept: Error, CustomStringConvertible {
-    var file: String
-    var folder: String
-    var description: String {
-      "\(folder)/labels.csv gives \(file) an accept of another length than its value: write the set again with "
-        + "Tools/make-cropped-windows.py"
+    do {
+      return try LabelledImage(
+        path: fields[0], text: value, accept: fields.count > 4 ? fields[4] : "",
+        points: fields.count > 5 ? fields[5] : "")
+    } catch {
+      throw LabelledSet.Invalid(
+        description: "\(folder.path)/labels.csv, \(fields[0]): \(error) (Tools/make-cropped-windows.py writes "
+          + "these fields)")
     }
   }
 
