@@ -312,8 +312,7 @@ public enum WindowChoice {
   /// value taken: a clock's 0427 among the rows is no glucose meter's 427. A counter keeps its
   /// zeros.
   public static func shown(_ value: String, kind: MeterKind) -> String {
-    let value = inFormat(value, kind: kind)
-    return formats(of: kind).isEmpty ? value : inFormat(withoutLeadingZeros(value), kind: kind)
+    inFormat(formats(of: kind).isEmpty ? value : withoutLeadingZeros(value), kind: kind)
   }
 
   /// `value` without the zeros that lead its whole part, which keeps one digit (00.5 is 0.5).
