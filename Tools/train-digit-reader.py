@@ -314,6 +314,9 @@ def main():
     parser.add_argument("--tight-share", type=float, default=0.0,
                         help="share of the training windows cropped close above and below their digits "
                              "(augment.camera)")
+    parser.add_argument("--context-share", type=float, default=0.0,
+                        help="share of the training seven-segment displays drawn as a crop of a device "
+                             "shows them: a smaller row, a unit, the bezel (render.in_context)")
     parser.add_argument("--ema", type=float, default=0.0, metavar="DECAY",
                         help="judge and keep an exponential moving average of the weights (decay per "
                              "step, 0.999 spans about an epoch) instead of the weights as trained; 0, "
@@ -339,7 +342,8 @@ def main():
                              "to DIR/dev-newfaces, dev-newfaces-single and dev-newfaces-rolls, "
                              "character displays in bitmap "
                              "faces no network trains on to DIR/dev-bitmapfaces, sets to learn a face no network "
-                             "trains on from to DIR/dev-learn-newface-FACE, and stop")
+                             "trains on from to DIR/dev-learn-newface-FACE, seven-segment displays as a crop of "
+                             "a device shows them to DIR/dev-context, and stop")
     arguments = parser.parse_args()
 
     torch.manual_seed(arguments.seed)
@@ -385,7 +389,7 @@ def main():
         samples = data.generate(arguments.seed * 1000 + round_index, arguments.samples, train, training_faces,
                                 mix=arguments.mix, stroke_share=arguments.stroke_share,
                                 bitmap_share=arguments.bitmap_share, drum_share=arguments.drum_share,
-                                tight_share=arguments.tight_share)
+                                tight_share=arguments.tight_share, context_share=arguments.context_share)
         print(f"round {round_index}: {len(samples)} windows generated at {time.time() - started:.0f} s", flush=True)
         soft = soft_targets(teachers, samples, arguments.threads) if teachers else None
         if teachers:
@@ -484,6 +488,7 @@ def write_settings(folder, temperature, arguments, lead):
               "all_faces": arguments.all_faces, "add_faces": arguments.add_faces,
               "stroke_share": arguments.stroke_share, "bitmap_share": arguments.bitmap_share,
               "drum_share": arguments.drum_share, "tight_share": arguments.tight_share,
+              "context_share": arguments.context_share,
               "width": arguments.width, "ema": arguments.ema,
               "teachers": [teacher_record(path) for path in arguments.teachers],
               "distil_weight": arguments.distil_weight, "either": arguments.either,

@@ -83,6 +83,22 @@ def write_new_designs(folder, seed, count=300):
     write_windows(os.path.join(folder, "dev-bitmapfaces"), windows(lambda: render.dot_matrix(rng, bitmaps, 1.0)))
     write_new_design_learning(folder, seed)
     write_new_design_rolls(folder, seed, count)
+    write_displays_in_context(folder, seed, count)
+
+
+def write_displays_in_context(folder, seed, count=300):
+    """Seven-segment displays of the training style as a crop of a device shows them (a smaller
+    row, a unit, the bezel: `render.in_context`), through the development camera, in dev-context:
+    what a display found in a whole photo asks of the reader, on our side of the line. From
+    streams of their own, so that the other sets stay as they were."""
+    rng, context = np.random.default_rng([seed, 4]), np.random.default_rng([seed, 5])
+
+    def windows():
+        for _ in range(count):
+            image, shown = augment.augment(rng, *render.seven_segment(rng, context), rendered=True)
+            yield image, [(char, value) for char, _, _, value in shown]
+
+    write_windows(os.path.join(folder, "dev-context"), windows())
 
 
 def write_new_design_rolls(folder, seed, count=300):

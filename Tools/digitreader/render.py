@@ -143,9 +143,12 @@ def random_text(rng, digits, point_chance):
     return text
 
 
-def seven_segment(rng):
+def seven_segment(rng, context=None):
     """An LCD or LED display: segments as polygons, ghost segments of the unlit ones, a decimal
-    point after a digit, leading places blank or ghost."""
+    point after a digit, leading places blank or ghost. With `context` (a generator of its own, so
+    that every other draw stays as it was), the display as a crop of a device's shows it
+    (`in_context`): stronger ghosts, a point of any size nearer the next digit, and around the
+    digits a smaller row, a unit and the display's bezel."""
     digits = int(rng.integers(1, 9))
     text = random_text(rng, digits, 0.45)
     places = digits + int(rng.integers(0, 3)) if rng.random() < 0.3 else digits
@@ -164,6 +167,8 @@ def seven_segment(rng):
         ground = np.array([rng.integers(130, 230)] * 3) + rng.integers(-15, 20, 3)
         ink = rng.integers(0, 70, 3)
     ghost_level = rng.choice([0.0, rng.uniform(0.05, 0.3)])
+    if context is not None and context.random() < 0.6:
+        ghost_level = context.uniform(0.15, 0.35)
     ghost = ground * (1 - ghost_level) + ink * ghost_level
     width = int(scale * (pitch * places + 1.2))
     height = int(scale * (tall + 0.8))
@@ -180,6 +185,11 @@ def seven_segment(rng):
             x = x_of(place) - (pitch - 1) * scale * 0.5 - thick * scale * 0.5
             y = margin_y + tall * scale - thick * scale
             size = thick * scale * rng.uniform(1.0, 1.4)
+            if context is not None:  # a device's point: any size, often close to the next digit, but clear of both
+                size = thick * scale * context.uniform(0.8, 1.4)
+                left, right = x_of(place) - (pitch - 1 - thick / 2) * scale, x_of(place) - thick * scale / 2
+                room = right - left - size
+                x = left + room * context.uniform(0.3, 1.0) if room > 0 else (left + right - size) / 2
             cv2.rectangle(image, (int(x), int(y)), (int(x + size), int(y + size)), ink.tolist(), -1)
             shown.append((".", x, x + size, None))
             continue
@@ -188,7 +198,64 @@ def seven_segment(rng):
         place += 1
     if rng.random() < 0.5:  # a point lit after the last digit would be read; ghost points are not
         pass
+    if context is not None:
+        image, shown = in_context(context, image, shown, dict(scale=scale, tall=tall, thick=thick, gap=gap,
+                                                             slant=slant, pitch=pitch, ground=ground, ink=ink,
+                                                             ghost=ghost, top=margin_y))
     return np.clip(image, 0, 255).astype(np.uint8), shown
+
+
+UNITS = ["mg/dL", "mmol/L", "C", "F", "kWh", "m3", "SYS", "PUL", "%", "bpm"]
+
+
+def in_context(rng, image, shown, look):
+    """A display's digit row as a crop around it shows it on a device (a thermometer, a glucose
+    meter cut from a photo): a smaller row above or below (a clock, a memory number) in the same
+    segments, a unit or label in small print, and the display's bezel and the body beyond on some
+    sides. `look`: the row's drawing (scale, tall, thick, gap, slant, pitch, ground, ink, ghost, and
+    the digits' top). Only the big row is read: the rest is what the reader must learn to pass over."""
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    height, width = image.shape[:2]
+    digit_height = look["tall"] * look["scale"]
+    above = int(digit_height * rng.uniform(0.0, 0.9)) if rng.random() < 0.7 else 0
+    below = int(digit_height * rng.uniform(0.0, 0.6)) if rng.random() < 0.6 else 0
+    image = cv2.copyMakeBorder(image, above, below, 0, 0, cv2.BORDER_CONSTANT, value=look["ground"].tolist())
+    band = (0, above) if above > 0 and (below == 0 or rng.random() < 0.75) else (above + height, above + height + below)
+    small = look["scale"] * rng.uniform(0.22, 0.42)
+    if band[1] - band[0] > small * look["tall"] * 1.1:  # a smaller row: a clock or a memory number
+        count = int(rng.integers(2, 5))
+        text = "".join(str(rng.integers(0, 10)) for _ in range(count))
+        x = rng.uniform(0, max(1.0, width - count * small * look["pitch"] - small))
+        y = band[0] + rng.uniform(0, band[1] - band[0] - small * look["tall"])
+        for place, char in enumerate(text):
+            draw_digit(image, char, x + place * look["pitch"] * small, y, small, look["tall"],
+                       max(look["thick"], 0.16), look["gap"], look["slant"], look["ink"], look["ghost"])
+        if count == 4 and rng.random() < 0.5:  # a clock's colon
+            cx = x + 2 * look["pitch"] * small - (look["pitch"] - 1) * small * 0.5
+            for cy in (y + small * look["tall"] * 0.3, y + small * look["tall"] * 0.7):
+                cv2.circle(image, (int(cx), int(cy)), max(1, int(small * 0.12)), look["ink"].tolist(), -1)
+    if rng.random() < 0.6:  # a unit or label in small print, beside or under the row
+        label = str(rng.choice(UNITS))
+        size = digit_height * rng.uniform(0.12, 0.3) / 22
+        (text_width, text_height), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, size, 1)
+        x = int(rng.uniform(0, max(1, width - text_width)))
+        y = int(image.shape[0] - rng.uniform(1, max(2, below + 2)))
+        if below < text_height + 2:  # no room under the row: beside its last digit, low
+            x = int(max(0, width - text_width - rng.uniform(0, look["scale"] * 0.3)))
+            y = int(above + height - look["top"] * rng.uniform(0.2, 1.0))
+        cv2.putText(image, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, look["ink"].tolist(),
+                    max(1, int(round(size * 1.5))), cv2.LINE_AA)
+    # The bezel and the body beyond, on each side by chance.
+    bezel = rng.integers(0, 256, 3).astype(np.float32) * rng.uniform(0.2, 1.0)
+    sides = [int(digit_height * rng.uniform(0.05, 0.5)) if rng.random() < 0.5 else 0 for _ in range(4)]
+    if sum(sides):
+        image = cv2.copyMakeBorder(image, *sides, cv2.BORDER_CONSTANT, value=bezel.tolist())
+        if rng.random() < 0.5:  # the display's edge drawn as a darker line inside the bezel
+            edge = (bezel * rng.uniform(0.2, 0.6)).tolist()
+            cv2.rectangle(image, (sides[2] - 1, sides[0] - 1),
+                          (image.shape[1] - sides[3], image.shape[0] - sides[1]), edge, max(1, int(digit_height * 0.03)))
+    shown = [(char, x0 + sides[2], x1 + sides[2], value) for char, x0, x1, value in shown]
+    return image, shown
 
 
 # Digits of 5 x 7 dot-matrix character displays, a row of five dots a string; the variants are
