@@ -366,6 +366,7 @@ def main():
         development_sets.write_development(arguments.write_development, windows, dev_photos, meters,
                                           arguments.seed + 7921)
         development_sets.write_new_designs(arguments.write_development, arguments.seed + 7922)
+        development_sets.write_displays_in_context(arguments.write_development, arguments.seed + 7922)
         return
     dev = development(arguments.seed + 7919, dev_photos, faces, 1200)
     if arguments.refit_temperature:

@@ -83,7 +83,6 @@ def write_new_designs(folder, seed, count=300):
     write_windows(os.path.join(folder, "dev-bitmapfaces"), windows(lambda: render.dot_matrix(rng, bitmaps, 1.0)))
     write_new_design_learning(folder, seed)
     write_new_design_rolls(folder, seed, count)
-    write_displays_in_context(folder, seed, count)
 
 
 def write_displays_in_context(folder, seed, count=300):

@@ -146,7 +146,7 @@ def random_text(rng, digits, point_chance):
 def seven_segment(rng, context=None):
     """An LCD or LED display: segments as polygons, ghost segments of the unlit ones, a decimal
     point after a digit, leading places blank or ghost. With `context` (a generator of its own, so
-    that every other draw stays as it was), the display as a crop of a device's shows it
+    that every other draw stays as it was), the display as a crop of a device shows it
     (`in_context`): stronger ghosts, a point of any size nearer the next digit, and around the
     digits a smaller row, a unit and the display's bezel."""
     digits = int(rng.integers(1, 9))
@@ -198,11 +198,12 @@ def seven_segment(rng, context=None):
         place += 1
     if rng.random() < 0.5:  # a point lit after the last digit would be read; ghost points are not
         pass
+    image = np.clip(image, 0, 255).astype(np.uint8)
     if context is not None:
         image, shown = in_context(context, image, shown, dict(scale=scale, tall=tall, thick=thick, gap=gap,
                                                              slant=slant, pitch=pitch, ground=ground, ink=ink,
                                                              ghost=ghost, top=margin_y))
-    return np.clip(image, 0, 255).astype(np.uint8), shown
+    return image, shown
 
 
 UNITS = ["mg/dL", "mmol/L", "C", "F", "kWh", "m3", "SYS", "PUL", "%", "bpm"]
@@ -213,8 +214,8 @@ def in_context(rng, image, shown, look):
     meter cut from a photo): a smaller row above or below (a clock, a memory number) in the same
     segments, a unit or label in small print, and the display's bezel and the body beyond on some
     sides. `look`: the row's drawing (scale, tall, thick, gap, slant, pitch, ground, ink, ghost, and
-    the digits' top). Only the big row is read: the rest is what the reader must learn to pass over."""
-    image = np.clip(image, 0, 255).astype(np.uint8)
+    the digits' top; `image` 8-bit). Only the big row is read: the rest is what the reader must learn
+    to pass over."""
     height, width = image.shape[:2]
     digit_height = look["tall"] * look["scale"]
     above = int(digit_height * rng.uniform(0.0, 0.9)) if rng.random() < 0.7 else 0
