@@ -261,6 +261,29 @@ import Testing
     }
   }
 
+  /// Every read of a row found in a whole photo, the surveys and the chosen row read again, tells
+  /// the engines so (`found_row`, which the reader plugin reads with its own training); a window
+  /// given by `--roi` does not.
+  @Test func foundRowsAreSentAsSuch() async throws {
+    let photo = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg").path
+    let plugins = try writePluginsFile(
+      """
+      {"plugins": [
+        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"],
+         "options": {"text": "7{found}{survey}", "refinable": "yes"}}
+      ]}
+      """)
+    let found = try await runCommand(photometer, ["read", photo, "--json", "--plugins", plugins, "--db", database])
+    let result = try #require(try jsonLines(found).first, "\(found.standardError)")
+    #expect(result["value"] as? String == "710", "the chosen row read again in full, as a found row")
+    let windows = try #require(result["windows"] as? [[String: Any]])
+    #expect(windows.count > 1, "the photo should hold several rows for this test to mean anything")
+    #expect(windows.dropFirst().allSatisfy { $0["value"] as? String == "711" }, "the others surveyed as found rows")
+    let given = try await runCommand(
+      photometer, ["read", photo, "--roi", "0,0,200,100", "--json", "--plugins", plugins, "--db", database])
+    #expect(try jsonLines(given).first?["value"] as? String == "700")
+  }
+
   /// A shadow reader is not asked to survey the rows of a whole photo, only to read the chosen
   /// one, so its answer still stands beside the reading: it is asked once however many rows
   /// were found, and reads that row in full. The voting reader, whose survey readings are not

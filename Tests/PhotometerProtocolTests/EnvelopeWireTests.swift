@@ -44,6 +44,7 @@ import Testing
           Dial(region: Rect(x: 40, y: 2, width: 30, height: 30), factor: 0.01, counterClockwise: true),
         ])),
     .read(ReadRequest(image: image, survey: true)),
+    .read(ReadRequest(image: image, foundRow: true)),
     .identify(
       IdentifyRequest(
         image: image,

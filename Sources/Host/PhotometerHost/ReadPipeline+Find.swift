@@ -21,10 +21,13 @@ extension ReadPipeline {
   /// ``readFoundRows(in:request:context:kind:)`` on `image` decoded no smaller than
   /// ``PhotometerVoting/WindowChoice/searchSide`` (a larger JPEG scaled down by libjpeg as it is
   /// decoded), the windows' boxes scaled back to the photo's own pixels. A phone's 12-megapixel
-  /// photo took 60 ms to decode whole, and the rows found are read at 32 pixels high.
+  /// photo took 60 ms to decode whole, and the rows found are read at 32 pixels high. Every row
+  /// is sent to the engines as ``ReadRequest/foundRow``.
   func searchRows(in image: Image, request: ReadRequest, context: Context, kind: MeterKind?, asScene: Bool = false)
     async throws(PipelineError) -> (result: ReadResult, row: VisionImage, quarterTurns: Int)?
   {
+    var request = request
+    request.foundRow = true
     let photo = try Self.decode(image, reducedToAtLeast: WindowChoice.searchSide)
     guard
       var found = try await readFoundRows(in: photo, request: request, context: context, kind: kind, asScene: asScene)

@@ -275,7 +275,7 @@ final class ReadPipeline: Sendable {
     ReadRequest(
       image: Image(data: crop.data, name: request.image.name), meter: context.meter?.name ?? "",
       digits: context.digits, decimals: context.decimals, options: request.options, examples: context.examples,
-      survey: survey)
+      survey: survey, foundRow: request.foundRow)
   }
 
   /// The crops of the meter's examples with the keys an engine asks for: only plugins that learn

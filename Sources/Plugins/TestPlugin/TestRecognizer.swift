@@ -10,8 +10,8 @@ import PluginKit
 ///
 /// Reading answers with the `text` option (`{pid}` in it is the process's, `{height}` the height
 /// of the image it was sent, from its header, `{digits}` the digit count the request carries,
-/// `{survey}` 1 for a survey read, else 0; with `refinable`, survey answers say a full read may
-/// differ);
+/// `{survey}` 1 for a survey read, else 0, `{found}` 1 for a row the host found in a whole photo,
+/// else 0; with `refinable`, survey answers say a full read may differ);
 /// with `learns`, it asks for the crop of each of a meter's examples once, as an engine that
 /// learns from confirmed readings does. Identifying ranks first the references whose image bytes
 /// equal the photo's. The `behaviour` option makes it misbehave, so tests can prove how the host
@@ -80,11 +80,13 @@ struct TestRecognizer: Recognizer {
       throw ErrorReply(.invalidRequest, "the test plugin reads only what its 'text' option says, and none is set")
     }
     // "{pid}" lets a test see which process of a pool answered, "{height}" what it was sent,
-    // "{digits}" whether it was told a digit count, "{survey}" whether it read to compare rows.
+    // "{digits}" whether it was told a digit count, "{survey}" whether it read to compare rows,
+    // "{found}" whether the host found the row it was sent.
     let text = template.replacing("{pid}", with: "\(getpid())")
       .replacing("{height}", with: (try? ImageInfo.inspect(request.image.data)).map { "\($0.height)" } ?? "-")
       .replacing("{digits}", with: "\(request.digits)")
       .replacing("{survey}", with: request.survey ? "1" : "0")
+      .replacing("{found}", with: request.foundRow ? "1" : "0")
     let confidence = Double(settings["confidence"] ?? "") ?? 0.9
     let symbols = text.map { Symbol(text: String($0), confidence: confidence) }
     var reading = EngineReading(

@@ -4207,7 +4207,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__options_entry__de
   (ProtobufCMessageInit) photometer__v1__read_request__options_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[12] =
+static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[13] =
 {
   {
     "image",
@@ -4353,12 +4353,25 @@ static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "found_row",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadRequest, found_row),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
   4,   /* field[4] = decimals */
   9,   /* field[9] = dials */
   3,   /* field[3] = digits */
   8,   /* field[8] = examples */
+  12,   /* field[12] = found_row */
   0,   /* field[0] = image */
   10,   /* field[10] = kind */
   2,   /* field[2] = meter */
@@ -4371,7 +4384,7 @@ static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
 static const ProtobufCIntRange photometer__v1__read_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
 {
@@ -4381,7 +4394,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
   "Photometer__V1__ReadRequest",
   "photometer.v1",
   sizeof(Photometer__V1__ReadRequest),
-  12,
+  13,
   photometer__v1__read_request__field_descriptors,
   photometer__v1__read_request__field_indices_by_name,
   1,  photometer__v1__read_request__number_ranges,

@@ -13,7 +13,7 @@ public struct ProtocolVersion: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The version this build speaks.
-  public static let current = ProtocolVersion(major: 1, minor: 4)
+  public static let current = ProtocolVersion(major: 1, minor: 5)
   /// The first version whose identify plugins keep reference sets (``IdentifyRequest/referenceSet``).
   public static let referenceSets = ProtocolVersion(major: 1, minor: 2)
   /// The first version whose read plugins are sent crops uncompressed (BMP): a PNG crop took a

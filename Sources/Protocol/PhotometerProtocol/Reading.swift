@@ -99,6 +99,10 @@ public struct ReadRequest: Hashable, Sendable {
   /// it with the others; an engine may leave out what only refines a reading and then sets
   /// ``EngineReading/refinable``.
   public var survey: Bool
+  /// From the host to read plugins: ``image`` is a row of digits the host cut from a whole photo
+  /// (surveyed, or read again once chosen), not a window a client or a meter's settings gave; it
+  /// may hold the display's frame, a unit or a smaller row beside the digits.
+  public var foundRow: Bool
 
   public init(
     image: Image,
@@ -112,7 +116,8 @@ public struct ReadRequest: Hashable, Sendable {
     examples: [Example] = [],
     dials: [Dial] = [],
     kind: MeterKind? = nil,
-    survey: Bool = false
+    survey: Bool = false,
+    foundRow: Bool = false
   ) {
     self.image = image
     self.roi = roi
@@ -126,6 +131,7 @@ public struct ReadRequest: Hashable, Sendable {
     self.dials = dials
     self.kind = kind
     self.survey = survey
+    self.foundRow = foundRow
   }
 }
 

@@ -697,10 +697,16 @@ struct  Photometer__V1__ReadRequest
    * again without `survey` when an engine did.
    */
   protobuf_c_boolean survey;
+  /*
+   * From the host to read plugins: the image is a row of digits the host cut from a whole photo
+   * (surveyed, or read again once chosen), not a window a client or a meter's settings gave: it
+   * may hold the display's frame, a unit or a smaller row beside the digits.
+   */
+  protobuf_c_boolean found_row;
 };
 #define PHOTOMETER__V1__READ_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__read_request__descriptor) \
-    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED, 0 }
+    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED, 0, 0 }
 
 
 /*
