@@ -236,6 +236,7 @@ let package = Package(
       resources: [
         .copy("digit-reader.onnx"), .copy("digit-reader.json"), .copy("digit-reader-bitmap.onnx"),
         .copy("digit-reader-bitmap.json"), .copy("digit-reader-seed-2.onnx"), .copy("digit-reader-seed-2.json"),
+        .copy("digit-reader-context.onnx"), .copy("digit-reader-context.json"),
         .copy("digit-cells.onnx"), .copy("row-finder.onnx"), .copy("orientation.onnx"),
       ]
     ),

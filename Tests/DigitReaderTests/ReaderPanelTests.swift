@@ -84,6 +84,29 @@ import Testing
     }
   }
 
+  /// The panel for rows found in a whole photo has the found-row training in its first member's
+  /// place, the other members and every setting as bundled, and reads rendered seven-segment
+  /// displays (DSEG7, a face no training draws), decimal points included.
+  @Test func theFoundRowPanelReadsWithItsOwnFirstTraining() async throws {
+    let folder = try await Rendered.digits("sevenseg", count: 20, seed: 215)
+    try await onOwnThread {
+      let bundled = try ReaderPanel.bundled()
+      let found = try ReaderPanel.bundledForFoundRows()
+      #expect(found.members.count == bundled.members.count && found.consultBelow == bundled.consultBelow)
+      #expect(found.members[0].network.settings != bundled.members[0].network.settings)
+      #expect(found.members[0].cellShare == bundled.members[0].cellShare)
+      let others = zip(found.members.dropFirst(), bundled.members.dropFirst())
+      #expect(others.allSatisfy { $0.network.settings == $1.network.settings })
+      let rows = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
+      var right = 0
+      for row in rows {
+        let image = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(row[0]))))
+        right += try found.read(image).text == row[1] ? 1 : 0
+      }
+      #expect(right >= 18, "\(right) of \(rows.count) displays read right")
+    }
+  }
+
   /// `image` with the band `rows` (fractions of its height) painted mid-grey.
   static func hidden(_ image: VisionImage, rows: Range<Double>) throws -> VisionImage {
     var pixels = image.pixels

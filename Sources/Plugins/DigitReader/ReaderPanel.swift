@@ -18,6 +18,13 @@ public struct ReaderPanel: Sendable {
   /// half its displays and the shipped recipe's second seed.
   public static let bundledModels = ["digit-reader", "digit-reader-bitmap", "digit-reader-seed-2"]
 
+  /// The network that ships for rows the host found in a whole photo (``ReadRequest/foundRow``):
+  /// the shipped recipe with half its seven-segment displays drawn as a crop of a device shows
+  /// them, a frame, a unit or a smaller row beside the digits (docs/recognizers.md, R188). It
+  /// reads such rows in the first member's place (``replacingFirst(with:)``); a window given to
+  /// the plugin reads better with the shipped first member (R187).
+  public static let foundRowModel = "digit-reader-context"
+
   /// The shipped ``consultBelow``, picked on the development sets (R57 in docs/recognizers.md):
   /// it sends about half of real windows to the vote and keeps the median strip's time within
   /// 1.3 times the first member's alone.
@@ -35,6 +42,18 @@ public struct ReaderPanel: Sendable {
   public static func bundled() throws(ReaderError) -> ReaderPanel {
     let cells = try CellClassifier.bundled()
     return ReaderPanel(try bundledNetworks().map { SequenceReader(network: $0, cells: cells) })
+  }
+
+  /// The panel that ships for rows found in a whole photo: ``bundled()`` with the
+  /// ``foundRowModel`` in its first member's place.
+  public static func bundledForFoundRows() throws(ReaderError) -> ReaderPanel {
+    try bundled().replacingFirst(with: try ReaderNetwork.bundled(foundRowModel))
+  }
+
+  /// This panel with `network` reading in its first member's place, with that member's classifier
+  /// and settings; the other members as they are.
+  public func replacingFirst(with network: ReaderNetwork) -> ReaderPanel {
+    ReaderPanel([members[0].replacingNetwork(with: network)] + members.dropFirst(), consultBelow: consultBelow)
   }
 
   /// The networks that ship with the plugin (``bundledModels``).

@@ -81,6 +81,14 @@ public struct SequenceReader: Sendable {
     decoder = CTCDecoder(alphabet: Array(network.settings.classes))
   }
 
+  /// This reader with `network` in place of its own, the classifiers and every setting kept.
+  public func replacingNetwork(with network: ReaderNetwork) -> SequenceReader {
+    SequenceReader(
+      network: network, cells: cells, cellShare: cellShare, poolTemperature: poolTemperature, cellGate: cellGate,
+      cellViews: cellViews, memoryShare: memoryShare, secondCells: secondCells, escalation: escalation,
+      loopCheck: loopCheck)
+  }
+
   /// The reader with the network and the cell classifier that ship with the plugin.
   public static func bundled() throws(ReaderError) -> SequenceReader {
     SequenceReader(network: try ReaderNetwork.bundled(), cells: try CellClassifier.bundled())

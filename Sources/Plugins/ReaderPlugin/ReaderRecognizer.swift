@@ -14,13 +14,21 @@ import PluginKit
 /// (``MeterPrior``), constrains the decoding; without either the reader finds the count itself.
 /// The crops of the meter's confirmed readings are asked for once each and teach its
 /// ``DigitMemory`` (``MeterMemories``). A survey read (a row of a whole photo being compared) is
-/// the first training's alone (``ReaderPanel/survey(_:digits:memory:)``).
+/// the first training's alone (``ReaderPanel/survey(_:digits:memory:)``). A row the host found in
+/// a whole photo (``ReadRequest/foundRow``) is read with option `found_model` in the first
+/// training's place: by default the bundled ``ReaderPanel/foundRowModel`` with the bundled panel,
+/// and with a `model` given, that panel as it is.
 struct ReaderRecognizer: Recognizer {
   static let acceptedOptions = [
     OptionSpec(
       name: "model",
       description:
         "an ONNX reader from Tools/train-digit-reader.py, its .json beside it; several, comma-separated, vote",
+      defaultValue: ""),
+    OptionSpec(
+      name: "found_model",
+      description:
+        "an ONNX reader for rows found in a whole photo, in the first model's place (default: the bundled one, or none with `model`)",
       defaultValue: ""),
     OptionSpec(
       name: "consult_below",
@@ -42,11 +50,14 @@ struct ReaderRecognizer: Recognizer {
 
   let roles: [Role] = [.read]
   private var reader: ReaderPanel?
+  /// The panel for rows found in a whole photo.
+  private var foundRowReader: ReaderPanel?
   private var memories = MeterMemories()
 
   mutating func handshake(_ host: Hello) throws(ErrorReply) -> Hello {
     let path = host.options["model"] ?? ""
     let cellsPath = host.options["cells"] ?? ""
+    let foundPath = host.options["found_model"] ?? ""
     let fraction = "a number from 0 to 1"
     let share = try host.number(
       "cell_share", in: 0...1, fallback: SequenceReader.defaultCellShare, expected: fraction)
@@ -64,14 +75,21 @@ struct ReaderRecognizer: Recognizer {
         ? ReaderPanel.bundledNetworks() : files.map { try ReaderNetwork(model: URL(fileURLWithPath: String($0))) }
       let cells =
         try cellsPath.isEmpty ? CellClassifier.bundled() : CellClassifier(model: URL(fileURLWithPath: cellsPath))
-      reader = ReaderPanel(
+      let panel = ReaderPanel(
         networks.map { SequenceReader(network: $0, cells: cells, cellShare: share, memoryShare: memoryShare) },
         consultBelow: consultBelow)
+      let foundRowNetwork =
+        try foundPath.isEmpty
+        ? (files.isEmpty ? ReaderNetwork.bundled(ReaderPanel.foundRowModel) : nil)
+        : ReaderNetwork(model: URL(fileURLWithPath: foundPath))
+      reader = panel
+      foundRowReader = foundRowNetwork.map(panel.replacingFirst(with:)) ?? panel
       return Hello(
         name: "photometer-reader", softwareVersion: "1.0.0", acceptedOptions: Self.acceptedOptions,
         details: [
           "engine": "sequence reader (CTC, OpenCV dnn) with a cell classifier",
           "model": path.isEmpty ? "bundled" : path,
+          "found_model": foundPath.isEmpty ? (files.isEmpty ? "bundled" : "none") : foundPath,
           "cells": cellsPath.isEmpty ? "bundled" : cellsPath, "cell_share": String(share),
           "memory_share": String(memoryShare), "consult_below": String(consultBelow), "threads": String(threads),
         ])
@@ -85,6 +103,7 @@ struct ReaderRecognizer: Recognizer {
     let digits =
       request.digits > 0 ? Int(request.digits) : MeterPrior(confirmed: request.examples.map(\.value)).digits ?? 0
     let reader = reader!
+    let panel = request.foundRow ? foundRowReader! : reader
     let (memory, missing) = memories.memory(
       meter: request.meter, examples: reader.memoryShare > 0 ? request.examples : []
     ) { example in
@@ -94,9 +113,9 @@ struct ReaderRecognizer: Recognizer {
     do {
       var reading: EngineReading
       if request.survey {
-        (reading, reading.refinable) = try reader.survey(crop, digits: digits, memory: memory)
+        (reading, reading.refinable) = try panel.survey(crop, digits: digits, memory: memory)
       } else {
-        reading = try reader.read(crop, digits: digits, memory: memory)
+        reading = try panel.read(crop, digits: digits, memory: memory)
       }
       reading.missingExamples = missing
       return reading

@@ -54,7 +54,8 @@ struct FindBenchmark: AsyncParsableCommand {
   func run() async throws {
     print("Find evaluation, \(ProcessInfo.processInfo.activeProcessorCount) cores")
     print(FindTally.header)
-    let reader = try ReaderPanel.bundled()
+    // As the plugin reads rows found in a whole photo (ReadRequest.foundRow).
+    let reader = try ReaderPanel.bundledForFoundRows()
     let finder = try RowFinder.bundled()
     let orientation = try OrientationFinder.bundled()
     if let crops {
