@@ -36,12 +36,13 @@ import Testing
   }
 
   /// A plugins file whose one read plugin, the test plugin, answers `text` (`{height}`: the height
-  /// of the image it was sent).
-  func readerAnswering(_ text: String) throws -> String {
+  /// of the image it was sent), its survey answers `refinable` or not.
+  func readerAnswering(_ text: String, refinable: Bool = false) throws -> String {
     try writePluginsFile(
       """
       {"plugins": [
-        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"], "options": {"text": "\(text)"}}
+        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"],
+         "options": {"text": "\(text)", "refinable": "\(refinable ? "yes" : "no")"}}
       ]}
       """)
   }
@@ -244,14 +245,8 @@ import Testing
   /// read a survey.
   @Test func theChosenRowIsReadAgainInFullOnlyWhenRefinable() async throws {
     let photo = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg").path
-    for (refinable, expected) in [("no", "41"), ("yes", "40")] {
-      let plugins = try writePluginsFile(
-        """
-        {"plugins": [
-          {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"],
-           "options": {"text": "4{survey}", "refinable": "\(refinable)"}}
-        ]}
-        """)
+    for (refinable, expected) in [(false, "41"), (true, "40")] {
+      let plugins = try readerAnswering("4{survey}", refinable: refinable)
       let output = try await runCommand(photometer, ["read", photo, "--json", "--plugins", plugins, "--db", database])
       let result = try #require(try jsonLines(output).first, "\(output.standardError)")
       #expect(result["value"] as? String == expected, "refinable: \(refinable)")
@@ -266,13 +261,7 @@ import Testing
   /// given by `--roi` does not.
   @Test func foundRowsAreSentAsSuch() async throws {
     let photo = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg").path
-    let plugins = try writePluginsFile(
-      """
-      {"plugins": [
-        {"name": "reader", "command": ["photometer-testplugin"], "roles": ["read"],
-         "options": {"text": "7{found}{survey}", "refinable": "yes"}}
-      ]}
-      """)
+    let plugins = try readerAnswering("7{found}{survey}", refinable: true)
     let found = try await runCommand(photometer, ["read", photo, "--json", "--plugins", plugins, "--db", database])
     let result = try #require(try jsonLines(found).first, "\(found.standardError)")
     #expect(result["value"] as? String == "710", "the chosen row read again in full, as a found row")

@@ -89,7 +89,7 @@ struct ReaderRecognizer: Recognizer {
         details: [
           "engine": "sequence reader (CTC, OpenCV dnn) with a cell classifier",
           "model": path.isEmpty ? "bundled" : path,
-          "found_model": foundPath.isEmpty ? (files.isEmpty ? "bundled" : "none") : foundPath,
+          "found_model": foundPath.isEmpty ? (foundRowNetwork == nil ? "none" : "bundled") : foundPath,
           "cells": cellsPath.isEmpty ? "bundled" : cellsPath, "cell_share": String(share),
           "memory_share": String(memoryShare), "consult_below": String(consultBelow), "threads": String(threads),
         ])
