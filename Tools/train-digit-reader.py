@@ -317,6 +317,10 @@ def main():
     parser.add_argument("--context-share", type=float, default=0.0,
                         help="share of the training seven-segment displays drawn as a crop of a device "
                              "shows them: a smaller row, a unit, the bezel (render.in_context)")
+    parser.add_argument("--variant-share", type=float, default=0.0,
+                        help="share of the training seven-segment displays drawing their 7, 6 and 9 in a "
+                             "design of their own: a 7 with its upper left segment, a 6 without its top, "
+                             "a 9 without its foot (render.display_glyphs)")
     parser.add_argument("--ema", type=float, default=0.0, metavar="DECAY",
                         help="judge and keep an exponential moving average of the weights (decay per "
                              "step, 0.999 spans about an epoch) instead of the weights as trained; 0, "
@@ -390,7 +394,8 @@ def main():
         samples = data.generate(arguments.seed * 1000 + round_index, arguments.samples, train, training_faces,
                                 mix=arguments.mix, stroke_share=arguments.stroke_share,
                                 bitmap_share=arguments.bitmap_share, drum_share=arguments.drum_share,
-                                tight_share=arguments.tight_share, context_share=arguments.context_share)
+                                tight_share=arguments.tight_share, context_share=arguments.context_share,
+                                variant_share=arguments.variant_share)
         print(f"round {round_index}: {len(samples)} windows generated at {time.time() - started:.0f} s", flush=True)
         soft = soft_targets(teachers, samples, arguments.threads) if teachers else None
         if teachers:
@@ -489,7 +494,7 @@ def write_settings(folder, temperature, arguments, lead):
               "all_faces": arguments.all_faces, "add_faces": arguments.add_faces,
               "stroke_share": arguments.stroke_share, "bitmap_share": arguments.bitmap_share,
               "drum_share": arguments.drum_share, "tight_share": arguments.tight_share,
-              "context_share": arguments.context_share,
+              "context_share": arguments.context_share, "variant_share": arguments.variant_share,
               "width": arguments.width, "ema": arguments.ema,
               "teachers": [teacher_record(path) for path in arguments.teachers],
               "distil_weight": arguments.distil_weight, "either": arguments.either,

@@ -21,15 +21,17 @@ def _start(photos, faces):
     _photos, _faces = photos, faces
 
 
-def window(rng, kind, photos, faces, stroke_share=0.0, bitmap_share=0.0, context=None):
+def window(rng, kind, photos, faces, stroke_share=0.0, bitmap_share=0.0, context=None, variants=None):
     """A window of one kind as (image, shown): real photos composed, or rendered (counters in
     designs drawn from strokes `stroke_share` of the time, `render.wheels`; character displays in
     the training bitmap faces `bitmap_share` of the time, `render.dot_matrix`). `context`: a
-    generator for a seven-segment display drawn as a crop of a device shows it (`render.in_context`)."""
+    generator for a seven-segment display drawn as a crop of a device shows it (`render.in_context`);
+    `variants`: one for a seven-segment display drawing its glyphs in a design of its own
+    (`render.display_glyphs`)."""
     if kind == "real":
         return compose.real_strip(rng, photos)
     if kind == "sevenseg":
-        return render.seven_segment(rng, context)
+        return render.seven_segment(rng, context, variants)
     if kind == "dotmatrix":
         return render.dot_matrix(rng, render.bitmap_faces() if bitmap_share > 0 else None, bitmap_share)
     return render.wheels(rng, faces, stroke_share)
@@ -41,16 +43,20 @@ def pick_kind(rng, mix):
 
 
 def sample(rng, kind, photos, faces, augmented=True, stroke_share=0.0, bitmap_share=0.0, drum=None, tight=None,
-           context=None):
+           context=None, variants=None):
     """One window as (prepared image, its text, per output column the wheel position or NaN, per
     character the characters that read it right (`choices`) with the first and last output column
     over it). `drum`: (generator, share), a wheel drum's shading on that share of the windows of
     wheels (real photos and counters), drawn from that generator alone. `tight`: (generator, share),
     that share of all windows cropped close above and below (`augment.camera`). `context`:
     (generator, share), that share of the seven-segment displays drawn in a device's context
-    (`render.in_context`), drawn from that generator alone."""
+    (`render.in_context`), drawn from that generator alone. `variants`: (generator, share), that
+    share of the seven-segment displays drawing their 7, 6 and 9 in a design of their own
+    (`render.display_glyphs`), drawn from that generator alone."""
     within = context is not None and kind == "sevenseg" and context[0].random() < context[1]
-    image, shown = window(rng, kind, photos, faces, stroke_share, bitmap_share, context[0] if within else None)
+    other = variants is not None and kind == "sevenseg" and variants[0].random() < variants[1]
+    image, shown = window(rng, kind, photos, faces, stroke_share, bitmap_share, context[0] if within else None,
+                          variants[0] if other else None)
     if augmented:
         shade = drum is not None and kind in ("real", "wheels") and drum[0].random() < drum[1]
         close = tight is not None and tight[0].random() < tight[1]
@@ -84,16 +90,17 @@ def choices(char, value):
 
 
 def _chunk(arguments):
-    seed, count, mix, stroke_share, bitmap_share, drum_share, tight_share, context_share = arguments
+    seed, count, mix, stroke_share, bitmap_share, drum_share, tight_share, context_share, variant_share = arguments
     rng = np.random.default_rng(seed)
     drum = (np.random.default_rng([seed, 1]), drum_share) if drum_share > 0 else None
     tight = (np.random.default_rng([seed, 2]), tight_share) if tight_share > 0 else None
     context = (np.random.default_rng([seed, 3]), context_share) if context_share > 0 else None
+    variants = (np.random.default_rng([seed, 4]), variant_share) if variant_share > 0 else None
     out = []
     for _ in range(count):
         kind = pick_kind(rng, mix)
         out.append(sample(rng, kind, _photos, _faces, stroke_share=stroke_share, bitmap_share=bitmap_share,
-                          drum=drum, tight=tight, context=context) + (kind,))
+                          drum=drum, tight=tight, context=context, variants=variants) + (kind,))
     return out
 
 
@@ -104,14 +111,15 @@ def jobs(first_seed, total, size):
 
 
 def generate(seed, count, photos, faces, mix=MIX, processes=2, chunk=500, stroke_share=0.0, bitmap_share=0.0,
-             drum_share=0.0, tight_share=0.0, context_share=0.0):
+             drum_share=0.0, tight_share=0.0, context_share=0.0, variant_share=0.0):
     """`count` augmented samples of the training `mix` ((kind, share), ...), the same for the
     same seed; counters in designs drawn from strokes `stroke_share` of the time, character
     displays in bitmap faces `bitmap_share` of the time, windows of wheels shaded as drums
     `drum_share` of the time, windows cropped close above and below `tight_share` of the time,
-    seven-segment displays in a device's context `context_share` of the time (every other draw
-    as without)."""
-    shares = (mix, stroke_share, bitmap_share, drum_share, tight_share, context_share)
+    seven-segment displays in a device's context `context_share` of the time, seven-segment
+    displays drawing their 7, 6 and 9 in a design of their own `variant_share` of the time (every
+    other draw as without)."""
+    shares = (mix, stroke_share, bitmap_share, drum_share, tight_share, context_share, variant_share)
     chunks = [job + shares for job in jobs(seed * 1_000_003, count, chunk)]
     with Pool(processes, initializer=_start, initargs=(photos, faces)) as pool:
         return [item for part in pool.map(_chunk, chunks) for item in part]

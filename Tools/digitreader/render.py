@@ -27,6 +27,18 @@ LIT = {
     "0": "abcdef", "1": "bc", "2": "abdeg", "3": "abcdg", "4": "bcfg", "5": "acdfg", "6": "acdefg",
     "7": "abc", "8": "abcdefg", "9": "abcdfg",
 }
+# Glyphs displays draw either way: a 7 with its upper left segment (DSEG's, many thermometers'), a
+# 6 without its top and a 9 without its foot; each with the share of displays that draw it so.
+VARIANTS = {"7": ("abcf", 0.5), "6": ("cdefg", 0.25), "9": ("abcfg", 0.25)}
+
+
+def display_glyphs(rng):
+    """The segments one display lights for each digit: `LIT`, with each of `VARIANTS` drawn its
+    other way by its share (a display keeps its design for every digit it shows)."""
+    return {char: VARIANTS[char][0] if char in VARIANTS and rng.random() < VARIANTS[char][1] else segments
+            for char, segments in LIT.items()}
+
+
 WHEEL_FACES = [
     "/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf",
     "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf",
@@ -143,12 +155,14 @@ def random_text(rng, digits, point_chance):
     return text
 
 
-def seven_segment(rng, context=None):
+def seven_segment(rng, context=None, variants=None):
     """An LCD or LED display: segments as polygons, ghost segments of the unlit ones, a decimal
     point after a digit, leading places blank or ghost. With `context` (a generator of its own, so
     that every other draw stays as it was), the display as a crop of a device shows it
     (`in_context`): stronger ghosts, a point of any size nearer the next digit, and around the
-    digits a smaller row, a unit and the display's bezel."""
+    digits a smaller row, a unit and the display's bezel. With `variants` (a generator of its own
+    too), the display draws its 7, 6 and 9 in a design of `display_glyphs`, else as `LIT`."""
+    lit = display_glyphs(variants) if variants is not None else LIT
     digits = int(rng.integers(1, 9))
     text = random_text(rng, digits, 0.45)
     places = digits + int(rng.integers(0, 3)) if rng.random() < 0.3 else digits
@@ -193,7 +207,7 @@ def seven_segment(rng, context=None):
             cv2.rectangle(image, (int(x), int(y)), (int(x + size), int(y + size)), ink.tolist(), -1)
             shown.append((".", x, x + size, None))
             continue
-        draw_digit(image, char, x_of(place), margin_y, scale, tall, thick, gap, slant, ink, ghost)
+        draw_digit(image, char, x_of(place), margin_y, scale, tall, thick, gap, slant, ink, ghost, lit)
         shown.append((char, x_of(place) - scale * 0.05, x_of(place) + scale * (1.05 + slant * tall), float(char)))
         place += 1
     if rng.random() < 0.5:  # a point lit after the last digit would be read; ghost points are not
@@ -202,7 +216,7 @@ def seven_segment(rng, context=None):
     if context is not None:
         image, shown = in_context(context, image, shown, dict(scale=scale, tall=tall, thick=thick, gap=gap,
                                                              slant=slant, pitch=pitch, ground=ground, ink=ink,
-                                                             ghost=ghost, top=margin_y))
+                                                             ghost=ghost, top=margin_y, lit=lit))
     return image, shown
 
 
@@ -213,9 +227,9 @@ def in_context(rng, image, shown, look):
     """A display's digit row as a crop around it shows it on a device (a thermometer, a glucose
     meter cut from a photo): a smaller row above or below (a clock, a memory number) in the same
     segments, a unit or label in small print, and the display's bezel and the body beyond on some
-    sides. `look`: the row's drawing (scale, tall, thick, gap, slant, pitch, ground, ink, ghost, and
-    the digits' top; `image` 8-bit). Only the big row is read: the rest is what the reader must learn
-    to pass over."""
+    sides. `look`: the row's drawing (scale, tall, thick, gap, slant, pitch, ground, ink, ghost, the
+    digits' top and the glyphs lit; `image` 8-bit). Only the big row is read: the rest is what the
+    reader must learn to pass over."""
     height, width = image.shape[:2]
     digit_height = look["tall"] * look["scale"]
     above = int(digit_height * rng.uniform(0.0, 0.9)) if rng.random() < 0.7 else 0
@@ -230,7 +244,8 @@ def in_context(rng, image, shown, look):
         y = band[0] + rng.uniform(0, band[1] - band[0] - small * look["tall"])
         for place, char in enumerate(text):
             draw_digit(image, char, x + place * look["pitch"] * small, y, small, look["tall"],
-                       max(look["thick"], 0.16), look["gap"], look["slant"], look["ink"], look["ghost"])
+                       max(look["thick"], 0.16), look["gap"], look["slant"], look["ink"], look["ghost"],
+                       look["lit"])
         if count == 4 and rng.random() < 0.5:  # a clock's colon
             cx = x + 2 * look["pitch"] * small - (look["pitch"] - 1) * small * 0.5
             for cy in (y + small * look["tall"] * 0.3, y + small * look["tall"] * 0.7):
@@ -394,9 +409,9 @@ def dot_matrix(rng, bitmaps=None, bitmap_share=0.0):
     return np.clip(image, 0, 255).astype(np.uint8), shown
 
 
-def draw_digit(image, char, x, y, scale, tall, thick, gap, slant, ink, ghost):
+def draw_digit(image, char, x, y, scale, tall, thick, gap, slant, ink, ghost, lit=LIT):
     for name, ((ax, ay), (bx, by)) in SEGMENTS.items():
-        colour = ink if name in LIT[char] else ghost
+        colour = ink if name in lit[char] else ghost
         if colour is ghost and np.allclose(ghost, image[0, 0]):
             continue
         ay2, by2 = ay * tall / 2, by * tall / 2
