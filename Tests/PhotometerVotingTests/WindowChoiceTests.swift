@@ -32,9 +32,9 @@ import Testing
   }
 
   /// The search cuts a display twice, by its frame and by its digits; the frame's cut, more
-  /// prominent, read unsurely and wrong, gives way to the digits' cut read surely (R171). Not to
-  /// a tight cut that lost a digit, a label inside the display, a row elsewhere, an unsure cut,
-  /// or, told the kind, a cut that does not fit it.
+  /// prominent and read unsurely or less surely, gives way to the digits' cut read surely (R171).
+  /// Not to a tight cut that lost a digit, a label inside the display, a row elsewhere, an unsure
+  /// cut, or, told the kind, a cut that does not fit it.
   @Test func aDisplaysSurerTightCutIsTakenOverItsFrame() {
     let frame = Rect(x: 362, y: 90, width: 95, height: 78)
     let tight = Rect(x: 367, y: 96, width: 63, height: 54)
@@ -44,19 +44,24 @@ import Testing
     ]
     #expect(WindowChoice.choose(cuts, kind: nil) == 1)
     #expect(WindowChoice.choose(cuts, kind: .thermometer) == 1)
+    let surer = [
+      Self.row("30.1", score: 300, confidence: 0.91, box: frame),
+      Self.row("37.1", score: 150, confidence: 0.99, box: tight),
+    ]
+    #expect(WindowChoice.choose(surer, kind: nil) == 1)
     let lost = [
-      Self.row("311", score: 300, confidence: 0.57, box: frame),
+      Self.row("311", score: 300, confidence: 0.91, box: frame),
       Self.row("11", score: 150, confidence: 1.0, box: tight),
     ]
     #expect(WindowChoice.choose(lost, kind: nil) == 0)
     let label = [
-      Self.row("336", score: 300, confidence: 0.8, box: Rect(x: 256, y: 131, width: 203, height: 144)),
+      Self.row("336", score: 300, confidence: 0.91, box: Rect(x: 256, y: 131, width: 203, height: 144)),
       Self.row("053", score: 40, confidence: 0.95, box: Rect(x: 237, y: 165, width: 49, height: 37)),
     ]
     #expect(WindowChoice.choose(label, kind: nil) == 0)
     let apart = [
-      Self.row("30.1", score: 300, confidence: 0.69, box: frame),
-      Self.row("37.1", score: 150, confidence: 0.92, box: Rect(x: 0, y: 300, width: 63, height: 54)),
+      Self.row("30.1", score: 300, confidence: 0.91, box: frame),
+      Self.row("37.1", score: 150, confidence: 0.99, box: Rect(x: 0, y: 300, width: 63, height: 54)),
     ]
     #expect(WindowChoice.choose(apart, kind: nil) == 0)
     let unsure = [
@@ -70,6 +75,27 @@ import Testing
     ]
     #expect(WindowChoice.choose(unfitting, kind: .thermometer) == 0)
     #expect(WindowChoice.choose(unfitting, kind: nil) == 1)
+  }
+
+  /// A row read surely, of two digits or more, is weighed before the rows read unsurely however
+  /// prominent they are (a device's frame or label read 6 or 04 beside its display's 35.9 read at
+  /// 1.00, R193); a lone digit read surely is not (an icon's, a blank place's ghost).
+  @Test func aSureRowIsWeighedBeforeProminentUnsureOnes() {
+    let display = [
+      Self.row("6", score: 600, confidence: 0.87, box: Rect(x: 0, y: 0, width: 567, height: 213)),
+      Self.row("35.9", score: 150, confidence: 1.0, box: Rect(x: 399, y: 111, width: 85, height: 76)),
+    ]
+    #expect(WindowChoice.choose(display, kind: nil) == 1)
+    let apart = [
+      Self.row("04", score: 400, confidence: 0.76, box: Rect(x: 0, y: 329, width: 231, height: 185)),
+      Self.row("39.1", score: 150, confidence: 1.0, box: Rect(x: 623, y: 207, width: 138, height: 104)),
+    ]
+    #expect(WindowChoice.choose(apart, kind: nil) == 1)
+    let icon = [
+      Self.row("135", score: 400, confidence: 0.8, box: Rect(x: 100, y: 100, width: 200, height: 100)),
+      Self.row("0", score: 50, confidence: 0.99, box: Rect(x: 400, y: 300, width: 43, height: 43)),
+    ]
+    #expect(WindowChoice.choose(icon, kind: nil) == 0)
   }
 
   @Test func theKindPicksTheRowInItsRange() {

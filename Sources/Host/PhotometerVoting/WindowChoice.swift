@@ -195,9 +195,18 @@ public enum WindowChoice {
     return shared > 0 && 2 * shared >= min(a.area, b.area)
   }
 
-  /// Among `indices` of `candidates`, the weightiest of those read with ``readConfidence`` or
-  /// more, else the most confident; nil for none.
+  /// Among `indices` of `candidates`, the weightiest of those read with ``doubtedRow`` or more
+  /// that hold two digits or more (a display's value; a lone sure digit is an icon's or a ghost's
+  /// as often), else of those read with ``readConfidence`` or more, else the most confident; nil
+  /// for none. A large row read unsurely is a device's frame or label more often than a small sure
+  /// row is (docs/recognizers.md, R193).
   static func weightiest(_ indices: [Int], of candidates: [Candidate]) -> Int? {
+    let sure = indices.filter {
+      candidates[$0].confidence >= doubtedRow && candidates[$0].value.filter(\.isNumber).count >= 2
+    }
+    if let best = sure.max(by: { candidates[$0].weight < candidates[$1].weight }) {
+      return best
+    }
     let confident = indices.filter { candidates[$0].confidence >= readConfidence }
     if let best = confident.max(by: { candidates[$0].weight < candidates[$1].weight }) {
       return best
