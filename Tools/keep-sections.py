@@ -21,9 +21,9 @@ def kept(old, new):
     """`new`'s sections with `old`'s sections that `new` lacks put back in their places."""
     merged = list(new)
     for index, (title, text) in enumerate(old):
-        if any(title == other for other, _ in merged):
-            continue
         titles = [other for other, _ in merged]
+        if title in titles:
+            continue
         earlier = next((old[before][0] for before in range(index - 1, -1, -1) if old[before][0] in titles), None)
         merged.insert(titles.index(earlier) + 1 if earlier is not None else 0, (title, text))
     return merged

@@ -30,10 +30,12 @@ public enum WindowChoice {
       self.confidence = confidence
     }
 
+    /// How many digits were read in the row (``digits`` is how many the finder saw).
+    public var digitsRead: Int { value.filter(\.isNumber).count }
+
     /// Prominence, confidence and agreement of the digit counts together.
     public var weight: Double {
-      let read = value.filter(\.isNumber).count
-      let agreement = Double(min(read, digits)) / Double(max(read, digits, 1))
+      let agreement = Double(min(digitsRead, digits)) / Double(max(digitsRead, digits, 1))
       return score * confidence * agreement
     }
   }
@@ -179,11 +181,10 @@ public enum WindowChoice {
   /// that lost a leading digit (11 for 311) holds fewer (docs/recognizers.md, R169-R171).
   static func surerCut(of chosen: Int, among indices: [Int], in candidates: [Candidate]) -> Int {
     let taken = candidates[chosen]
-    let digits = taken.value.filter(\.isNumber).count
     let surer = indices.filter { index in
       let cut = candidates[index]
       return index != chosen && cut.confidence >= doubtedRow && cut.confidence > taken.confidence
-        && cut.value.filter(\.isNumber).count >= digits && 2 * cut.box.height >= taken.box.height
+        && cut.digitsRead >= taken.digitsRead && 2 * cut.box.height >= taken.box.height
         && sharesHalf(cut.box, taken.box)
     }
     return surer.max { candidates[$0].confidence < candidates[$1].confidence } ?? chosen
@@ -201,15 +202,12 @@ public enum WindowChoice {
   /// for none. A large row read unsurely is a device's frame or label more often than a small sure
   /// row is (docs/recognizers.md, R193).
   static func weightiest(_ indices: [Int], of candidates: [Candidate]) -> Int? {
-    let sure = indices.filter {
-      candidates[$0].confidence >= doubtedRow && candidates[$0].value.filter(\.isNumber).count >= 2
-    }
-    if let best = sure.max(by: { candidates[$0].weight < candidates[$1].weight }) {
-      return best
-    }
+    let sure = indices.filter { candidates[$0].confidence >= doubtedRow && candidates[$0].digitsRead >= 2 }
     let confident = indices.filter { candidates[$0].confidence >= readConfidence }
-    if let best = confident.max(by: { candidates[$0].weight < candidates[$1].weight }) {
-      return best
+    for tier in [sure, confident] {
+      if let best = tier.max(by: { candidates[$0].weight < candidates[$1].weight }) {
+        return best
+      }
     }
     return indices.max { candidates[$0].confidence < candidates[$1].confidence }
   }
