@@ -23,7 +23,6 @@ same crops and order.
 import argparse
 import multiprocessing
 import os
-import random
 import sys
 import time
 
@@ -34,7 +33,7 @@ from PIL import Image, ImageDraw, ImageFont
 from torch import nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from digitreader import render  # noqa: E402
+from digitreader import cells, render  # noqa: E402
 from rowfinder import scenes  # noqa: E402
 
 HEIGHT, WIDTH = 96, 240
@@ -68,12 +67,20 @@ def ink_of(image):
 
 
 def text_image(label, face, size, ink, ground):
-    """`label` printed in `face` at `size` pixels on `ground`: (RGB array, its ink box)."""
+    """`label` printed in `face` at `size` pixels on `ground`, 2 pixels of ground around its ink:
+    an RGB array."""
     font = ImageFont.truetype(face, max(6, int(size)))
     left, top, right, bottom = font.getbbox(label)
     canvas = Image.new("RGB", (right - left + 4, bottom - top + 4), tuple(int(v) for v in ground))
     ImageDraw.Draw(canvas).text((2 - left, 2 - top), label, fill=tuple(int(v) for v in ink), font=font)
     return np.asarray(canvas)
+
+
+def region(x0, y0, x1, y1, digit_height):
+    """The crop's bounds (left, top, right, bottom) around a digit box: `REGION` digit heights to
+    each side."""
+    return (x0 - REGION[0] * digit_height, y0 - REGION[1] * digit_height,
+            x1 + REGION[2] * digit_height, y1 + REGION[3] * digit_height)
 
 
 def place_print(canvas, box, rng, faces, label, ink, ground, digit_height, taken):
@@ -85,7 +92,7 @@ def place_print(canvas, box, rng, faces, label, ink, ground, digit_height, taken
     h, w = image.shape[:2]
     x0, y0, x1, y1 = box
     spot = rng.choice(["right-low", "right-high", "under-right", "under", "above-right"],
-                              p=[0.35, 0.15, 0.3, 0.1, 0.1])
+                      p=[0.35, 0.15, 0.3, 0.1, 0.1])
     if spot == "right-low":
         x, y = x1 + rng.uniform(0.05, 0.5) * digit_height, y1 - h - rng.uniform(-0.1, 0.25) * digit_height
     elif spot == "right-high":
@@ -96,8 +103,7 @@ def place_print(canvas, box, rng, faces, label, ink, ground, digit_height, taken
         x, y = x0 + rng.uniform(0, 0.8) * max(1, x1 - x0 - w), y1 + rng.uniform(0.03, 0.3) * digit_height
     else:
         x, y = x1 - w + rng.uniform(-0.3, 0.6) * digit_height, y0 - h - rng.uniform(0.03, 0.3) * digit_height
-    left, top = x0 - REGION[0] * digit_height, y0 - REGION[1] * digit_height
-    right, bottom = x1 + REGION[2] * digit_height, y1 + REGION[3] * digit_height
+    left, top, right, bottom = region(x0, y0, x1, y1, digit_height)
     if x < left or y < top or x + w > right or y + h > bottom:
         return False
     if any(x < tx1 + 2 and tx0 < x + w + 2 and y < ty1 + 2 and ty0 < y + h + 2 for tx0, ty0, tx1, ty1 in taken):
@@ -167,10 +173,8 @@ def cut(canvas, box, rng):
     bx1 += rng.uniform(-0.15, 0.1) * height
     by0 += rng.uniform(-0.1, 0.1) * height
     by1 += rng.uniform(-0.1, 0.1) * height
-    height = by1 - by0
-    left, top = int(max(0, bx0 - REGION[0] * height)), int(max(0, by0 - REGION[1] * height))
-    right, bottom = int(min(w, bx1 + REGION[2] * height)), int(min(h, by1 + REGION[3] * height))
-    crop = photo[top:bottom, left:right]
+    left, top, right, bottom = region(bx0, by0, bx1, by1, by1 - by0)
+    crop = photo[int(max(0, top)):int(min(h, bottom)), int(max(0, left)):int(min(w, right))]
     if rng.random() < 0.5:
         crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.6))
     crop = crop.astype(np.float32) * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
@@ -192,11 +196,8 @@ def cut(canvas, box, rng):
 
 
 def prepare(grey):
-    """As digit_reader.cpp `prepareCell`: WIDTH x HEIGHT (area down when taller, else linear),
-    zero mean and unit spread (at least 8 grey levels)."""
-    method = cv2.INTER_AREA if grey.shape[0] > HEIGHT else cv2.INTER_LINEAR
-    scaled = cv2.resize(grey, (WIDTH, HEIGHT), interpolation=method).astype(np.float32)
-    return (scaled - float(scaled.mean())) / max(float(scaled.std()), 8.0)
+    """As digit_reader.cpp `prepareCell` does at WIDTH x HEIGHT (`cells.prepare_cell`)."""
+    return cells.prepare_cell(grey, (WIDTH, HEIGHT))
 
 
 class UnitFinder(nn.Module):
@@ -268,7 +269,6 @@ def main():
     arguments = parser.parse_args()
     torch.set_num_threads(arguments.threads)
     torch.manual_seed(arguments.seed)
-    random.seed(arguments.seed)
     render.available_faces(more=True)  # says what to install before any process starts
     started = time.time()
     images, labels = crops(arguments.samples, arguments.seed, arguments.threads)

@@ -20,12 +20,11 @@ CELL_WIDTH = 20
 MIX = (("real", 0.55), ("sevenseg", 0.12), ("wheels", 0.25), ("dotmatrix", 0.08))
 
 
-def prepare_cell(grey):
-    """A grey cell scaled to CELL_WIDTH x CELL_HEIGHT (area down, linear up), zero mean and unit
-    spread (at least 8 grey levels)."""
-    height, width = grey.shape
-    method = cv2.INTER_AREA if height > CELL_HEIGHT else cv2.INTER_LINEAR
-    cell = cv2.resize(grey, (CELL_WIDTH, CELL_HEIGHT), interpolation=method).astype(np.float32)
+def prepare_cell(grey, size=(CELL_WIDTH, CELL_HEIGHT)):
+    """A grey cell scaled to `size` (width, height; CELL_WIDTH x CELL_HEIGHT, the classifier's)
+    (area down, linear up), zero mean and unit spread (at least 8 grey levels)."""
+    method = cv2.INTER_AREA if grey.shape[0] > size[1] else cv2.INTER_LINEAR
+    cell = cv2.resize(grey, size, interpolation=method).astype(np.float32)
     return (cell - float(cell.mean())) / max(float(cell.std()), 8.0)
 
 
