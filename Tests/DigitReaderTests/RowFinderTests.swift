@@ -33,7 +33,8 @@ import Testing
     #expect(found >= 8, "\(found) of \(labels.count)")
   }
 
-  /// Both finders at once (the shipped search) give the rows of each finder alone, merged.
+  /// Both finders at once (the shipped search) give the rows of each finder alone, merged, the
+  /// network's rows no component row matches measured again.
   @Test func bothFindersAtOnceMergeTheirRowsAlone() async throws {
     let folder = try await Rendered.devicePhotos(count: 4, seed: 8)
     let labels = try Rendered.rows(folder.appendingPathComponent("labels.csv"))
@@ -41,8 +42,9 @@ import Testing
       let finder = try Self.finder.get()
       for label in labels {
         let photo = try VisionImage(decoding: [UInt8](try Data(contentsOf: folder.appendingPathComponent(label[0]))))
-        let alone = RowFinder.merged(
-          try finder.rows(in: photo, limit: 4, finders: .components), try finder.rows(in: photo, limit: 4), limit: 4)
+        let components = try finder.rows(in: photo, limit: 4, finders: .components)
+        let network = RowFinder.measured(try finder.rows(in: photo, limit: 4), besides: components, in: photo)
+        let alone = RowFinder.merged(components, network, limit: 4)
         let both = try finder.rows(in: photo, limit: 4, finders: .both)
         #expect(both.map(\.box) == alone.map(\.box) && both.map(\.score) == alone.map(\.score), "\(label[0])")
         #expect(!both.isEmpty, "\(label[0]) should show a row for this test to mean anything")

@@ -125,6 +125,27 @@ extension RowFinder {
     return a.x <= b.x - room || a.x + a.width >= b.x + b.width + room
   }
 
+  /// `found`, the network's rows in `photo`, each that no row of `measured` matches (boxes
+  /// overlapping by more than half their union) with the digits the connected-component finder
+  /// measures around it (``PhotometerVision/VisionImage/measuredRow(around:)``) and the score it
+  /// would have had with them; a row as it is where they find none. A matched row takes the
+  /// component row's geometry when the two are merged (``merged(_:_:limit:)``). The network
+  /// measures a row by a map at a quarter of 320 pixels: a small display's digits came out as
+  /// their lower half, and the crop read lost their tops (docs/recognizers.md, R200).
+  public static func measured(
+    _ found: [VisionImage.DigitRow], besides measured: [VisionImage.DigitRow], in photo: VisionImage
+  ) -> [VisionImage.DigitRow] {
+    found.map { row in
+      guard !measured.contains(where: { $0.box.overlap(with: row.box) > 0.5 }),
+        var again = photo.measuredRow(around: row)
+      else { return row }
+      again.score =
+        row.score / Double(min(row.digits, 8)) / row.digitHeight
+        * Double(min(again.digits, 8)) * again.digitHeight
+      return again
+    }
+  }
+
   /// The rows `finders` find in `photo`, at most `limit`. Both finders run at once, the
   /// components on a second thread while the network runs (R65 in docs/recognizers.md).
   public func rows(in photo: VisionImage, limit: Int, finders: Finders) throws -> [VisionImage.DigitRow] {
@@ -136,7 +157,9 @@ extension RowFinder {
   public func found(in photo: VisionImage, limit: Int, finders: Finders) throws -> FoundRows {
     switch finders {
     case .components: return FoundRows(measured: try photo.digitRows(limit: limit), found: [], finders: finders)
-    case .network: return FoundRows(measured: [], found: try rows(in: photo, limit: limit), finders: finders)
+    case .network:
+      return FoundRows(
+        measured: [], found: Self.measured(try rows(in: photo, limit: limit), besides: [], in: photo), finders: finders)
     case .both:
       let found = Mutex<[Result<[VisionImage.DigitRow], any Error>?]>([nil, nil])
       DispatchQueue.concurrentPerform(iterations: 2) { finder in
@@ -145,8 +168,10 @@ extension RowFinder {
         }
         found.withLock { $0[finder] = rows }
       }
-      let (measured, network) = found.withLock { ($0[0]!, $0[1]!) }
-      return FoundRows(measured: try measured.get(), found: try network.get(), finders: finders)
+      let (components, network) = found.withLock { ($0[0]!, $0[1]!) }
+      let measured = try components.get()
+      return FoundRows(
+        measured: measured, found: Self.measured(try network.get(), besides: measured, in: photo), finders: finders)
     }
   }
 }
@@ -156,7 +181,8 @@ extension RowFinder {
 public struct FoundRows: Sendable {
   /// The connected-component finder's rows (empty when it did not search).
   public var measured: [VisionImage.DigitRow]
-  /// The network's rows (empty when it did not search).
+  /// The network's rows, those no component row matches measured again
+  /// (``RowFinder/measured(_:besides:in:)``); empty when it did not search.
   public var found: [VisionImage.DigitRow]
   public var finders: RowFinder.Finders
 

@@ -215,6 +215,53 @@ extension VisionImage {
     return inner
   }
 
+  /// `row`'s digits as the connected-component finder measures them around it: the digits grown
+  /// by 1.5 times their height above and below and half of it at either end, straightened and
+  /// searched (``digitRows(limit:)``); the best row there of two digits or more that holds the
+  /// middle of `row`'s digits, covers half their width or more and is 0.8 to 3 times as tall,
+  /// in this image's pixels. Nil when there is none. The row finder's network measures a row by
+  /// a map at a quarter of 320 pixels, where a small display's seven-segment digits, 30 pixels
+  /// high in the photo, come out as their lower half (docs/recognizers.md, R200).
+  public func measuredRow(around row: DigitRow) -> DigitRow? {
+    let height = Float(row.digitHeight)
+    let digits = DigitRow.grown(row.corners, along: -Float(DigitRow.sideMargin) * height, across: -height / 3)
+    let area = DigitRow.grown(digits, along: height / 2, across: 1.5 * height)
+    // Searched with the digits no more than ``measuredDigitsMost`` pixels high: a cropped
+    // window's rows, hundreds of pixels high, took the component finder tens of milliseconds.
+    let scale = Float(min(1, Self.measuredDigitsMost / max(row.digitHeight, 1)))
+    guard height >= 4, let crop = try? straightened(area, scale: Double(scale)),
+      let found = try? crop.digitRows(limit: 4)
+    else { return nil }
+    let width = distance(digits[0], digits[1])
+    // `row`'s digits in the crop: from half a height to the right, 1.5 heights down.
+    let (ownLeft, ownRight, ownMiddle) = (scale * height / 2, scale * (height / 2 + width), scale * 2 * height)
+    guard
+      let measured = found.first(where: { candidate in
+        let box = candidate.digitBox
+        let overlap = min(Float(box.x + box.width), ownRight) - max(Float(box.x), ownLeft)
+        return candidate.digits >= 2 && Float(box.y) <= ownMiddle && Float(box.y + box.height) >= ownMiddle
+          && overlap >= scale * width / 2 && Float(box.height) >= scale * 0.8 * height
+          && Float(box.height) <= scale * 3 * height
+      })
+    else { return nil }
+    // From the crop's pixels back to this image's: the crop is the turned rectangle `area`.
+    let (across, down) = (Float(crop.width), Float(crop.height))
+    func inPhoto(_ point: (x: Float, y: Float)) -> (x: Float, y: Float) {
+      let (u, v) = (point.x / across, point.y / down)
+      return (
+        area[0].x + u * (area[1].x - area[0].x) + v * (area[3].x - area[0].x),
+        area[0].y + u * (area[1].y - area[0].y) + v * (area[3].y - area[0].y)
+      )
+    }
+    let measuredHeight = Float(measured.digitHeight)
+    let measuredDigits = DigitRow.grown(
+      measured.corners, along: -Float(DigitRow.sideMargin) * measuredHeight, across: -measuredHeight / 3)
+    return DigitRow(digitCorners: measuredDigits.map(inPhoto), score: row.score, width: self.width, height: self.height)
+  }
+
+  /// The most pixels high a found row's digits are measured at (``measuredRow(around:)``).
+  public static let measuredDigitsMost = 48.0
+
   /// How much of a row's crop the digits found inside it may take and still be worth cutting
   /// again.
   public static let innerRowShare = 0.8
