@@ -84,6 +84,26 @@ import Testing
     #expect(!map.stands(2, within: left))
   }
 
+  /// A photo the map names upside down is read turned where the row read as it came stands
+  /// turned (R176), or where the turned search reads surer and its own row stands turned; a surer
+  /// turned reading of a row the map holds upright is no reason (a seven-segment 266 reads 992
+  /// turned, R203).
+  @Test func aHalfTurnedSearchIsTakenWhereTheMapHoldsTurnedDigits() {
+    // 4 x 2 cells over a 40 x 20 photo: three columns upside down, the last upright.
+    var chances = [Float](repeating: 0, count: 4 * 8)
+    for y in 0..<2 {
+      for x in 0..<4 { chances[(x < 3 ? 2 : 0) * 8 + y * 4 + x] = 0.9 }
+    }
+    let map = TurnMap(width: 4, height: 2, photoWidth: 40, photoHeight: 20, chances: chances)
+    #expect(map.quarterTurns == 2)
+    let turned = Rect(x: 0, y: 0, width: 20, height: 20), upright = Rect(x: 30, y: 0, width: 10, height: 20)
+    #expect(map.takesTurned(asCame: upright, turned: turned, surer: true))
+    #expect(!map.takesTurned(asCame: upright, turned: turned, surer: false))
+    #expect(!map.takesTurned(asCame: upright, turned: upright, surer: true))
+    #expect(map.takesTurned(asCame: turned, turned: turned, surer: false))
+    #expect(!map.takesTurned(asCame: nil, turned: nil, surer: true))
+  }
+
   /// A plain grey photo shows no digits: it is left as it came.
   @Test func aBlankPhotoStaysAsItCame() throws {
     let finder = try Self.finder.get()

@@ -72,14 +72,17 @@ extension ReadPipeline {
         in: upright, request: request, context: context, kind: kind, asScene: asScene)
     else { return asCame }
     let turns = map.quarterTurns
-    // Upside down only: a row turned 180 is found and read as digits, surely; a sideways one is
-    // seldom found as it came, and the finder's map takes a stick-shaped body's display for one.
-    let asCameStandsTurned =
-      turns == 2 && asCame?.result.windows.first.map { map.stands(turns, within: $0.box) } ?? false
-    guard asCameStandsTurned || found.result.confidence > asCame?.result.confidence ?? -1 else { return asCame }
     found.result.windows = found.result.windows.map {
       $0.turned(quarterTurns: turns, width: upright.width, height: upright.height)
     }
+    // Upside down, a row is taken by where the map holds turned digits as well: a row turned 180 is
+    // found and read as digits, surely; a sideways one is seldom found as it came, and the
+    // finder's map takes a stick-shaped body's display for one.
+    guard
+      map.takesTurned(
+        asCame: asCame?.result.windows.first?.box, turned: found.result.windows.first?.box,
+        surer: found.result.confidence > asCame?.result.confidence ?? -1)
+    else { return asCame }
     return (found.result, found.row, turns)
   }
 

@@ -118,4 +118,16 @@ public struct TurnMap: Sendable {
     return masses[turn] >= OrientationFinder.leastMass
       && masses[turn] >= OrientationFinder.turnedOverUpright * masses[0]
   }
+
+  /// Whether the search of the photo turned by this map's ``quarterTurns`` is taken over the
+  /// search as it came: its row (`turned`, in the photo's pixels as it came) read more surely than
+  /// the row as it came (`asCame`), or, for a photo upside down, where the row as it came stands
+  /// turned on the map (R176). A half-turned photo's surer reading counts only where its own row
+  /// stands turned as well: a seven-segment 266 upright reads 992 turned, as surely (R203).
+  public func takesTurned(asCame: Rect?, turned: Rect?, surer: Bool) -> Bool {
+    guard quarterTurns == 2 else { return surer }
+    let asCameStands = asCame.map { stands(2, within: $0) } ?? false
+    let turnedStands = turned.map { stands(2, within: $0) } ?? false
+    return asCameStands || (surer && turnedStands)
+  }
 }
