@@ -56,7 +56,7 @@ public final class RowFinder: @unchecked Sendable {
       var row = VisionImage.DigitRow(
         digitCorners: (0..<4).map { (corners[8 * index + 2 * $0], corners[8 * index + 2 * $0 + 1]) }, score: 0,
         width: photo.width, height: photo.height)
-      row.score = Double(min(row.digits, 8)) * row.digitHeight * Double(scores[index])
+      row.score = Self.prominence(of: row) * Double(scores[index])
       return row
     }
   }
@@ -87,13 +87,10 @@ extension RowFinder {
   public static func merged(
     _ measured: [VisionImage.DigitRow], _ found: [VisionImage.DigitRow], limit: Int
   ) -> [VisionImage.DigitRow] {
-    func same(_ a: VisionImage.DigitRow, _ b: VisionImage.DigitRow) -> Bool {
-      a.box.overlap(with: b.box) > 0.5
-    }
     var rows = measured
     var apart: [VisionImage.DigitRow] = []
     for row in found {
-      guard let index = rows.firstIndex(where: { same($0, row) }) else {
+      guard let index = rows.firstIndex(where: { isSame($0, row) }) else {
         rows.append(row)
         continue
       }
@@ -108,12 +105,24 @@ extension RowFinder {
     let all = rows.map { (row: $0, apart: false) } + apart.map { (row: $0, apart: true) }
     for next in all.sorted(by: { $0.row.score > $1.row.score }) where kept.count < limit {
       let repeated = kept.contains { taken in
-        same(taken.row, next.row) && !(next.apart && reachesPast(next.row, taken.row))
+        isSame(taken.row, next.row) && !(next.apart && reachesPast(next.row, taken.row))
           && !(taken.apart && reachesPast(taken.row, next.row))
       }
       if !repeated { kept.append(next) }
     }
     return kept.map(\.row)
+  }
+
+  /// Whether two rows, one from each finder, are the same row: their boxes overlap by more than
+  /// half their union.
+  static func isSame(_ a: VisionImage.DigitRow, _ b: VisionImage.DigitRow) -> Bool {
+    a.box.overlap(with: b.box) > 0.5
+  }
+
+  /// A row's score before the finder's sureness of it, as the connected-component finder scores
+  /// its rows: digits, up to 8, times their height.
+  static func prominence(of row: VisionImage.DigitRow) -> Double {
+    Double(min(row.digits, 8)) * row.digitHeight
   }
 
   /// Whether `row`'s digits reach past either end of `other`'s by half a digit's height or more:
@@ -125,10 +134,10 @@ extension RowFinder {
     return a.x <= b.x - room || a.x + a.width >= b.x + b.width + room
   }
 
-  /// `found`, the network's rows in `photo`, each that no row of `measured` matches (boxes
-  /// overlapping by more than half their union) with the digits the connected-component finder
-  /// measures around it (``PhotometerVision/VisionImage/measuredRow(around:)``) and the score it
-  /// would have had with them; a row as it is where they find none. A matched row takes the
+  /// `found`, the network's rows in `photo`, each that no row of `measured` matches
+  /// (``isSame(_:_:)``) with the digits the connected-component finder measures around it
+  /// (``PhotometerVision/VisionImage/measuredRow(around:)``) and the score it would have had with
+  /// them; a row as it is where they find none. A matched row takes the
   /// component row's geometry when the two are merged (``merged(_:_:limit:)``). The network
   /// measures a row by a map at a quarter of 320 pixels: a small display's digits came out as
   /// their lower half, and the crop read lost their tops (docs/recognizers.md, R200).
@@ -136,12 +145,10 @@ extension RowFinder {
     _ found: [VisionImage.DigitRow], besides measured: [VisionImage.DigitRow], in photo: VisionImage
   ) -> [VisionImage.DigitRow] {
     found.map { row in
-      guard !measured.contains(where: { $0.box.overlap(with: row.box) > 0.5 }),
-        var again = photo.measuredRow(around: row)
-      else { return row }
-      again.score =
-        row.score / Double(min(row.digits, 8)) / row.digitHeight
-        * Double(min(again.digits, 8)) * again.digitHeight
+      guard !measured.contains(where: { isSame($0, row) }), var again = photo.measuredRow(around: row) else {
+        return row
+      }
+      again.score = row.score / prominence(of: row) * prominence(of: again)  // the same sureness
       return again
     }
   }

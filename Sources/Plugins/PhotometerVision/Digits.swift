@@ -112,13 +112,19 @@ extension VisionImage {
         height: max(1, window.height - 2 * margin))
     }
 
-    /// The digits' upright box: around ``corners`` less their margins (a third of the digits'
-    /// height above and below, ``sideMargin`` digit heights at either end), not clipped to the
-    /// photo. For an upright row that is ``digits(in:)`` of its box; a turned row's box is
-    /// taller than its digits, so a fifth of the box's height would cut into them.
-    public var digitBox: Rect {
+    /// The digits' 4 corners (clockwise from the top left): ``corners`` less their margins, a
+    /// third of the digits' height above and below and ``sideMargin`` digit heights at either
+    /// end; what ``init(digitCorners:score:width:height:)`` grows them from.
+    public var digitCorners: [(x: Float, y: Float)] {
       let height = Float(digitHeight)
-      let points = Self.grown(corners, along: -Float(Self.sideMargin) * height, across: -height / 3)
+      return Self.grown(corners, along: -Float(Self.sideMargin) * height, across: -height / 3)
+    }
+
+    /// The digits' upright box: around ``digitCorners``, not clipped to the photo. For an upright
+    /// row that is ``digits(in:)`` of its box; a turned row's box is taller than its digits, so a
+    /// fifth of the box's height would cut into them.
+    public var digitBox: Rect {
+      let points = digitCorners
       let xs = points.map(\.x), ys = points.map(\.y)
       let left = Int32(xs.min()!.rounded()), top = Int32(ys.min()!.rounded())
       return Rect(
@@ -224,7 +230,7 @@ extension VisionImage {
   /// high in the photo, come out as their lower half (docs/recognizers.md, R200).
   public func measuredRow(around row: DigitRow) -> DigitRow? {
     let height = Float(row.digitHeight)
-    let digits = DigitRow.grown(row.corners, along: -Float(DigitRow.sideMargin) * height, across: -height / 3)
+    let digits = row.digitCorners
     let area = DigitRow.grown(digits, along: height / 2, across: 1.5 * height)
     // Searched with the digits no more than ``measuredDigitsMost`` pixels high: a cropped
     // window's rows, hundreds of pixels high, took the component finder tens of milliseconds.
@@ -253,10 +259,8 @@ extension VisionImage {
         area[0].y + u * (area[1].y - area[0].y) + v * (area[3].y - area[0].y)
       )
     }
-    let measuredHeight = Float(measured.digitHeight)
-    let measuredDigits = DigitRow.grown(
-      measured.corners, along: -Float(DigitRow.sideMargin) * measuredHeight, across: -measuredHeight / 3)
-    return DigitRow(digitCorners: measuredDigits.map(inPhoto), score: row.score, width: self.width, height: self.height)
+    return DigitRow(
+      digitCorners: measured.digitCorners.map(inPhoto), score: row.score, width: self.width, height: self.height)
   }
 
   /// The most pixels high a found row's digits are measured at (``measuredRow(around:)``).
