@@ -138,20 +138,24 @@ import Testing
   /// A row the row finder's network found as its digits' lower half (a small display's, measured
   /// on a coarse map) is measured again by the components around it: the whole digits, top to
   /// foot; over blank ground there is nothing to measure (R200).
-  @Test func aRowFoundAsItsDigitsLowerHalfIsMeasuredWhole() throws {
+  @Test func aRowFoundAsItsDigitsLowerPartIsMeasuredWhole() throws {
     var pixels = [UInt8](repeating: 200, count: Self.width * Self.height)
     for x in [60, 100, 140, 180] { Self.three(&pixels, x: x, y: 100) }
     let photo = try VisionImage(pixels: pixels, width: Self.width, height: Self.height, channels: 1)
-    let lowerHalf = VisionImage.DigitRow(
-      digitCorners: [(60, 120), (206, 120), (206, 140), (60, 140)], score: 1, width: Self.width, height: Self.height)
-    let measured = try #require(photo.measuredRow(around: lowerHalf))
+    let lowerPart = VisionImage.DigitRow(
+      digitCorners: [(60, 114), (206, 114), (206, 140), (60, 140)], score: 1, width: Self.width, height: Self.height)
+    let measured = try #require(photo.measuredRow(around: lowerPart))
     let digits = measured.digitBox
     #expect(abs(Int(digits.y) - 100) <= 3 && abs(Int(digits.y + digits.height) - 140) <= 3, "\(digits)")
     #expect(abs(Int(digits.x) - 60) <= 3 && abs(Int(digits.x + digits.width) - 206) <= 3, "\(digits)")
     let blank = try VisionImage(
       pixels: [UInt8](repeating: 200, count: Self.width * Self.height), width: Self.width, height: Self.height,
       channels: 1)
-    #expect(blank.measuredRow(around: lowerHalf) == nil)
+    #expect(blank.measuredRow(around: lowerPart) == nil)
+    // Digits twice as tall as the row found among them are something else (R204).
+    let lowerHalf = VisionImage.DigitRow(
+      digitCorners: [(60, 120), (206, 120), (206, 140), (60, 140)], score: 1, width: Self.width, height: Self.height)
+    #expect(photo.measuredRow(around: lowerHalf) == nil)
   }
 
   static let width = 320

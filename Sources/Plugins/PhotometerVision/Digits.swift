@@ -224,10 +224,11 @@ extension VisionImage {
   /// `row`'s digits as the connected-component finder measures them around it: the digits grown
   /// by 1.5 times their height above and below and half of it at either end, straightened and
   /// searched (``digitRows(limit:)``); the best row there of two digits or more that holds the
-  /// middle of `row`'s digits, covers half their width or more and is 0.8 to 3 times as tall,
-  /// in this image's pixels. Nil when there is none. The row finder's network measures a row by
-  /// a map at a quarter of 320 pixels, where a small display's seven-segment digits, 30 pixels
-  /// high in the photo, come out as their lower half (docs/recognizers.md, R200).
+  /// middle of `row`'s digits, covers half their width or more and is 0.8 to ``measuredTallest``
+  /// times as tall, in this image's pixels. Nil when there is none. The row finder's network
+  /// measures a row by a map at a quarter of 320 pixels, where a small display's seven-segment
+  /// digits, 30 pixels high in the photo, come out as their lower part (docs/recognizers.md,
+  /// R200).
   public func measuredRow(around row: DigitRow) -> DigitRow? {
     let height = Float(row.digitHeight)
     let digits = row.digitCorners
@@ -247,7 +248,7 @@ extension VisionImage {
         let overlap = min(Float(box.x + box.width), ownRight) - max(Float(box.x), ownLeft)
         return candidate.digits >= 2 && Float(box.y) <= ownMiddle && Float(box.y + box.height) >= ownMiddle
           && overlap >= scale * width / 2 && Float(box.height) >= scale * 0.8 * height
-          && Float(box.height) <= scale * 3 * height
+          && Float(box.height) <= scale * Float(Self.measuredTallest) * height
       })
     else { return nil }
     // From the crop's pixels back to this image's: the crop is the turned rectangle `area`.
@@ -265,6 +266,11 @@ extension VisionImage {
 
   /// The most pixels high a found row's digits are measured at (``measuredRow(around:)``).
   public static let measuredDigitsMost = 48.0
+
+  /// How many times as tall as a found row a row measured around it may be: a thermometer's
+  /// digits found as their lower part measured about 1.6 times as tall; taller ones were a
+  /// monitor's round buttons below its lines, read as a pulse of "00" (R204).
+  public static let measuredTallest = 1.6
 
   /// How much of a row's crop the digits found inside it may take and still be worth cutting
   /// again.
