@@ -135,9 +135,10 @@ import Testing
     #expect(at(75, 22) < 100 && at(136, 50) < 100, "a digit is gone")
   }
 
-  /// A row the row finder's network found as its digits' lower half (a small display's, measured
+  /// A row the row finder's network found as its digits' lower part (a small display's, measured
   /// on a coarse map) is measured again by the components around it: the whole digits, top to
-  /// foot; over blank ground there is nothing to measure (R200).
+  /// foot (R200); over blank ground there is nothing to measure, and digits more than
+  /// ``VisionImage/measuredTallest`` times as tall as the row found are not its own (R204).
   @Test func aRowFoundAsItsDigitsLowerPartIsMeasuredWhole() throws {
     var pixels = [UInt8](repeating: 200, count: Self.width * Self.height)
     for x in [60, 100, 140, 180] { Self.three(&pixels, x: x, y: 100) }
