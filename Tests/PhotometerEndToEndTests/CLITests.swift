@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func readsImagesAsJSONLinesInInputOrder() async throws {
-    let output = try await run(["read", gas, water, "--json"])
+    let output = try await run(["read", gas, water, "--json", "--shadows"])
     #expect(output.status == 0, "\(output.standardError)")
     let lines = try jsonLines(output)
     #expect(lines.map { $0["image"] as? String } == [gas, water])
@@ -289,11 +289,20 @@ import Testing
       asked.reader == windows.count + 1, "the reader was asked \(asked.reader) times for \(windows.count) rows")
   }
 
+  /// Not asked for the shadows' answers and saving nothing, the reply does not wait for a shadow:
+  /// it is not asked at all.
+  @Test func aShadowIsNotAskedForAReadThatDropsItsAnswer() async throws {
+    let (result, asked) = try await readWithShadow(reader: "4{survey}", shadow: "7{survey}", arguments: [])
+    #expect(result["value"] as? String == "41")
+    #expect((result["engines"] as? [[String: Any]])?.map { $0["engine"] as? String } == ["reader"])
+    #expect(asked.shadow == 0, "the shadow was asked \(asked.shadow) times")
+  }
+
   /// Told a kind no row fits, the rows are read again in the kind's formats as surveys too: the
   /// shadow reads only the re-read taken, once, told its format.
   @Test func aShadowReadsOnlyTheRereadTaken() async throws {
     let (result, asked) = try await readWithShadow(
-      reader: "{digits}7{survey}", shadow: "5{survey}{digits}", arguments: ["--kind", "thermometer"])
+      reader: "{digits}7{survey}", shadow: "5{survey}{digits}", arguments: ["--kind", "thermometer", "--shadows"])
     #expect(result["value"] as? String == "37.1")
     #expect((result["engines"] as? [[String: Any]])?.map { $0["text"] as? String } == ["371", "503"])
     #expect(asked.shadow == 1, "the shadow was asked \(asked.shadow) times")
@@ -325,7 +334,7 @@ import Testing
 
   /// `read --json` of a rendered device photo, no window given, by a test reader answering
   /// `reader` and a shadow answering `shadow`: the result, and how often each was asked.
-  func readWithShadow(reader: String, shadow: String, arguments: [String] = []) async throws
+  func readWithShadow(reader: String, shadow: String, arguments: [String] = ["--shadows"]) async throws
     -> (result: [String: Any], asked: (reader: Int, shadow: Int))
   {
     let photo = try await Rendered.devicePhotos(count: 1, seed: 1).appendingPathComponent("device-0000.jpg").path
@@ -393,7 +402,7 @@ import Testing
     ).path
     try FileManager.default.createDirectory(
       atPath: URL(fileURLWithPath: recording).deletingLastPathComponent().path, withIntermediateDirectories: true)
-    #expect(try await run(["read", gas, water, "--record", recording]).status == 0)
+    #expect(try await run(["read", gas, water, "--shadows", "--record", recording]).status == 0)
     #expect(try await run(["ping", "--record", recording]).status == 0)
 
     let same = try await run(["replay", recording])

@@ -84,7 +84,7 @@ import Testing
       testPlugin("shadow", mode: .shadow, options: ["text": "99999", "confidence": "1"]),
     ])
     try await host.handshake()
-    let reply = try await host.client.request(.read(ReadRequest(image: image)))
+    let reply = try await host.client.request(.read(ReadRequest(image: image, shadows: true)))
     guard case .readResult(let result) = reply else {
       Issue.record("expected a ReadResult, got \(reply.kind)")
       return
@@ -99,6 +99,40 @@ import Testing
     #expect(abs(result.confidence - 81.0 / 98) < 1e-9)
     #expect(result.summary.contains("00128"))
     #expect(await host.finish() == 0)
+  }
+
+  /// A shadow's answer is kept only with a saved reading: a read that saves nothing asks the
+  /// shadow only when the client asks for its answer, or speaks a protocol too old to ask (it got
+  /// the shadows' answers with every read).
+  @Test func aShadowReadsOnlyWhenItsAnswerIsAskedFor() async throws {
+    let plugins = [
+      testPlugin("a", options: ["text": "00123"]),
+      testPlugin("shadow", mode: .shadow, options: ["text": "99999"]),
+    ]
+    func engines(_ host: HostHarness, _ request: ReadRequest) async throws -> [String] {
+      guard case .readResult(let result) = try await host.client.request(.read(request)) else {
+        Issue.record("expected a ReadResult")
+        return []
+      }
+      return result.engines.map(\.plugin)
+    }
+    func asked(_ host: HostHarness) async throws -> UInt64? {
+      guard case .pluginList(let list) = try await host.client.request(.listPlugins) else { return nil }
+      return list.first { $0.name == "shadow" }?.requests
+    }
+    let host = HostHarness(plugins: plugins)
+    try await host.handshake()
+    #expect(try await engines(host, ReadRequest(image: image)) == ["a"])
+    #expect(try await asked(host) == 0, "the shadow read for a reply that drops its answer")
+    #expect(try await engines(host, ReadRequest(image: image, shadows: true)) == ["a", "shadow"])
+    #expect(try await asked(host) == 1)
+    #expect(await host.finish() == 0)
+
+    let older = HostHarness(plugins: plugins)
+    let before = ProtocolVersion(major: 1, minor: ProtocolVersion.askedShadows.minor - 1)
+    _ = try await older.client.request(.hello(Hello(version: before, name: "older-client", softwareVersion: "1.0")))
+    #expect(try await engines(older, ReadRequest(image: image)) == ["a", "shadow"])
+    #expect(await older.finish() == 0)
   }
 
   @Test func aWholePhotoGoesAsItCameAndARegionAsPNG() async throws {
@@ -127,7 +161,9 @@ import Testing
     try await host.handshake()
     var served: [Bool] = []
     for _ in 0..<8 {
-      guard case .readResult(let result) = try await host.client.request(.read(ReadRequest(image: image))) else {
+      guard
+        case .readResult(let result) = try await host.client.request(.read(ReadRequest(image: image, shadows: true)))
+      else {
         Issue.record("expected a ReadResult")
         return
       }

@@ -42,7 +42,8 @@ import Testing
   }
 
   /// A survey's answers are completed by asking again only the plugins whose survey reading may
-  /// differ (refinable) and those the survey left out (shadows); the others' answers stand.
+  /// differ (refinable) and those the survey left out (shadows, when the request asks for
+  /// them); the others' answers stand.
   @Test func completingASurveyAsksOnlyTheRefinableAndTheLeftOut() async throws {
     let plugins = makePluginSet([
       testPlugin("sure", options: ["text": "1{survey}"]),
@@ -52,13 +53,18 @@ import Testing
     await plugins.startAll()
     var survey = photo
     survey.survey = true
+    survey.shadows = true
     let surveyed = try await plugins.readAnswers(survey)
     #expect(surveyed.map { $0.value?.text } == ["11", "21"])
+    var unasked = survey
+    unasked.shadows = false
+    #expect(await plugins.completedReadAnswers(unasked, survey: surveyed).map(\.plugin) == ["sure", "unsure"])
+    #expect(await arrived(plugins, "shadow") == 0)
     let completed = await plugins.completedReadAnswers(survey, survey: surveyed)
     #expect(completed.map(\.plugin) == ["sure", "unsure", "shadow"])
     #expect(completed.map { $0.value?.text } == ["11", "20", "30"])
     #expect(await arrived(plugins, "sure") == 1)
-    #expect(await arrived(plugins, "unsure") == 2)
+    #expect(await arrived(plugins, "unsure") == 3)
     #expect(await arrived(plugins, "shadow") == 1)
     #expect(await plugins.completedReadAnswers(photo, survey: completed) == completed, "nothing left to ask")
     await plugins.stopAll()

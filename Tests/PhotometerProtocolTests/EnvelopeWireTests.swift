@@ -45,6 +45,7 @@ import Testing
         ])),
     .read(ReadRequest(image: image, survey: true)),
     .read(ReadRequest(image: image, foundRow: true)),
+    .read(ReadRequest(image: image, shadows: true)),
     .identify(
       IdentifyRequest(
         image: image,

@@ -140,7 +140,7 @@ struct BenchCommand: AsyncParsableCommand {
       let request = ReadRequest(
         image: Image(data: data, name: labelled.path),
         roi: size.map { Rect(x: 0, y: 0, width: Int32($0.width), height: Int32($0.height)) }, meter: meter,
-        digits: told ? UInt32(labelled.text.filter(\.isNumber).count) : 0, save: save)
+        digits: told ? UInt32(labelled.text.filter(\.isNumber).count) : 0, save: save, shadows: true)
       let result = try await client.send(.read(request))
       return Outcome(image: labelled, result: result, milliseconds: milliseconds(clock.now - start))
     } catch {

@@ -44,6 +44,12 @@ struct ReadCommand: AsyncParsableCommand {
   @Flag(help: "Store each value as an unconfirmed reading of --meter, or of the meter identified in the photo.")
   var save = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Have the shadow engines read too and list their answers (a saved reading keeps them anyway; without "
+        + "either the reply does not wait for them)."))
+  var shadows = false
+
   @Option(
     help: "Write each crop that was read, as PNG, into this folder, created if missing (to check the value against)."
   )
@@ -58,7 +64,7 @@ struct ReadCommand: AsyncParsableCommand {
       let client = try await global.connect()
       let template = ReadRequest(
         image: Image(data: []), roi: roi?.rect, meter: meter ?? "", digits: digits, decimals: decimals, save: save,
-        dials: dials, kind: kind?.kind)
+        dials: dials, kind: kind?.kind, shadows: shadows)
       try await runBatch(images, json: json, client: client) { path in
         var request = template
         request.image = Image(data: try loadImage(path), name: path)

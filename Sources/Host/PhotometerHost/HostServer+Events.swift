@@ -83,7 +83,10 @@ extension HostServer {
       return
     }
     logger.debug("client connected", metadata: ["client": "\(client.name) \(client.softwareVersion)"])
-    state.withLock { $0.handshakeDone = true }
+    state.withLock {
+      $0.handshakeDone = true
+      $0.clientVersion = client.version
+    }
     reply(envelope.requestID, .hello(own), replies: replies)
   }
 
@@ -107,8 +110,12 @@ extension HostServer {
   private func answer(_ work: ClientMessage.Work) async -> Message {
     do throws(ErrorReply) {
       switch work {
-      case .read(let request):
+      case .read(var request):
         let photo = try checkImage(request.image)
+        // A client older than the question gets the shadows' answers with every read, as it did.
+        if !state.withLock({ $0.clientVersion }).includes(.askedShadows) {
+          request.shadows = true
+        }
         return .readResult(
           try await answered { () throws(PipelineError) in try await reading.read(request, photo: photo) })
       case .identify(let request):

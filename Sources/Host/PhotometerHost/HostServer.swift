@@ -40,6 +40,8 @@ public final class HostServer: Sendable {
 
   struct State {
     var handshakeDone = false
+    /// The protocol the client said it speaks in its `Hello`.
+    var clientVersion = ProtocolVersion.current
     var shuttingDown = false
     var inFlight: [UInt64: Task<Void, Never>] = [:]
     /// Resumed when the conversation is over.

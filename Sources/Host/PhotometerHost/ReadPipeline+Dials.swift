@@ -44,7 +44,8 @@ extension ReadPipeline {
     let answers: [EngineAnswer]
     do {
       answers = try await plugins.dialAnswers(
-        ReadRequest(image: image, meter: context.meter?.name ?? "", dials: shifted))
+        ReadRequest(
+          image: image, meter: context.meter?.name ?? "", dials: shifted, shadows: Self.shadowsRead(request)))
     } catch {
       flags.append(.dialsNotRead)
       return false

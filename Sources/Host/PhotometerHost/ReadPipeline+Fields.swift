@@ -13,16 +13,16 @@ extension ReadPipeline {
   ///   again as 3 and as 2 digits (a display's blank leading place and faint ghost segments
   ///   mislead the cell count), and the likeliest answer in range is kept.
   func readFields(
-    _ crop: VisionImage, ranges: [ClosedRange<Double>], meter: String, options: [String: String]
+    _ crop: VisionImage, ranges: [ClosedRange<Double>], request: ReadRequest, context: Context
   ) async throws(PipelineError) -> ReadResult {
-    Self.joined(try await readEachField(crop, ranges: ranges, meter: meter, options: options))
+    Self.joined(try await readEachField(crop, ranges: ranges, request: request, context: context))
   }
 
-  /// The fields ``readFields(_:ranges:meter:options:)`` joins, each read on its own, in order;
+  /// The fields ``readFields(_:ranges:request:context:)`` joins, each read on its own, in order;
   /// those from `first` on (the lines are cut as for all of them), and only until one is read
   /// with less confidence than `until` (that one last).
   func readEachField(
-    _ crop: VisionImage, ranges: [ClosedRange<Double>], meter: String, options: [String: String], from first: Int = 0,
+    _ crop: VisionImage, ranges: [ClosedRange<Double>], request: ReadRequest, context: Context, from first: Int = 0,
     until least: Double = 0
   ) async throws(PipelineError) -> [ReadResult] {
     let count = ranges.count
@@ -43,7 +43,7 @@ extension ReadPipeline {
       }
       fields.append(
         try await readField(
-          try Self.forEngines(lineCrop, name: "line.bmp"), range: range, meter: meter, options: options))
+          try Self.forEngines(lineCrop, name: "line.bmp"), range: range, request: request, context: context))
     }
     return fields
   }
@@ -53,8 +53,10 @@ extension ReadPipeline {
   /// leading place and faint ghost segments mislead the cell count); the likeliest answer in range
   /// is kept.
   func readField(
-    _ image: Image, range: ClosedRange<Double>, meter: String, options: [String: String], read: ReadResult? = nil
+    _ image: Image, range: ClosedRange<Double>, request: ReadRequest, context: Context, read: ReadResult? = nil
   ) async throws(PipelineError) -> ReadResult {
+    let sent = ReadRequest(
+      image: image, meter: context.meter?.name ?? "", options: request.options, shadows: Self.shadowsRead(request))
     func inRange(_ result: ReadResult) -> Bool {
       Double(Plausibility.bloodPressureField(result.value, range: range)).map { range.contains($0) } ?? false
     }
@@ -63,15 +65,16 @@ extension ReadPipeline {
       field = read
     } else {
       field = try await fannedOut { () throws(ErrorReply) in
-        try await plugins.read(ReadRequest(image: image, meter: meter, options: options))
+        try await plugins.read(sent)
       }
     }
     guard !inRange(field) else { return ReadDecision.monitorField(field, range: range) }
     let digits = String(Int(range.upperBound)).count
     for count in [digits, digits - 1] where count > 0 {
-      let again = try await fannedOut { () throws(ErrorReply) in
-        try await plugins.read(
-          ReadRequest(image: image, meter: meter, digits: UInt32(count), options: options), expectedDigits: count)
+      var told = sent
+      told.digits = UInt32(count)
+      let again = try await fannedOut { [told] () throws(ErrorReply) in
+        try await plugins.read(told, expectedDigits: count)
       }
       if inRange(again) && (!inRange(field) || again.confidence > field.confidence) {
         field = again

@@ -289,7 +289,7 @@ extension ReadPipeline {
     let ranges = Plausibility.bloodPressureFields
     let sure = lines.count > 1 ? WindowChoice.readConfidence : Self.unvouchedFieldConfidence
     let rest = try await readEachField(
-      display, ranges: ranges, meter: context.meter?.name ?? "", options: request.options, from: lines.count,
+      display, ranges: ranges, request: request, context: context, from: lines.count,
       until: sure)
     guard lines.count + rest.count == ranges.count, rest.allSatisfy({ $0.confidence >= sure }) else {
       return nil
@@ -316,7 +316,7 @@ extension ReadPipeline {
   /// surest reading (``readDisplay(below:rows:in:request:context:)``). The fields joined, the box
   /// around them first in `windows`. Nil when neither is found, or when the lines' box or the
   /// display's is most of the photo (a photo of the display alone, whose lines
-  /// ``readFields(_:ranges:meter:options:)`` cuts). Not `told` the kind, only lines read surely
+  /// ``readFields(_:ranges:request:context:)`` cuts). Not `told` the kind, only lines read surely
   /// count.
   private func readFoundFields(
     rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult], in photo: VisionImage,
@@ -398,7 +398,7 @@ extension ReadPipeline {
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
     guard let (box, display) = try displayBelow(rows[systolic], in: photo) else { return nil }
     var result = try await readFields(
-      display, ranges: Plausibility.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
+      display, ranges: Plausibility.bloodPressureFields, request: request, context: context)
     result.windows = [Window(box: box, value: result.value, confidence: result.confidence, digits: box)]
     return try Self.showing(result, display)
   }

@@ -170,7 +170,7 @@ final class ReadPipeline: Sendable {
     var result: ReadResult
     if kind == .bloodPressure {
       result = try await readFields(
-        crop, ranges: Plausibility.bloodPressureFields, meter: context.meter?.name ?? "", options: request.options)
+        crop, ranges: Plausibility.bloodPressureFields, request: request, context: context)
     } else {
       result = try await fanOut(cropImage, request: request, context: context)
     }
@@ -275,7 +275,15 @@ final class ReadPipeline: Sendable {
     ReadRequest(
       image: Image(data: crop.data, name: request.image.name), meter: context.meter?.name ?? "",
       digits: context.digits, decimals: context.decimals, options: request.options, examples: context.examples,
-      survey: survey, foundRow: request.foundRow)
+      survey: survey, foundRow: request.foundRow, shadows: shadowsRead(request))
+  }
+
+  /// Whether the shadow engines read for `request`: only when their answers are kept (a saved
+  /// reading, for `photometer ab`) or asked for (``PhotometerProtocol/ReadRequest/shadows``).
+  /// Otherwise the reply does not wait for them (a shadow Tesseract took a sixth of a whole
+  /// photo's reply; docs/protocol.md).
+  static func shadowsRead(_ request: ReadRequest) -> Bool {
+    request.shadows || request.save
   }
 
   /// The crops of the meter's examples with the keys an engine asks for: only plugins that learn

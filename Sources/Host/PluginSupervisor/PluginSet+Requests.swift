@@ -1,8 +1,9 @@
 import PhotometerProtocol
 
 extension PluginSet {
-  /// Every read plugin's answer to `request`, in the order of the configuration, the shadows'
-  /// left out of a survey read (``ReadRequest/survey``); the vote is the caller's (`ReadVote`).
+  /// Every read plugin's answer to `request`, in the order of the configuration; the shadows'
+  /// only when the request asks for them (``ReadRequest/shadows``) and is no survey read
+  /// (``ReadRequest/survey``). The vote is the caller's (`ReadVote`).
   ///
   /// The request's examples go to plugins without their crops; a plugin that learns and has not
   /// seen one lists it as missing, and is asked again with the crops `exampleCrops` gives for
@@ -11,7 +12,7 @@ extension PluginSet {
     _ request: ReadRequest, exampleCrops: @escaping @Sendable ([String]) async -> [Example] = { _ in [] }
   ) async throws(ErrorReply) -> [EngineAnswer] {
     // A survey read is compared and mostly dropped; a shadow's answer is kept only with a reading.
-    let calls = await fanOut(role: .read, where: { !request.survey || $0.mode != .shadow }) { pool in
+    let calls = await fanOut(role: .read, where: { $0.mode != .shadow || Self.shadowsRead(request) }) { pool in
       await Self.read(request, with: pool, exampleCrops: exampleCrops)
     }
     return try answers(calls, role: .read)
@@ -19,9 +20,9 @@ extension PluginSet {
 
   /// The answers of a survey read (``ReadRequest/survey``) of `request` made those of a full
   /// read: the plugins whose survey reading is ``EngineReading/refinable``, and those the survey
-  /// left out (the shadows), read `request` in full; every other answer stands, failures
-  /// included, and so does a survey reading whose full read fails. In configuration order;
-  /// `survey` itself when no plugin is to read again.
+  /// left out (the shadows, when `request` asks for them), read `request` in full; every other
+  /// answer stands, failures included, and so does a survey reading whose full read fails. In
+  /// configuration order; `survey` itself when no plugin is to read again.
   public func completedReadAnswers(
     _ request: ReadRequest, survey: [EngineAnswer],
     exampleCrops: @escaping @Sendable ([String]) async -> [Example] = { _ in [] }
@@ -30,7 +31,9 @@ extension PluginSet {
     var full = request
     full.survey = false
     let readsAgain = { (name: String) in surveyed[name].map { $0.value?.refinable == true } ?? true }
-    let calls = await fanOut(role: .read, where: { readsAgain($0.name) }) { [full] pool in
+    let calls = await fanOut(
+      role: .read, where: { readsAgain($0.name) && ($0.mode != .shadow || Self.shadowsRead(full)) }
+    ) { [full] pool in
       await Self.read(full, with: pool, exampleCrops: exampleCrops)
     }
     guard !calls.isEmpty else { return survey }
@@ -41,9 +44,12 @@ extension PluginSet {
     return pools(with: .read).compactMap { answers[$0.configuration.name] }
   }
 
-  /// Every dials plugin's answer to `request`: one symbol for each of its ``ReadRequest/dials``.
+  /// Every dials plugin's answer to `request`: one symbol for each of its ``ReadRequest/dials``;
+  /// the shadows' only when the request asks for them (``ReadRequest/shadows``).
   public func dialAnswers(_ request: ReadRequest) async throws(ErrorReply) -> [EngineAnswer] {
-    let calls = await fanOut(role: .dials) { pool in await pool.call(.read(request)) }
+    let calls = await fanOut(role: .dials, where: { $0.mode != .shadow || Self.shadowsRead(request) }) { pool in
+      await pool.call(.read(request))
+    }
     return try answers(calls, role: .dials)
   }
 
@@ -118,6 +124,12 @@ extension PluginSet {
 
   /// One read plugin's conversation: the request with bare examples, then once more with the
   /// crops of those it lacks.
+  /// Whether shadow plugins read `request`: asked for (``ReadRequest/shadows``), and not a
+  /// survey read, which is compared and mostly dropped.
+  static func shadowsRead(_ request: ReadRequest) -> Bool {
+    request.shadows && !request.survey
+  }
+
   private static func read(
     _ request: ReadRequest, with pool: PluginPool, exampleCrops: @Sendable ([String]) async -> [Example]
   ) async -> PluginCall<EngineReading> {

@@ -4207,7 +4207,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__options_entry__de
   (ProtobufCMessageInit) photometer__v1__read_request__options_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[13] =
+static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descriptors[14] =
 {
   {
     "image",
@@ -4365,6 +4365,18 @@ static const ProtobufCFieldDescriptor photometer__v1__read_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "shadows",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Photometer__V1__ReadRequest, shadows),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
   4,   /* field[4] = decimals */
@@ -4378,13 +4390,14 @@ static const unsigned photometer__v1__read_request__field_indices_by_name[] = {
   5,   /* field[5] = options */
   1,   /* field[1] = roi */
   6,   /* field[6] = save */
+  13,   /* field[13] = shadows */
   7,   /* field[7] = stream */
   11,   /* field[11] = survey */
 };
 static const ProtobufCIntRange photometer__v1__read_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
 {
@@ -4394,7 +4407,7 @@ const ProtobufCMessageDescriptor photometer__v1__read_request__descriptor =
   "Photometer__V1__ReadRequest",
   "photometer.v1",
   sizeof(Photometer__V1__ReadRequest),
-  13,
+  14,
   photometer__v1__read_request__field_descriptors,
   photometer__v1__read_request__field_indices_by_name,
   1,  photometer__v1__read_request__number_ranges,

@@ -13,12 +13,15 @@ public struct ProtocolVersion: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The version this build speaks.
-  public static let current = ProtocolVersion(major: 1, minor: 5)
+  public static let current = ProtocolVersion(major: 1, minor: 6)
   /// The first version whose identify plugins keep reference sets (``IdentifyRequest/referenceSet``).
   public static let referenceSets = ProtocolVersion(major: 1, minor: 2)
   /// The first version whose read plugins are sent crops uncompressed (BMP): a PNG crop took a
   /// plugin about a millisecond to decode and the host longer to encode, every crop of every read.
   public static let uncompressedCrops = ProtocolVersion(major: 1, minor: 4)
+  /// The first version whose clients ask for the shadow engines' answers to a read that saves
+  /// nothing (``ReadRequest/shadows``); an older client gets them with every read, as it did.
+  public static let askedShadows = ProtocolVersion(major: 1, minor: 6)
 
   public var description: String { "\(major).\(minor)" }
 

@@ -80,7 +80,8 @@ extension ReadRequest {
       dials: try repeated(request.n_dials, request.dials, Dial.init),
       kind: request.kind.rawValue == 0 ? nil : try MeterKind(protobuf: request.kind),
       survey: request.survey != 0,
-      foundRow: request.found_row != 0
+      foundRow: request.found_row != 0,
+      shadows: request.shadows != 0
     )
   }
 
@@ -105,6 +106,7 @@ extension ReadRequest {
       $0.kind = Photometer__V1__MeterKind(rawValue: kind?.wireValue ?? 0)
       $0.survey = survey ? 1 : 0
       $0.found_row = foundRow ? 1 : 0
+      $0.shadows = shadows ? 1 : 0
     }
   }
 }

@@ -103,6 +103,10 @@ public struct ReadRequest: Hashable, Sendable {
   /// (surveyed, or read again once chosen), not a window a client or a meter's settings gave; it
   /// may hold the display's frame, a unit or a smaller row beside the digits.
   public var foundRow: Bool
+  /// From clients: the shadow engines read too and their answers come in the result. A shadow's
+  /// answer is kept only with a saved reading (``save``), for comparing engines; without either,
+  /// shadows do not read and the reply does not wait for them.
+  public var shadows: Bool
 
   public init(
     image: Image,
@@ -117,7 +121,8 @@ public struct ReadRequest: Hashable, Sendable {
     dials: [Dial] = [],
     kind: MeterKind? = nil,
     survey: Bool = false,
-    foundRow: Bool = false
+    foundRow: Bool = false,
+    shadows: Bool = false
   ) {
     self.image = image
     self.roi = roi
@@ -132,6 +137,7 @@ public struct ReadRequest: Hashable, Sendable {
     self.kind = kind
     self.survey = survey
     self.foundRow = foundRow
+    self.shadows = shadows
   }
 }
 

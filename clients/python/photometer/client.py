@@ -13,7 +13,7 @@ from . import frames
 from . import photometer_pb2 as pb
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 1
+PROTOCOL_MINOR = 6
 
 
 class PhotometerError(Exception):
@@ -110,9 +110,11 @@ class Client:
     def ping(self, payload=b""):
         return self.request(ping=pb.Ping(payload=payload)).payload
 
-    def read(self, image, meter="", digits=0, decimals=0, save=False, roi=None):
-        """Reads the photo `image` (JPEG or PNG bytes): a pb.ReadResult."""
-        request = pb.ReadRequest(image=pb.Image(data=image), meter=meter, digits=digits, decimals=decimals, save=save)
+    def read(self, image, meter="", digits=0, decimals=0, save=False, roi=None, shadows=False):
+        """Reads the photo `image` (JPEG or PNG bytes): a pb.ReadResult. `shadows`: the shadow
+        engines read too and answer in the result (a saved reading keeps their answers anyway)."""
+        request = pb.ReadRequest(image=pb.Image(data=image), meter=meter, digits=digits, decimals=decimals, save=save,
+                                 shadows=shadows)
         if roi is not None:
             request.roi.CopyFrom(pb.Rect(x=roi[0], y=roi[1], width=roi[2], height=roi[3]))
         return self.request(read=request)

@@ -703,10 +703,17 @@ struct  Photometer__V1__ReadRequest
    * may hold the display's frame, a unit or a smaller row beside the digits.
    */
   protobuf_c_boolean found_row;
+  /*
+   * From clients: have the shadow engines read too and give their answers in the result. A
+   * shadow's answer is kept only with a saved reading (`save`), for comparing engines: without
+   * either, shadows do not read and the reply does not wait for them. From the host to plugins,
+   * whether this request's shadows read.
+   */
+  protobuf_c_boolean shadows;
 };
 #define PHOTOMETER__V1__READ_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&photometer__v1__read_request__descriptor) \
-    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED, 0, 0 }
+    , NULL, NULL, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, 0, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, PHOTOMETER__V1__METER_KIND__METER_KIND_UNSPECIFIED, 0, 0, 0 }
 
 
 /*
