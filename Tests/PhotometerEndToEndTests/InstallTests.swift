@@ -52,7 +52,8 @@ import Testing
     let counters = try await Rendered.digits("wheels", count: 3, seed: 17)
     let truth = try Rendered.rows(counters.appendingPathComponent("labels.csv"))
     let read = try await runCommand(
-      photometer, ["read", "--json"] + truth.map { counters.appendingPathComponent($0[0]).path }, directory: home,
+      photometer, ["read", "--json", "--shadows"] + truth.map { counters.appendingPathComponent($0[0]).path },
+      directory: home,
       environment: environment)
     #expect(read.status == 0, "\(read.standardError)")
     let answers = try read.lines.map {
