@@ -310,6 +310,7 @@ let package = Package(
       name: "PhotometerHostTests",
       dependencies: [
         "PhotometerHost", "PluginSupervisor", "PhotometerProtocol", "PhotometerVision", "TestSupport", "TestPlugin",
+        "PhotometerStore", "PhotometerVoting",
       ]
     ),
     .testTarget(

@@ -51,12 +51,14 @@ extension ReadPipeline {
   /// One field of a display: `image` read by every engine (unless `read` is its reading already)
   /// and, when the value is outside `range`, read again told 3 and 2 digits (a display's blank
   /// leading place and faint ghost segments mislead the cell count); the likeliest answer in range
-  /// is kept.
+  /// is kept. A line of a display found in a whole photo (`request` a ``ReadRequest/foundRow``)
+  /// goes to the engines as a found row too: it holds the display's labels and frame (R208).
   func readField(
     _ image: Image, range: ClosedRange<Double>, request: ReadRequest, context: Context, read: ReadResult? = nil
   ) async throws(PipelineError) -> ReadResult {
     let sent = ReadRequest(
-      image: image, meter: context.meter?.name ?? "", options: request.options, shadows: Self.shadowsRead(request))
+      image: image, meter: context.meter?.name ?? "", options: request.options, foundRow: request.foundRow,
+      shadows: Self.shadowsRead(request))
     func inRange(_ result: ReadResult) -> Bool {
       Double(Plausibility.bloodPressureField(result.value, range: range)).map { range.contains($0) } ?? false
     }
