@@ -292,4 +292,14 @@ extension RecognizerPluginTests {
     let value = try json(try await run(["read", "--json", devices.appendingPathComponent(glucose[0]).path]))
     #expect(value.first?["value"] as? String == glucose[2], "\(value)")
   }
+
+  /// Not told the kind, a monitor read as its three lines as the photo came is not replaced by the
+  /// search of the photo turned as the orientation finder names it, which reads a single row as
+  /// surely (photo 25 of seed 5: 107/60/83 against 8, both at 0.95; R209).
+  @Test func aMonitorReadAsItCameIsNotTakenTurned() async throws {
+    let monitors = try await Rendered.devicePhotos(count: 26, seed: 5, kind: "blood-pressure")
+    let monitor = try Rendered.rows(monitors.appendingPathComponent("labels.csv"))[25]
+    let read = try await run(["read", "--json", monitors.appendingPathComponent(monitor[0]).path])
+    #expect(try json(read).first?["value"] as? String == monitor[2], "\(read.standardOutput)")
+  }
 }

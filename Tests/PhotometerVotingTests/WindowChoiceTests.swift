@@ -306,4 +306,15 @@ import Testing
     #expect(WindowChoice.choose([Self.row("", score: 100)], kind: nil) == nil)
     #expect(WindowChoice.choose([], kind: .glucose) == nil)
   }
+
+  /// A monitor's fields read as a photo came are kept over a turned search's single row, however
+  /// sure (R209); a turned search that reads a monitor too, or a single row as it came, is judged
+  /// by its confidence as before.
+  @Test func aMonitorReadAsItCameIsKeptOverATurnedRow() {
+    #expect(WindowChoice.keepsAsCame("141/54/64", over: "0"))
+    #expect(WindowChoice.keepsAsCame("141/54/64", over: "7.107"))
+    #expect(!WindowChoice.keepsAsCame("141/54/64", over: "141/54/64"))
+    #expect(!WindowChoice.keepsAsCame("141", over: "0"))
+    #expect(!WindowChoice.keepsAsCame("", over: "0"))
+  }
 }

@@ -43,8 +43,8 @@ extension ReadPipeline {
   /// The rows of digits found in a whole photo (`VisionImage.digitRows`), each read by every
   /// voting engine at once as a survey (``ReadRequest/survey``), and the reading of the one
   /// ``WindowChoice`` takes for `kind`, completed (``completed(_:crop:request:context:)``: read
-  /// again by the engines whose survey reading is ``EngineReading/refinable`` and by the
-  /// shadows), with every row in
+  /// again by the engines whose survey reading is ``EngineReading/refinable`` and, when their
+  /// answers are kept, by the shadows), with every row in
   /// `windows` (the chosen first) and its crop,
   /// and the chosen row's image; for a blood-pressure monitor its lines, found and joined
   /// (``readFoundFields``). Nil when the photo holds no row, or the photo is itself a digit
@@ -54,7 +54,9 @@ extension ReadPipeline {
   /// is searched both as it came and turned upright (``upright(_:)``), and the turned search is
   /// taken when its reading is the surer (the network alone takes a stick-shaped body for a
   /// sideways row), or, for a photo upside down, when the row the search as it came took stands
-  /// upside down on the finder's map (an upturned seven-segment row reads as digits, surely); the
+  /// upside down on the finder's map (an upturned seven-segment row reads as digits, surely), and
+  /// never over a monitor's fields read as it came unless it reads one too
+  /// (``PhotometerVoting/WindowChoice/keepsAsCame(_:over:)``); the
   /// windows' boxes are the photo's as it came, and `quarterTurns` says how far the digits stood
   /// turned clockwise in the search taken (0: as it came).
   func readFoundRows(
@@ -79,6 +81,7 @@ extension ReadPipeline {
     // found and read as digits, surely; a sideways one is seldom found as it came, and the
     // finder's map takes a stick-shaped body's display for one.
     guard
+      !WindowChoice.keepsAsCame(asCame?.result.value ?? "", over: found.result.value),
       map.takesTurned(
         asCame: asCame?.result.windows.first?.box, turned: found.result.windows.first?.box,
         surer: found.result.confidence > asCame?.result.confidence ?? -1)

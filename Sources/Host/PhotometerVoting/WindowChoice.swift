@@ -281,6 +281,15 @@ public enum WindowChoice {
     return lines(eligible, count: fields) { Plausibility.bloodPressure($0) != nil }
   }
 
+  /// Whether a photo's reading as it came (`asCame`) is kept over the search of the photo turned
+  /// as the orientation finder names it, however sure that is: a monitor's fields, stacked lines
+  /// making a blood pressure, say the photo stands as it came, unless the turned reading makes one
+  /// too (R209: a turned search's single row, read a little surer, had replaced monitors read
+  /// right).
+  public static func keepsAsCame(_ asCame: String, over turned: String) -> Bool {
+    Plausibility.allowsBloodPressure(asCame) && !Plausibility.allowsBloodPressure(turned)
+  }
+
   /// Whether `lower` is a line of the same display below `upper`: its middle lower than the
   /// other's by a quarter of the shorter row's height or more, and the two overlapping across by a
   /// quarter of the narrower one's width (the upright boxes of a turned display's rows are tall,
