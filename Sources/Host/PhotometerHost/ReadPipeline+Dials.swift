@@ -45,7 +45,7 @@ extension ReadPipeline {
     do {
       answers = try await plugins.dialAnswers(
         ReadRequest(
-          image: image, meter: context.meter?.name ?? "", dials: shifted, shadows: Self.shadowsRead(request)))
+          image: image, meter: context.meter?.name ?? "", dials: shifted, shadows: request.shadows))
     } catch {
       flags.append(.dialsNotRead)
       return false

@@ -58,7 +58,7 @@ extension ReadPipeline {
   ) async throws(PipelineError) -> ReadResult {
     let sent = ReadRequest(
       image: image, meter: context.meter?.name ?? "", options: request.options, foundRow: request.foundRow,
-      shadows: Self.shadowsRead(request))
+      shadows: request.shadows)
     func inRange(_ result: ReadResult) -> Bool {
       Double(Plausibility.bloodPressureField(result.value, range: range)).map { range.contains($0) } ?? false
     }

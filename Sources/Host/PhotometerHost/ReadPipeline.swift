@@ -51,6 +51,11 @@ final class ReadPipeline: Sendable {
 
   /// - Parameter photo: the photo's format and size, from the header the server checked.
   func read(_ request: ReadRequest, photo info: ImageInfo) async throws(PipelineError) -> ReadResult {
+    // The shadow engines read only when their answers are kept (a saved reading, for
+    // `photometer ab`) or asked for; otherwise the reply does not wait for them (a shadow
+    // Tesseract took a sixth of a whole photo's reply; docs/protocol.md).
+    var request = request
+    request.shadows = request.shadows || request.save
     let format = info.format
     let context = try await context(for: request)
     var flags: [ReadFlag] = []
@@ -275,15 +280,7 @@ final class ReadPipeline: Sendable {
     ReadRequest(
       image: Image(data: crop.data, name: request.image.name), meter: context.meter?.name ?? "",
       digits: context.digits, decimals: context.decimals, options: request.options, examples: context.examples,
-      survey: survey, foundRow: request.foundRow, shadows: shadowsRead(request))
-  }
-
-  /// Whether the shadow engines read for `request`: only when their answers are kept (a saved
-  /// reading, for `photometer ab`) or asked for (``PhotometerProtocol/ReadRequest/shadows``).
-  /// Otherwise the reply does not wait for them (a shadow Tesseract took a sixth of a whole
-  /// photo's reply; docs/protocol.md).
-  static func shadowsRead(_ request: ReadRequest) -> Bool {
-    request.shadows || request.save
+      survey: survey, foundRow: request.foundRow, shadows: request.shadows)
   }
 
   /// The crops of the meter's examples with the keys an engine asks for: only plugins that learn

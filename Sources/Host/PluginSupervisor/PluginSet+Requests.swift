@@ -12,7 +12,7 @@ extension PluginSet {
     _ request: ReadRequest, exampleCrops: @escaping @Sendable ([String]) async -> [Example] = { _ in [] }
   ) async throws(ErrorReply) -> [EngineAnswer] {
     // A survey read is compared and mostly dropped; a shadow's answer is kept only with a reading.
-    let calls = await fanOut(role: .read, where: { $0.mode != .shadow || Self.shadowsRead(request) }) { pool in
+    let calls = await fanOut(role: .read, where: { Self.asks($0, request) }) { pool in
       await Self.read(request, with: pool, exampleCrops: exampleCrops)
     }
     return try answers(calls, role: .read)
@@ -32,7 +32,7 @@ extension PluginSet {
     full.survey = false
     let readsAgain = { (name: String) in surveyed[name].map { $0.value?.refinable == true } ?? true }
     let calls = await fanOut(
-      role: .read, where: { readsAgain($0.name) && ($0.mode != .shadow || Self.shadowsRead(full)) }
+      role: .read, where: { readsAgain($0.name) && Self.asks($0, full) }
     ) { [full] pool in
       await Self.read(full, with: pool, exampleCrops: exampleCrops)
     }
@@ -47,7 +47,7 @@ extension PluginSet {
   /// Every dials plugin's answer to `request`: one symbol for each of its ``ReadRequest/dials``;
   /// the shadows' only when the request asks for them (``ReadRequest/shadows``).
   public func dialAnswers(_ request: ReadRequest) async throws(ErrorReply) -> [EngineAnswer] {
-    let calls = await fanOut(role: .dials, where: { $0.mode != .shadow || Self.shadowsRead(request) }) { pool in
+    let calls = await fanOut(role: .dials, where: { Self.asks($0, request) }) { pool in
       await pool.call(.read(request))
     }
     return try answers(calls, role: .dials)
@@ -122,14 +122,15 @@ extension PluginSet {
     return call
   }
 
-  /// One read plugin's conversation: the request with bare examples, then once more with the
-  /// crops of those it lacks.
-  /// Whether shadow plugins read `request`: asked for (``ReadRequest/shadows``), and not a
-  /// survey read, which is compared and mostly dropped.
-  static func shadowsRead(_ request: ReadRequest) -> Bool {
-    request.shadows && !request.survey
+  /// Whether `plugin` is asked `request`: a voting plugin always; a shadow when the request asks
+  /// for the shadows (``ReadRequest/shadows``) and is no survey read, which is compared and
+  /// mostly dropped.
+  static func asks(_ plugin: PluginConfiguration, _ request: ReadRequest) -> Bool {
+    plugin.mode != .shadow || (request.shadows && !request.survey)
   }
 
+  /// One read plugin's conversation: the request with bare examples, then once more with the
+  /// crops of those it lacks.
   private static func read(
     _ request: ReadRequest, with pool: PluginPool, exampleCrops: @Sendable ([String]) async -> [Example]
   ) async -> PluginCall<EngineReading> {
