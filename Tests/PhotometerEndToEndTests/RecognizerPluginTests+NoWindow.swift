@@ -302,4 +302,15 @@ extension RecognizerPluginTests {
     let read = try await run(["read", "--json", monitors.appendingPathComponent(monitor[0]).path])
     #expect(try json(read).first?["value"] as? String == monitor[2], "\(read.standardOutput)")
   }
+
+  /// Not told the kind, a monitor whose small pulse the search missed is not read with a row
+  /// further down taken as its pulse (photo 21 of seed 10: its buttons' row, read 09, made
+  /// 98/66/09 of 98/66/50); a pulse must adjoin the diastolic, and the display grown down from
+  /// the two is cut into lines from the top (R210).
+  @Test func aMonitorsPulseIsTheLineUnderItsDiastolic() async throws {
+    let monitors = try await Rendered.devicePhotos(count: 22, seed: 10, kind: "blood-pressure")
+    let monitor = try Rendered.rows(monitors.appendingPathComponent("labels.csv"))[21]
+    let read = try await run(["read", "--json", monitors.appendingPathComponent(monitor[0]).path])
+    #expect(try json(read).first?["value"] as? String == monitor[2], "\(read.standardOutput)")
+  }
 }

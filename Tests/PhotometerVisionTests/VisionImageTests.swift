@@ -232,6 +232,28 @@ func gradientPNG(width: Int, height: Int) throws -> [UInt8] {
     }
   }
 
+  /// A display grown down past its last line: two lines, a small third, and round buttons below
+  /// with more ink than any. The heaviest bands take the buttons; the topmost the display's
+  /// lines (R210).
+  @Test func keepsTheTopmostBandsWhenAsked() throws {
+    let width = 100, height = 200
+    var pixels = [UInt8](repeating: 255, count: width * height)
+    func ink(rows: Range<Int>, columns: StrideTo<Int>) {
+      for row in rows {
+        for column in columns { pixels[row * width + column] = 0 }
+      }
+    }
+    ink(rows: 10..<40, columns: stride(from: 20, to: 80, by: 2))
+    ink(rows: 55..<85, columns: stride(from: 20, to: 80, by: 2))
+    ink(rows: 100..<118, columns: stride(from: 40, to: 80, by: 2))
+    ink(rows: 140..<190, columns: stride(from: 15, to: 85, by: 1))
+    let display = try VisionImage(pixels: pixels, width: width, height: height, channels: 1)
+    let heaviest = try display.textLines(expected: 3)
+    #expect(heaviest.allSatisfy { !(95...125).contains($0.y + $0.height / 2) }, "\(heaviest)")
+    let topmost = try display.textLines(expected: 3, keeping: .topmost)
+    #expect(topmost.map { $0.y + $0.height / 2 } == [25, 70, 109], "\(topmost)")
+  }
+
   @Test func fallsBackToEqualBandsOnABlankImage() throws {
     let blank = try VisionImage(pixels: [UInt8](repeating: 200, count: 90 * 30), width: 30, height: 90, channels: 1)
     #expect(try blank.textLines(expected: 3).map(\.y) == [0, 30, 60].map { max(0, $0 - 3) })

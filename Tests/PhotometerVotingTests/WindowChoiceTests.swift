@@ -168,6 +168,11 @@ import Testing
     // Its systolic and diastolic alone, read surely: where to look for the pulse.
     #expect(WindowChoice.bloodPressureLines([systolic, diastolic, unsure], sure: true, fields: 2) == [0, 1])
     #expect(WindowChoice.bloodPressureLines([diastolic, clock], sure: true, fields: 2) == nil)
+    // A row further below the diastolic than half its height leaves room for a pulse not found:
+    // the round buttons under the display, read "00" (70 over its ghosts), are no pulse (R210).
+    let buttons = line("00", x: 150, y: 175 + 28 + 1, height: 40)
+    #expect(WindowChoice.bloodPressureLines([systolic, diastolic, buttons], sure: true) == nil)
+    #expect(WindowChoice.bloodPressureLines([systolic, diastolic, buttons, pulse], sure: true) == [0, 1, 3])
   }
 
   @Test func aPhotoThatIsItselfAWindowIsReadWhole() {

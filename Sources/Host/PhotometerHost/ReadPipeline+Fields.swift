@@ -13,9 +13,10 @@ extension ReadPipeline {
   ///   again as 3 and as 2 digits (a display's blank leading place and faint ghost segments
   ///   mislead the cell count), and the likeliest answer in range is kept.
   func readFields(
-    _ crop: VisionImage, ranges: [ClosedRange<Double>], request: ReadRequest, context: Context
+    _ crop: VisionImage, ranges: [ClosedRange<Double>], request: ReadRequest, context: Context,
+    lines choice: VisionImage.LineChoice = .heaviest
   ) async throws(PipelineError) -> ReadResult {
-    Self.joined(try await readEachField(crop, ranges: ranges, request: request, context: context))
+    Self.joined(try await readEachField(crop, ranges: ranges, request: request, context: context, lines: choice))
   }
 
   /// The fields ``readFields(_:ranges:request:context:)`` joins, each read on its own, in order;
@@ -23,12 +24,12 @@ extension ReadPipeline {
   /// with less confidence than `until` (that one last).
   func readEachField(
     _ crop: VisionImage, ranges: [ClosedRange<Double>], request: ReadRequest, context: Context, from first: Int = 0,
-    until least: Double = 0
+    until least: Double = 0, lines choice: VisionImage.LineChoice = .heaviest
   ) async throws(PipelineError) -> [ReadResult] {
     let count = ranges.count
     let lines: [Rect]
     do {
-      lines = try crop.textLines(expected: count)
+      lines = try crop.textLines(expected: count, keeping: choice)
     } catch {
       throw .displayLinesNotCut(error)
     }

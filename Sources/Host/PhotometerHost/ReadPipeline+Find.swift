@@ -293,7 +293,7 @@ extension ReadPipeline {
     let sure = lines.count > 1 ? WindowChoice.readConfidence : Self.unvouchedFieldConfidence
     let rest = try await readEachField(
       display, ranges: ranges, request: request, context: context, from: lines.count,
-      until: sure)
+      until: sure, lines: .topmost)
     guard lines.count + rest.count == ranges.count, rest.allSatisfy({ $0.confidence >= sure }) else {
       return nil
     }
@@ -401,7 +401,7 @@ extension ReadPipeline {
   ) async throws(PipelineError) -> (result: ReadResult, row: VisionImage)? {
     guard let (box, display) = try displayBelow(rows[systolic], in: photo) else { return nil }
     var result = try await readFields(
-      display, ranges: Plausibility.bloodPressureFields, request: request, context: context)
+      display, ranges: Plausibility.bloodPressureFields, request: request, context: context, lines: .topmost)
     result.windows = [Window(box: box, value: result.value, confidence: result.confidence, digits: box)]
     return try Self.showing(result, display)
   }

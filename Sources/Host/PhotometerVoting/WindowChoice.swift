@@ -242,9 +242,9 @@ public enum WindowChoice {
 
   /// The rows holding a display's values one a line, top to bottom (a blood-pressure monitor's
   /// systolic, diastolic and pulse): `count` rows, each wider than tall (a taller box is rows
-  /// found as one), below the one before it and overlapping it across, each read as a whole
-  /// number, whose values joined with `/` `allow`. The weightiest such rows (the sum of their
-  /// weights), in order; nil when no rows fit.
+  /// found as one), below the one before it, overlapping it across and adjoining it
+  /// (``adjoins(_:_:)``), each read as a whole number, whose values joined with `/` `allow`. The
+  /// weightiest such rows (the sum of their weights), in order; nil when no rows fit.
   public static func lines(_ candidates: [Candidate], count: Int, allow: (String) -> Bool) -> [Int]? {
     var best: (rows: [Int], weight: Double)?
     func extend(_ rows: [Int]) {
@@ -258,7 +258,11 @@ public enum WindowChoice {
       }
       for next in candidates.indices
       where !rows.contains(next) && candidates[next].box.width > candidates[next].box.height {
-        if let last = rows.last, !isBelow(candidates[next].box, candidates[last].box) { continue }
+        if let last = rows.last.map({ candidates[$0].box }),
+          !isBelow(candidates[next].box, last) || !adjoins(candidates[next].box, last)
+        {
+          continue
+        }
         if candidates[next].value.isEmpty || !candidates[next].value.allSatisfy(\.isNumber) { continue }
         extend(rows + [next])
       }
@@ -289,6 +293,18 @@ public enum WindowChoice {
   public static func keepsAsCame(_ asCame: String, over turned: String) -> Bool {
     Plausibility.allowsBloodPressure(asCame) && !Plausibility.allowsBloodPressure(turned)
   }
+
+  /// Whether `lower`, a line below `upper`, starts no further below `upper`'s box than
+  /// ``lineGap`` of its height: a display's lines stand close, and a row further down leaves room
+  /// for a line not found between them (a monitor's small pulse missed and the round buttons below
+  /// the display read as its pulse, R210).
+  static func adjoins(_ lower: Rect, _ upper: Rect) -> Bool {
+    Double(lower.y) - Double(upper.y + upper.height) <= lineGap * Double(upper.height)
+  }
+
+  /// How far below a line's box, in its height, the next line's box may start (boxes with their
+  /// margins; lines one under another overlap).
+  static let lineGap = 0.5
 
   /// Whether `lower` is a line of the same display below `upper`: its middle lower than the
   /// other's by a quarter of the shorter row's height or more, and the two overlapping across by a

@@ -83,7 +83,7 @@ pm_status pm_digits_window(const pm_image *image, int rect[4]) {
   });
 }
 
-pm_status pm_text_lines(const pm_image *image, int expected, int *rects) {
+pm_status pm_text_lines(const pm_image *image, int expected, int topmost, int *rects) {
   return guarded([&] {
     if (expected < 1 || expected > 16) {
       return fail(PM_BAD_ARGUMENT, "1 to 16 lines may be expected");
@@ -126,6 +126,9 @@ pm_status pm_text_lines(const pm_image *image, int expected, int *rects) {
           start = -1;
         }
       }
+    }
+    if (topmost && int(bands.size()) > expected) {
+      bands.resize(size_t(expected));
     }
     if (int(bands.size()) > expected) {
       std::vector<std::pair<long, int>> weights;

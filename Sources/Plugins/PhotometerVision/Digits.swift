@@ -51,11 +51,21 @@ extension VisionImage {
   }
 
   /// The `expected` lines of text, top to bottom (e.g. a blood-pressure monitor's systolic,
-  /// diastolic and pulse), full width; equal bands when fewer lines stand out.
-  public func textLines(expected: Int) throws(VisionError) -> [Rect] {
+  /// diastolic and pulse), full width; equal bands when fewer lines stand out. When more stand
+  /// out, `choice` says which are kept.
+  public func textLines(expected: Int, keeping choice: LineChoice = .heaviest) throws(VisionError) -> [Rect] {
     var rects = [Int32](repeating: 0, count: 4 * max(expected, 0))
-    try check(pm_text_lines(pointer, Int32(expected), &rects))
+    try check(pm_text_lines(pointer, Int32(expected), choice == .topmost ? 1 : 0, &rects))
     return Self.rects(rects, count: expected)
+  }
+
+  /// Which of more bands of ink than expected ``textLines(expected:keeping:)`` keeps.
+  public enum LineChoice: Sendable {
+    /// The bands with the most ink: a display's lines outweigh a rule or a label beside them.
+    case heaviest
+    /// The first bands from the top: for a crop that starts at a display's first line and may run
+    /// on past its last, where round buttons below outweigh a small pulse line (R210).
+    case topmost
   }
 
   /// A row of digits found in a whole photo (``digitRows(limit:)``).

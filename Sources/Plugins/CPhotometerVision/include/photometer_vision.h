@@ -224,9 +224,10 @@ pm_status pm_digits_window(const pm_image *image, int rect[4]);
 
 /// Finds the `expected` lines of text in an image (e.g. a blood-pressure monitor's systolic,
 /// diastolic and pulse), top to bottom: bands of rows holding ink (the minority side of Otsu's
-/// threshold), the `expected` with most ink kept; when fewer are found, the image is split into
-/// `expected` equal bands. `rects` holds 4 ints per line (x, y, width, height), full width.
-pm_status pm_text_lines(const pm_image *image, int expected, int *rects);
+/// threshold), the `expected` with most ink kept (with `topmost`, the first `expected` from the
+/// top); when fewer are found, the image is split into `expected` equal bands. `rects` holds 4 ints
+/// per line (x, y, width, height), full width.
+pm_status pm_text_lines(const pm_image *image, int expected, int topmost, int *rects);
 
 /// Candidate rows of digits in a whole photo, best first, at most `max_rows`: `rects` gets 4 ints
 /// a row (x, y, width, height, with a margin), `scores` one float (more digits, taller, more
