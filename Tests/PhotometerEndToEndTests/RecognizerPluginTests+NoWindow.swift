@@ -313,4 +313,15 @@ extension RecognizerPluginTests {
     let read = try await run(["read", "--json", monitors.appendingPathComponent(monitor[0]).path])
     #expect(try json(read).first?["value"] as? String == monitor[2], "\(read.standardOutput)")
   }
+
+  /// Not told the kind, a monitor found by its systolic row alone is read from the display grown
+  /// down from it; a diastolic read there surely vouches for the pulse below it as a found pair
+  /// does (photo 4 of the field style's seed 13: 113/69/74, its pulse read at under 0.8, was
+  /// read 113; R211, R212).
+  @Test func aSureDiastolicVouchesForThePulseBelowIt() async throws {
+    let monitors = try await Rendered.devicePhotos(count: 5, seed: 13, style: "field", kind: "blood-pressure")
+    let monitor = try Rendered.rows(monitors.appendingPathComponent("labels.csv"))[4]
+    let read = try await run(["read", "--json", monitors.appendingPathComponent(monitor[0]).path])
+    #expect(try json(read).first?["value"] as? String == monitor[2], "\(read.standardOutput)")
+  }
 }

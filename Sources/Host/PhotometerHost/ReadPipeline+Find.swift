@@ -278,9 +278,10 @@ extension ReadPipeline {
   /// joined with the rows' fields (completed, as ``readLines`` completes them); in `windows` the
   /// display's box and the lines' rows (the caller lists the other rows). Nil when the
   /// display is most of the photo, a field it gives is read with less than
-  /// ``WindowChoice/readConfidence`` (``unvouchedFieldConfidence`` when the systolic row is alone),
-  /// or the three make no blood pressure; or when a diastolic row is less than
-  /// ``diastolicHeightShare`` of the systolic's height.
+  /// ``WindowChoice/readConfidence`` (a diastolic below a systolic row alone, with less than
+  /// ``unvouchedFieldConfidence``; the pulse below them then needs only the former), or the three
+  /// make no blood pressure; or when a diastolic row is less than ``diastolicHeightShare`` of the
+  /// systolic's height.
   private func readRest(
     below lines: [Int], rows: [VisionImage.DigitRow], crops: [Image], surveys: [ReadResult],
     in photo: VisionImage, request: ReadRequest, context: Context
@@ -294,7 +295,10 @@ extension ReadPipeline {
     let rest = try await readEachField(
       display, ranges: ranges, request: request, context: context, from: lines.count,
       until: sure, lines: .topmost)
-    guard lines.count + rest.count == ranges.count, rest.allSatisfy({ $0.confidence >= sure }) else {
+    // Two lines read surely, rows or the first read from the display, vouch for the pulse below
+    // them (R211, R212).
+    let bars = ranges.indices.dropFirst(lines.count).map { $0 > 1 ? WindowChoice.readConfidence : sure }
+    guard lines.count + rest.count == ranges.count, zip(rest, bars).allSatisfy({ $0.confidence >= $1 }) else {
       return nil
     }
     let found = await completed(lines.map { (surveys[$0], crops[$0]) }, request: request, context: context)
