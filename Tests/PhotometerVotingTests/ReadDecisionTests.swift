@@ -107,6 +107,23 @@ import Testing
     #expect(result.flags == [.implausible])
   }
 
+  /// Told what the photo shows but no meter, a value no such device shows is flagged, as a
+  /// registered meter's is: a blood pressure whose systolic is under its diastolic (a diastolic
+  /// taken for the systolic), a glucose meter's 4984, a thermometer's 372 without its point.
+  @Test func withoutAMeterAValueItsKindCannotShowIsFlagged() {
+    func decided(_ value: String, _ kind: MeterKind) -> [ReadFlag] {
+      ReadDecision(meter: nil, previous: nil, decimals: 0, now: 0, kind: kind)
+        .decide(voted(value, [("1", 0.9, [])]), flags: []).flags
+    }
+    #expect(decided("57/123/47", .bloodPressure) == [.implausible])
+    #expect(decided("123/57/47", .bloodPressure) == [])
+    #expect(decided("4984", .glucose) == [.implausible])
+    #expect(decided("112", .glucose) == [])
+    #expect(decided("372", .thermometer) == [.implausible])
+    #expect(decided("37.2", .thermometer) == [])
+    #expect(decided("00530", .water) == [])
+  }
+
   @Test func withoutAMeterTheValueIsOnlyFormattedAndFlagsAreNotRepeated() {
     let decision = ReadDecision(meter: nil, previous: nil, decimals: 0, now: 0)
     let result = decision.decide(

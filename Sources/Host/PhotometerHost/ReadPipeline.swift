@@ -116,7 +116,8 @@ final class ReadPipeline: Sendable {
     }
     let places = try await readFinerPlaces(
       of: photo, request: request, context: context, location: location, result: &result, flags: &flags)
-    result = Self.decision(context, places: places.count, measured: places.measured).decide(result, flags: flags)
+    result = Self.decision(context, places: places.count, measured: places.measured, kind: request.kind)
+      .decide(result, flags: flags)
     result.crop = try clientCrop(result.crop)
     if !request.stream.isEmpty {
       let (value, confidence) = (result.value, result.confidence)
@@ -215,8 +216,8 @@ final class ReadPipeline: Sendable {
   }
 
   /// The decision for the meter as read: `places` decimals more than its wheels show, `measured`
-  /// of them by pointer dials.
-  private static func decision(_ context: Context, places: Int, measured: Int) -> ReadDecision {
+  /// of them by pointer dials; with no meter, what the request says the photo shows (`kind`).
+  private static func decision(_ context: Context, places: Int, measured: Int, kind: MeterKind?) -> ReadDecision {
     var meter = context.meter
     meter?.decimals += places
     if let digits = meter?.digits, digits > 0 {
@@ -224,7 +225,7 @@ final class ReadPipeline: Sendable {
     }
     return ReadDecision(
       meter: meter, previous: context.latest, decimals: Int(context.decimals) + places,
-      now: Int64(Date().timeIntervalSince1970 * 1000), finerPlaces: measured)
+      now: Int64(Date().timeIntervalSince1970 * 1000), finerPlaces: measured, kind: kind)
   }
 
   /// The meter the request names; or, to save a reading of an unnamed meter, the one identified

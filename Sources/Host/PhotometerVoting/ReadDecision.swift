@@ -15,13 +15,20 @@ public struct ReadDecision: Sendable {
   /// dials): an implausible value first moves the whole number before them
   /// (``Plausibility/nearestWhole(_:finerPlaces:reach:)``).
   public var finerPlaces: Int
+  /// What the request said the photo shows, when no meter is known (a thermometer, a glucose
+  /// meter, a blood-pressure monitor): a value such a device cannot show is flagged, as a
+  /// registered meter's is against its settings.
+  public var kind: MeterKind?
 
-  public init(meter: Meter?, previous: StoredReading?, decimals: Int, now: Int64, finerPlaces: Int = 0) {
+  public init(
+    meter: Meter?, previous: StoredReading?, decimals: Int, now: Int64, finerPlaces: Int = 0, kind: MeterKind? = nil
+  ) {
     self.meter = meter
     self.previous = previous
     self.decimals = decimals
     self.now = now
     self.finerPlaces = finerPlaces
+    self.kind = kind
   }
 
   /// `voted` checked and formatted; `flags` (what made the window hard to read) join its own.
@@ -37,6 +44,8 @@ public struct ReadDecision: Sendable {
     result.meter = meter?.name ?? ""
     if let meter, !result.value.isEmpty {
       checkPlausibility(&result, meter: meter)
+    } else if meter == nil, let kind, !result.value.isEmpty, !Self.shows(result.value, kind: kind) {
+      result.flags.append(.implausible)
     }
     if !result.value.isEmpty && result.confidence < ReadVote.lowConfidence {
       result.flags.append(.lowConfidence)
@@ -71,6 +80,13 @@ public struct ReadDecision: Sendable {
     } else {
       result.flags.append(.implausible)
     }
+  }
+
+  /// Whether a device of `kind` can show `value`: a blood pressure whose fields are in their
+  /// ranges, the systolic above the diastolic; else a value in one of the kind's units, ranges and
+  /// formats (``WindowChoice/fits(_:kind:)``; any value for a kind that says nothing of them).
+  public static func shows(_ value: String, kind: MeterKind) -> Bool {
+    kind == .bloodPressure ? Plausibility.allowsBloodPressure(value) : WindowChoice.fits(value, kind: kind)
   }
 
   /// One field of a monitor's display read (a blood pressure's systolic, diastolic or pulse) with

@@ -21,7 +21,8 @@ public struct ReadFlag: RawRepresentable, Hashable, Sendable, CustomStringConver
   public static let lowConfidence = ReadFlag(rawValue: "low-confidence")
   /// The value was implausible for the meter and a likelier plausible one was taken.
   public static let repaired = ReadFlag(rawValue: "repaired")
-  /// The value is implausible for the meter (and could not be repaired).
+  /// The value is implausible for the meter (and could not be repaired), or, with no meter, for
+  /// the kind the request named.
   public static let implausible = ReadFlag(rawValue: "implausible")
   /// The photo or its digit window is too small to read.
   public static let tooSmall = ReadFlag(rawValue: "too-small")
