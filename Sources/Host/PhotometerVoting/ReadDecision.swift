@@ -42,10 +42,12 @@ public struct ReadDecision: Sendable {
   public func decide(_ voted: ReadResult, flags: [ReadFlag]) -> ReadResult {
     var result = voted
     result.meter = meter?.name ?? ""
-    if let meter, !result.value.isEmpty {
-      checkPlausibility(&result, meter: meter)
-    } else if meter == nil, let kind, !result.value.isEmpty, !Self.shows(result.value, kind: kind) {
-      result.flags.append(.implausible)
+    if !result.value.isEmpty {
+      if let meter {
+        checkPlausibility(&result, meter: meter)
+      } else if let kind, !Self.shows(result.value, kind: kind) {
+        result.flags.append(.implausible)
+      }
     }
     if !result.value.isEmpty && result.confidence < ReadVote.lowConfidence {
       result.flags.append(.lowConfidence)

@@ -242,9 +242,9 @@ public enum WindowChoice {
 
   /// The rows holding a display's values one a line, top to bottom (a blood-pressure monitor's
   /// systolic, diastolic and pulse): `count` rows, each wider than tall (a taller box is rows
-  /// found as one), below the one before it, overlapping it across and adjoining it
-  /// (``adjoins(_:_:)``), each read as a whole number, whose values joined with `/` `allow`. The
-  /// weightiest such rows (the sum of their weights), in order; nil when no rows fit.
+  /// found as one), below the one before it (``isBelow(_:_:)``), each read as a whole number, whose
+  /// values joined with `/` `allow`. The weightiest such rows (the sum of their weights), in
+  /// order; nil when no rows fit.
   public static func lines(_ candidates: [Candidate], count: Int, allow: (String) -> Bool) -> [Int]? {
     var best: (rows: [Int], weight: Double)?
     func extend(_ rows: [Int]) {
@@ -258,11 +258,7 @@ public enum WindowChoice {
       }
       for next in candidates.indices
       where !rows.contains(next) && candidates[next].box.width > candidates[next].box.height {
-        if let last = rows.last.map({ candidates[$0].box }),
-          !isBelow(candidates[next].box, last) || !adjoins(candidates[next].box, last)
-        {
-          continue
-        }
+        if let last = rows.last, !isBelow(candidates[next].box, candidates[last].box) { continue }
         if candidates[next].value.isEmpty || !candidates[next].value.allSatisfy(\.isNumber) { continue }
         extend(rows + [next])
       }
@@ -294,29 +290,25 @@ public enum WindowChoice {
     Plausibility.allowsBloodPressure(asCame) && !Plausibility.allowsBloodPressure(turned)
   }
 
-  /// Whether `lower`, a line below `upper`, starts no further below `upper`'s box than
-  /// ``lineGap`` of its height: a display's lines stand close, and a row further down leaves room
-  /// for a line not found between them (a monitor's small pulse missed and the round buttons below
-  /// the display read as its pulse, R210).
-  static func adjoins(_ lower: Rect, _ upper: Rect) -> Bool {
-    Double(lower.y) - Double(upper.y + upper.height) <= lineGap * Double(upper.height)
+  /// Whether `lower` is the line of the same display next below `upper`: its middle lower than the
+  /// other's by a quarter of the shorter row's height or more, the two overlapping across by a
+  /// quarter of the narrower one's width (the upright boxes of a turned display's rows are tall,
+  /// and its small pulse, aligned right, overlaps the diastolic by little), and its box starting
+  /// no further below `upper`'s than ``lineGap`` of that box's height: a display's lines stand
+  /// close, and a row further down leaves room for a line not found between them (a monitor's
+  /// small pulse missed and the round buttons below the display read as its pulse, R210).
+  static func isBelow(_ lower: Rect, _ upper: Rect) -> Bool {
+    let drop = Double(lower.y) + Double(lower.height) / 2 - Double(upper.y) - Double(upper.height) / 2
+    let across =
+      Double(min(lower.x + lower.width, upper.x + upper.width)) - Double(max(lower.x, upper.x))
+    let gap = Double(lower.y) - Double(upper.y + upper.height)
+    return drop >= Double(min(lower.height, upper.height)) / 4
+      && across >= Double(min(lower.width, upper.width)) / 4 && gap <= lineGap * Double(upper.height)
   }
 
   /// How far below a line's box, in its height, the next line's box may start (boxes with their
   /// margins; lines one under another overlap).
   static let lineGap = 0.5
-
-  /// Whether `lower` is a line of the same display below `upper`: its middle lower than the
-  /// other's by a quarter of the shorter row's height or more, and the two overlapping across by a
-  /// quarter of the narrower one's width (the upright boxes of a turned display's rows are tall,
-  /// and its small pulse, aligned right, overlaps the diastolic by little).
-  static func isBelow(_ lower: Rect, _ upper: Rect) -> Bool {
-    let drop = Double(lower.y) + Double(lower.height) / 2 - Double(upper.y) - Double(upper.height) / 2
-    let across =
-      Double(min(lower.x + lower.width, upper.x + upper.width)) - Double(max(lower.x, upper.x))
-    return drop >= Double(min(lower.height, upper.height)) / 4
-      && across >= Double(min(lower.width, upper.width)) / 4
-  }
 
   /// Whether `value` is one a device of `kind` shows, in either of its units and one of its
   /// formats.
